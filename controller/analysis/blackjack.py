@@ -1,0 +1,1 @@
+"""Blackjack house edge (placeholder until the engine lands)."""

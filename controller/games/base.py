@@ -1,0 +1,208 @@
+"""Conventions every game engine follows (ARCHITECTURE.md layer 1).
+
+An engine round is a pure, synchronous, deterministic object:
+
+* ``apply(action)`` takes one input (a bet, a card out of the shoe, a decision, a wheel result)
+  and either changes the state or raises a ``RuleError`` naming the rule *without changing
+  anything* (validate first, mutate after);
+* ``expects()`` says what the engine needs next; the dealer prompt is a rendering of it;
+* ``settlements`` lists every bet settled so far (some settle early: surrender, even money,
+  a Catch a Wave six-call win), ``outcome()`` the game-specific round outcome.
+
+Boxes are numbered 1..N as the dealer sees them, hands 1.. within a box; box-level bets
+(side bets, insurance, ante) carry hand 1. Money is integer minor units; a ``Settlement``'s
+``stake`` is the player's own money on that bet and ``payout`` all that is returned for it
+(0 for a loss, the stake for a push or refund).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Self, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+
+from controller.money import Rounding
+
+
+# --------------------------------------------------------------------------- errors
+class RuleError(Exception):
+    """Input the rules forbid. ``rule`` is a stable code naming the rule (for alerts)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"[{rule}] {message}")
+        self.rule = rule
+        self.message = message
+
+
+class BetRefused(RuleError):
+    """A bet of the wrong kind, size or time (limits, betting closed, unknown box)."""
+
+
+class IllegalDecision(RuleError):
+    """A decision that is not legal now: out of turn, wrong box, or not allowed by the rules."""
+
+
+class UnexpectedCard(RuleError):
+    """A card nobody should have drawn (dealer drawing on 17, a card while bets are open)."""
+
+
+class PhaseError(RuleError):
+    """An input that has no meaning in the round's current phase."""
+
+
+# --------------------------------------------------------------------------- actions
+@dataclass(frozen=True, slots=True)
+class PlaceBet:
+    box: int
+    kind: str
+    amount: int
+    player: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ClearBets:
+    box: int
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CloseBetting:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The next card out of the shoe; the engine knows where it must go."""
+
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class Decide:
+    box: int
+    action: str
+    hand: int = 1
+    player: str = ""
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WheelResult:
+    numbers: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VoidRound:
+    reason: str
+
+
+Action = PlaceBet | ClearBets | CloseBetting | Deal | Decide | WheelResult | VoidRound
+
+
+# --------------------------------------------------------------------------- outputs
+class ExpectKind(str, Enum):
+    BETS = "bets"  # betting open
+    CARD = "card"  # next card to a box/hand
+    DEALER_CARD = "dealer_card"  # next card to the dealer (forced draw, or part of the deal)
+    DECISION = "decision"  # a box/hand (or listed players) must choose among ``options``
+    RESULT = "result"  # a wheel result
+    DONE = "done"  # round settled or void
+
+
+@dataclass(frozen=True, slots=True)
+class Expect:
+    kind: ExpectKind
+    box: int | None = None
+    hand: int | None = None
+    options: tuple[str, ...] = ()
+    players: tuple[str, ...] = ()
+    face_down: bool = False
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    box: int
+    hand: int
+    kind: str
+    player: str
+    stake: int
+    payout: int
+
+
+# --------------------------------------------------------------------------- rules
+class Limit(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    min: int
+    max: int
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Self:
+        if not 0 < self.min <= self.max:
+            raise ValueError(f"limit needs 0 < min <= max, got min={self.min} max={self.max}")
+        return self
+
+
+class GameRules(BaseModel):
+    """Base of every game's rule set: data, loaded from presets + config, validated by key."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    rounding: Rounding = Rounding.DOWN
+    limits: dict[str, Limit] = {}
+
+    def check_limit(self, kind: str, amount: int, rule_prefix: str) -> None:
+        """Refuse a bet outside the table's limit for its kind (no limit given: any >0)."""
+        if amount <= 0:
+            raise BetRefused(f"{rule_prefix}.amount", f"a {kind} bet must be positive, not {amount}")
+        lim = self.limits.get(kind)
+        if lim is not None and not lim.min <= amount <= lim.max:
+            raise BetRefused(
+                f"{rule_prefix}.limits", f"{kind} bet {amount} outside table limits {lim.min}..{lim.max}"
+            )
+
+
+R = TypeVar("R", bound=GameRules)
+
+
+class RulesConfigError(ValueError):
+    """A preset name or setting that does not exist or does not validate; names the key."""
+
+
+def build_rules(
+    model: type[R], presets: Mapping[str, Mapping[str, Any]], preset: str | None, overrides: Mapping[str, Any]
+) -> R:
+    """Preset values overlaid with config/``--set`` overrides, validated as one rule set."""
+    if preset is None:
+        base: Mapping[str, Any] = {}
+    elif preset in presets:
+        base = presets[preset]
+    else:
+        raise RulesConfigError(f"unknown preset {preset!r}; known: {', '.join(sorted(presets))}")
+    unknown = set(overrides) - set(model.model_fields)
+    if unknown:
+        raise RulesConfigError(
+            f"unknown setting(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(model.model_fields))}"
+        )
+    try:
+        return model.model_validate({**base, **overrides})
+    except ValidationError as exc:
+        msgs = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise RulesConfigError(msgs) from exc
+
+
+@dataclass(slots=True)
+class RoundLedger:
+    """Running money of a round: player stakes in, payouts out (for conservation checks)."""
+
+    settlements: list[Settlement] = field(default_factory=list)
+
+    @property
+    def stake_total(self) -> int:
+        return sum(s.stake for s in self.settlements)
+
+    @property
+    def payout_total(self) -> int:
+        return sum(s.payout for s in self.settlements)
