@@ -1,0 +1,58 @@
+"""A simulator's end of a real pseudo-terminal: the driver opens ``path`` like any serial tty.
+
+The simulator keeps the slave side open too, so a driver closing and re-opening the port does not
+hang the line up; ``close()`` is the cable being pulled (the driver sees EOF / I/O errors).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pty
+import tty
+
+
+class PtyPort:
+    def __init__(self) -> None:
+        self._master, self._slave = pty.openpty()
+        tty.setraw(self._master)
+        tty.setraw(self._slave)
+        self.path = os.ttyname(self._slave)
+        self.reader: asyncio.StreamReader | None = None
+        self._write_transport: asyncio.WriteTransport | None = None
+
+    async def open(self) -> None:
+        """Attach asyncio streams to the master side (call once, inside the running loop)."""
+        loop = asyncio.get_running_loop()
+        self.reader = asyncio.StreamReader()
+        rfile = os.fdopen(os.dup(self._master), "rb", buffering=0)
+        wfile = os.fdopen(os.dup(self._master), "wb", buffering=0)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(self.reader), rfile)
+        self._write_transport, _ = await loop.connect_write_pipe(asyncio.Protocol, wfile)
+
+    def write(self, data: bytes) -> None:
+        if self._write_transport is None or self._write_transport.is_closing():
+            raise ConnectionError("pty port is closed")
+        self._write_transport.write(data)
+
+    async def read_line(self) -> bytes:
+        """One line up to and including LF (CR-only lines are the caller's business)."""
+        assert self.reader is not None, "call open() first"
+        return await self.reader.readline()
+
+    def close(self) -> None:
+        if self._write_transport is not None:
+            self._write_transport.close()
+        for fd in (self._master, self._slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._master = self._slave = -1
+
+    async def __aenter__(self) -> PtyPort:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.close()
