@@ -19,6 +19,7 @@ class PtyPort:
         tty.setraw(self._slave)
         self.path = os.ttyname(self._slave)
         self.reader: asyncio.StreamReader | None = None
+        self._read_transport: asyncio.ReadTransport | None = None
         self._write_transport: asyncio.WriteTransport | None = None
 
     async def open(self) -> None:
@@ -27,7 +28,9 @@ class PtyPort:
         self.reader = asyncio.StreamReader()
         rfile = os.fdopen(os.dup(self._master), "rb", buffering=0)
         wfile = os.fdopen(os.dup(self._master), "wb", buffering=0)
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(self.reader), rfile)
+        self._read_transport, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(self.reader), rfile
+        )
         self._write_transport, _ = await loop.connect_write_pipe(asyncio.Protocol, wfile)
 
     def write(self, data: bytes) -> None:
@@ -41,8 +44,9 @@ class PtyPort:
         return await self.reader.readline()
 
     def close(self) -> None:
-        if self._write_transport is not None:
-            self._write_transport.close()
+        for transport in (self._read_transport, self._write_transport):
+            if transport is not None:
+                transport.close()
         for fd in (self._master, self._slave):
             try:
                 os.close(fd)

@@ -1,9 +1,135 @@
-"""`croupier listen shoe` and `croupier sim shoe` (to be implemented with the shoe driver)."""
+"""``croupier sim shoe`` and ``croupier listen shoe``: the CSP/1 card shoe on its own.
+
+``sim shoe`` runs the simulated shoe (on a pseudo-terminal, or with ``--usb`` on an in-process
+pyusb backend) and deals at a pace. ``listen shoe`` runs the driver alone against a serial port
+or a USB VID:PID, answers the shoe as a real session does (ACKs, NAKs) and prints every event.
+A pyusb backend lives inside one process, so ``listen --usb`` talks to real hardware through the
+system libusb; ``--simulated`` puts the simulated shoe on an in-process backend instead.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import random
+from pathlib import Path
+from typing import Annotated, Optional
+
 import typer
+
+from controller.devices_cli import print_event
+from drivers.events import DeviceEvent
+from controller.shoe import Shoe
+from drivers.shoe import DEFAULT_PID, DEFAULT_VID, SerialTransport, ShoeSession, UsbTransport, parse_vid_pid
+from simulators.shoe import SerialShoeSim, ShoeFirmware, SimUsbBackend, UsbShoeSim
+
+_DEFAULT_USB = f"{DEFAULT_VID:04x}:{DEFAULT_PID:04x}"
+
+
+def _firmware(decks: int, seed: Optional[int]) -> ShoeFirmware:
+    rng = random.Random(seed)
+    return ShoeFirmware(Shoe.with_penetration(decks, rng, decks * 0.7, decks * 0.8), rng=rng)
+
+
+def _vid_pid(text: str) -> tuple[int, int]:
+    try:
+        return parse_vid_pid(text)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--usb") from None
 
 
 def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
-    pass
+    @sim_app.command("shoe")
+    def sim_shoe(
+        decks: Annotated[int, typer.Option(min=1, max=16, help="decks in the shoe")] = 6,
+        seed: Annotated[Optional[int], typer.Option(help="seed of the shuffle")] = None,
+        on_usb: Annotated[bool, typer.Option("--usb", help="a USB shoe on an in-process pyusb backend")] = False,
+        vid_pid: Annotated[str, typer.Option("--vid-pid", help="USB VID:PID (hex)")] = _DEFAULT_USB,
+        link: Annotated[Optional[Path], typer.Option(help="serial: also a stable symlink to the pty")] = None,
+        pace: Annotated[float, typer.Option(min=0.01, help="seconds between cards")] = 2.0,
+    ) -> None:
+        """Run the simulated shoe standalone, dealing a card every PACE seconds."""
+        firmware = _firmware(decks, seed)
+
+        async def main() -> None:
+            sim: SerialShoeSim | UsbShoeSim
+            if on_usb:
+                vid, pid = _vid_pid(vid_pid)
+                sim = UsbShoeSim(firmware, vid, pid)
+                where = f"usb {vid:04x}:{pid:04x} on an in-process pyusb backend (see: croupier listen shoe --usb {vid:04x}:{pid:04x} --simulated)"
+            else:
+                sim = SerialShoeSim(firmware, link)
+            await sim.start()
+            if not on_usb:
+                where = f"{sim.path} (serial 115200 8N1)"
+            typer.echo(f"shoe simulator: {decks} decks, listening on {where}", err=False)
+            try:
+                await firmware.deal(pace, on_card=lambda card, n: typer.echo(f"dealt {card} n={n}", err=True))
+            finally:
+                await sim.stop()
+
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(main())
+
+    @listen_app.command("shoe")
+    def listen_shoe(
+        port: Annotated[Optional[str], typer.Option(help="serial port or pyserial URL of the shoe")] = None,
+        usb_id: Annotated[Optional[str], typer.Option("--usb", help=f"USB VID:PID of the shoe, e.g. {_DEFAULT_USB}")] = None,
+        simulated: Annotated[bool, typer.Option("--simulated", help="with --usb: a simulated shoe on an in-process backend")] = False,
+        pace: Annotated[float, typer.Option(min=0.01, help="with --simulated: seconds between cards")] = 1.0,
+        count: Annotated[Optional[int], typer.Option(min=1, help="stop after this many events")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
+    ) -> None:
+        """Run the shoe driver alone and print every event it emits."""
+        if (port is None) == (usb_id is None):
+            raise typer.BadParameter("give exactly one of --port PATH or --usb VID:PID")
+        if simulated and usb_id is None:
+            raise typer.BadParameter("--simulated goes with --usb", param_hint="--simulated")
+
+        async def main() -> None:
+            sim: UsbShoeSim | None = None
+            if usb_id is not None:
+                vid, pid = _vid_pid(usb_id)
+                backend = None
+                if simulated:
+                    sim = UsbShoeSim(_firmware(6, None), vid, pid, SimUsbBackend())
+                    backend = sim.backend
+                    await sim.start()
+                else:
+                    import usb.backend.libusb1 as libusb1
+
+                    if libusb1.get_backend() is None:
+                        typer.echo("error: libusb 1.0 is not available (or use --simulated)", err=True)
+                        raise typer.Exit(2)
+                transport: SerialTransport | UsbTransport = UsbTransport(vid, pid, backend)
+            else:
+                assert port is not None
+                transport = SerialTransport(port)
+            seen = 0
+            done = asyncio.Event()
+
+            def show(event: DeviceEvent) -> None:
+                nonlocal seen
+                if done.is_set():
+                    return
+                print_event(event, as_json)
+                seen += 1
+                if count is not None and seen >= count:
+                    done.set()
+
+            session = ShoeSession(transport, on_event=show)
+            tasks = [asyncio.create_task(session.run())]
+            if sim is not None:
+                tasks.append(asyncio.create_task(sim.firmware.deal(pace)))
+            try:
+                await done.wait()
+            finally:
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+                await transport.close()
+                if sim is not None:
+                    await sim.stop()
+
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(main())

@@ -1,0 +1,429 @@
+"""CSP/1 session: the conversation with one shoe over any ``Transport``.
+
+Two parts. ``Receiver`` is synchronous and I/O-free: it takes decoded frames (and the time) and
+says which events to emit and which replies to send, so the card-accounting rules are tested
+without a line. ``ShoeSession`` wires it to a transport: reconnects, acknowledges, NAKs readable
+bad frames, watches the heartbeat and runs the host's commands with retransmission.
+
+Card accounting, the reason this module exists: every shoe frame is acknowledged (duplicates
+again), applied once (by seq, and by ``n`` across a shoe reset), delivered in ``n`` order. A card
+that arrives ahead of a missing one is held back; if the missing one has not come after
+``gap_timeout`` (longer than the shoe's 20 x 250 ms resend budget) a ``lost_card`` event says so,
+and the driver never guesses the missing card.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from drivers.clock import SYSTEM_CLOCK, Clock
+from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline, Refused
+from drivers.shoe import codec
+from drivers.shoe.codec import Ack, Decoder, Frame, FrameError, Nak
+from drivers.shoe.events import CardDrawn, CutCard, Hello, LostCard, NoRead, ShoeFault, ShoeStatus
+from drivers.shoe.transport import Transport, TransportClosed
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SessionConfig:
+    heartbeat_timeout: float = 3.0  # no frame for this long -> offline (STATUS comes every 1 s)
+    retry_interval: float = 0.25  # host command retransmission
+    command_tries: int = 20
+    gap_timeout: float = 6.0  # a missing card is lost after this (shoe gives up after 20 x 250 ms)
+    reconnect_delay: float = 0.5
+    tick: float = 0.05  # watchdog resolution
+    dedupe_window: int = 512  # seqs remembered for duplicate suppression
+    initial_seq: int | None = None  # host seq to count from; None: random, so a restarted host
+    # does not resend the very seq + command the shoe last applied (it would be taken as a repeat)
+
+
+@dataclass
+class SessionStats:
+    frames: int = 0
+    bad_frames: int = 0
+    duplicates: int = 0
+    seq_gaps: int = 0
+    seq_reuses: int = 0
+    naks_sent: int = 0
+    lost_cards: int = 0
+    connects: int = 0
+    retransmissions: int = 0
+
+
+class CommandFailed(RuntimeError):
+    """The shoe did not acknowledge a command after every retry."""
+
+
+@dataclass
+class Receiver:
+    """Pure receive-side rules: frames in, (events, replies) out."""
+
+    device: str = "shoe"
+    gap_timeout: float = 6.0
+    dedupe_window: int = 512
+    stats: SessionStats = field(default_factory=SessionStats)
+
+    def __post_init__(self) -> None:
+        self._seen: dict[int, codec.Message] = {}  # recent seq -> what it carried
+        self._seen_order: deque[int] = deque()
+        self._last_seq: int | None = None
+        self.delivered_n: int | None = None  # None until a shoe is loaded or first seen
+        self._recent: dict[int, str] = {}  # n -> card text or "?" (noread), for duplicate checks
+        self._held: dict[int, codec.Card | codec.NoRead] = {}
+        self._cuts: list[int] = []
+        self._status_n: int | None = None
+        self._last_status: tuple[str, int, str] | None = None
+        self._gap_since: float | None = None
+
+    # -- inputs
+    def new_shoe(self) -> None:
+        """A new shoe is loaded (host sent SHOE): n restarts at 0."""
+        self.delivered_n = 0
+        self._recent.clear()
+        self._held.clear()
+        self._cuts.clear()
+        self._status_n = None
+        self._gap_since = None
+
+    def on_frame(self, frame: Frame, now: float) -> tuple[list[DeviceEvent], list[codec.Message]]:
+        """A valid frame from the shoe: events to emit and replies to send."""
+        seen = self._seen.get(frame.seq)
+        if seen is not None and seen != frame.msg:
+            # Same seq, other content: the shoe restarted and we missed its HELLO. Forget the
+            # old seqs rather than swallow a new frame as a "duplicate"; n guards the cards.
+            self.stats.seq_reuses += 1
+            self._forget_seqs()
+            seen = None
+        if isinstance(frame.msg, codec.Hello) and not (seen is not None and frame.seq == self._last_seq):
+            # Power-up or RESET (unless this is the same HELLO repeated at once): the shoe's seq
+            # counter restarts, so earlier seqs say nothing about duplicates any more.
+            self._forget_seqs()
+            seen = None
+        if isinstance(frame.msg, (Ack, Nak)):  # answers to host commands: never acknowledged
+            if seen is None:
+                self._remember(frame)
+            return [], []
+        replies: list[codec.Message] = [Ack(frame.seq)]
+        if seen is not None:
+            self.stats.duplicates += 1
+            return [], replies
+        self._remember(frame)
+        msg = frame.msg
+        events: list[DeviceEvent] = []
+        if isinstance(msg, codec.Hello):  # n survives a restart in the shoe's memory
+            events.append(Hello(device=self.device, model=msg.model, firmware=msg.firmware, serial=msg.serial))
+        elif isinstance(msg, (codec.Card, codec.NoRead)):
+            events += self._on_drawn(msg, now)
+        elif isinstance(msg, codec.Cut):
+            if self.delivered_n is None or msg.n <= self.delivered_n:
+                events.append(CutCard(device=self.device, n=msg.n))
+            else:
+                self._cuts.append(msg.n)
+        elif isinstance(msg, codec.Status):
+            events += self._on_status(msg, now)
+        elif isinstance(msg, codec.Fault):
+            events.append(ShoeFault(device=self.device, code=msg.code, text=msg.text))
+        return events, replies
+
+    def restart_gap_timer(self, now: float) -> None:
+        """The link was down or silent: a missing card gets a full timeout from now."""
+        if self._gap_since is not None:
+            self._gap_since = now
+
+    def on_tick(self, now: float) -> list[DeviceEvent]:
+        """Declare missing cards lost once they are overdue."""
+        if self._gap_since is None or now - self._gap_since < self.gap_timeout:
+            return []
+        assert self.delivered_n is not None
+        events: list[DeviceEvent] = []
+        expected = self.delivered_n + 1
+        if self._held:
+            got = min(self._held)
+            self.delivered_n = got - 1
+        elif self._status_n is not None and self._status_n > self.delivered_n:
+            got = self._status_n + 1  # the shoe says it dealt them; none arrived
+            self.delivered_n = self._status_n
+        else:
+            self._gap_since = None
+            return []
+        self.stats.lost_cards += got - expected
+        events.append(LostCard(device=self.device, expected_n=expected, got_n=got))
+        events += self._drain()
+        self._gap_since = now if self._gap_open() else None
+        return events
+
+    # -- rules
+    def _forget_seqs(self) -> None:
+        self._seen.clear()
+        self._seen_order.clear()
+        self._last_seq = None
+
+    def _remember(self, frame: Frame) -> None:
+        seq = frame.seq
+        if self._last_seq is not None and seq != codec.next_seq(self._last_seq):
+            if (seq - self._last_seq) % codec.SEQ_MOD < codec.SEQ_MOD // 2:
+                self.stats.seq_gaps += 1  # frames missed (they may come again: only n decides)
+        if self._last_seq is None or (seq - self._last_seq) % codec.SEQ_MOD < codec.SEQ_MOD // 2:
+            self._last_seq = seq
+        self._seen[seq] = frame.msg
+        self._seen_order.append(seq)
+        while len(self._seen_order) > self.dedupe_window:
+            self._seen.pop(self._seen_order.popleft(), None)
+
+    def _on_drawn(self, msg: codec.Card | codec.NoRead, now: float) -> list[DeviceEvent]:
+        text = msg.card if isinstance(msg, codec.Card) else "?"
+        if self.delivered_n is None:  # attached mid-shoe: the first card seen is the baseline
+            self.delivered_n = msg.n - 1
+        if msg.n <= self.delivered_n:
+            known = self._recent.get(msg.n)
+            if known == text:
+                self.stats.duplicates += 1
+                return []
+            why = (
+                f"arrived after count {self.delivered_n} was passed (declared lost, or dealt before this session)"
+                if known is None
+                else f"conflicts with {known}"
+            )
+            return [Refused(device=self.device, reason=f"n={msg.n} {why}", raw=f"{msg.TYPE};{text};{msg.n}")]
+        if msg.n in self._held:
+            held = self._held[msg.n]
+            if held == msg:
+                self.stats.duplicates += 1
+                return []
+            return [Refused(device=self.device, reason=f"n={msg.n} conflicts with a held frame", raw=str(msg))]
+        self._held[msg.n] = msg
+        had_gap = self._gap_since is not None
+        events = self._drain()
+        if not self._gap_open():
+            self._gap_since = None
+        elif not had_gap or events:
+            self._gap_since = now  # a new gap, or progress: the missing card gets a full timeout
+        return events
+
+    def _drain(self) -> list[DeviceEvent]:
+        events: list[DeviceEvent] = []
+        assert self.delivered_n is not None
+        while (nxt := self.delivered_n + 1) in self._held:
+            msg = self._held.pop(nxt)
+            self.delivered_n = nxt
+            if isinstance(msg, codec.Card):
+                self._recent[nxt] = msg.card
+                events.append(CardDrawn(device=self.device, card=msg.card, n=nxt))
+            else:
+                self._recent[nxt] = "?"
+                events.append(NoRead(device=self.device, n=nxt))
+            self._recent.pop(nxt - self.dedupe_window, None)
+        for cut in sorted(c for c in self._cuts if c <= self.delivered_n):
+            self._cuts.remove(cut)
+            events.append(CutCard(device=self.device, n=cut))
+        return events
+
+    def _gap_open(self) -> bool:
+        if self.delivered_n is None:
+            return False
+        return bool(self._held) or (self._status_n is not None and self._status_n > self.delivered_n)
+
+    def _on_status(self, msg: codec.Status, now: float) -> list[DeviceEvent]:
+        """Reported on change only. No baseline from STATUS: cards dealt before we attached may
+        still be on their way (resent until acknowledged); the first card seen sets it."""
+        events: list[DeviceEvent] = []
+        self._status_n = msg.n
+        if self._gap_open() and self._gap_since is None:
+            self._gap_since = now
+        key = (msg.state, msg.n, msg.shoe_id)
+        if key != self._last_status:
+            self._last_status = key
+            if self.delivered_n is not None and msg.n < self.delivered_n:
+                # A shoe reloaded behind the host's back, or a stale frame: alert, change nothing.
+                reason = f"shoe reports {msg.n} cards drawn, {self.delivered_n} already delivered (no new shoe sent)"
+                events.append(Refused(device=self.device, reason=reason, raw=f"STATUS;{msg.state};{msg.n};{msg.shoe_id}"))
+            events.append(ShoeStatus(device=self.device, state=msg.state, n=msg.n, shoe_id=msg.shoe_id))
+        return events
+
+
+class ShoeSession:
+    """Drives one shoe: ``run()`` until cancelled; commands may be awaited meanwhile.
+
+    Events go to ``on_event`` if given, else into the ``events`` queue.
+    """
+
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        device: str = "shoe",
+        clock: Clock = SYSTEM_CLOCK,
+        config: SessionConfig | None = None,
+        on_event: Callable[[DeviceEvent], None] | None = None,
+    ) -> None:
+        self.transport = transport
+        self.device = device
+        self.clock = clock
+        self.config = config or SessionConfig()
+        self.stats = SessionStats()
+        self.receiver = Receiver(device, self.config.gap_timeout, self.config.dedupe_window, self.stats)
+        self.events: asyncio.Queue[DeviceEvent] = asyncio.Queue()
+        self._emit_cb = on_event
+        self._seq = random.randrange(codec.SEQ_MOD) if self.config.initial_seq is None else self.config.initial_seq
+        self._connected = False
+        self.online = False
+        self._last_rx = clock.monotonic()
+        self._waiting: dict[int, asyncio.Future[bool]] = {}  # host seq -> True on ACK, False on NAK
+        self._cmd_lock = asyncio.Lock()
+        self._write_lock = asyncio.Lock()
+        self._decoder = Decoder("shoe")
+
+    # -- events
+    def _emit(self, event: DeviceEvent) -> None:
+        if self._emit_cb is not None:
+            self._emit_cb(event)
+        else:
+            self.events.put_nowait(event)
+
+    def _set_online(self, online: bool, reason: str = "") -> None:
+        if online and not self.online:
+            self.online = True
+            self.receiver.restart_gap_timer(self.clock.monotonic())
+            self._emit(DeviceOnline(device=self.device, detail=self.transport.name))
+        elif not online and self.online:
+            self.online = False
+            self._emit(DeviceOffline(device=self.device, reason=reason))
+
+    # -- main loop
+    async def run(self) -> None:
+        """Connect, converse, reconnect after the link drops; never returns until cancelled."""
+        while True:
+            try:
+                await self.transport.open()
+            except OSError as exc:
+                log.debug("%s: cannot open: %s", self.transport.name, exc)
+                await self.clock.sleep(self.config.reconnect_delay)
+                continue
+            self.stats.connects += 1
+            self._connected = True
+            self._decoder = Decoder("shoe")
+            self._last_rx = self.clock.monotonic()
+            watchdog = asyncio.create_task(self._watchdog())
+            await self._send(codec.Ping())  # a STATUS at once: state and card count on (re)connect
+            reason = "link closed"
+            try:
+                while True:
+                    data = await self.transport.read()
+                    await self._on_bytes(data)
+            except TransportClosed as exc:
+                reason = str(exc)
+            finally:
+                self._connected = False
+                watchdog.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await watchdog
+                await self.transport.close()
+            self._set_online(False, reason)
+            await self.clock.sleep(self.config.reconnect_delay)
+
+    async def _on_bytes(self, data: bytes) -> None:
+        for item in self._decoder.feed(data):
+            if isinstance(item, FrameError):
+                self.stats.bad_frames += 1
+                if item.seq is not None:
+                    self.stats.naks_sent += 1
+                    await self._send(Nak(item.seq))
+                continue
+            self.stats.frames += 1
+            self._last_rx = self.clock.monotonic()
+            self._set_online(True)
+            msg = item.msg
+            if isinstance(msg, (Ack, Nak)):
+                fut = self._waiting.get(msg.seq)
+                if fut is not None and not fut.done():
+                    fut.set_result(isinstance(msg, Ack))
+            events, replies = self.receiver.on_frame(item, self.clock.monotonic())
+            for event in events:
+                self._emit(event)
+            for reply in replies:
+                await self._send(reply)
+
+    async def _watchdog(self) -> None:
+        last = self.clock.monotonic()
+        while True:
+            await self.clock.sleep(self.config.tick)
+            now = self.clock.monotonic()
+            slept, last = now - last, now
+            if slept > 10 * self.config.tick:
+                # This process stalled (GC, an overloaded host): bytes may be waiting unread.
+                # Neither the shoe's silence nor a missing card can be judged on this tick.
+                self.receiver.restart_gap_timer(now)
+                continue
+            if not self.online:
+                continue  # a silent or absent shoe cannot resend: do not call its cards lost
+            for event in self.receiver.on_tick(now):
+                self._emit(event)
+            silent = now - self._last_rx
+            if self.online and silent > self.config.heartbeat_timeout:
+                self._set_online(False, f"no frame for {silent:.1f} s")
+
+    # -- sending
+    def _next_seq(self) -> int:
+        self._seq = codec.next_seq(self._seq)
+        return self._seq
+
+    async def _send(self, msg: codec.Message, seq: int | None = None) -> bool:
+        raw = codec.encode(self._next_seq() if seq is None else seq, msg)
+        if not self._connected:
+            return False
+        async with self._write_lock:
+            try:
+                await self.transport.write(raw)
+            except TransportClosed:
+                return False  # the reader notices the drop and reconnects
+        return True
+
+    async def command(self, msg: codec.HostMessage) -> None:
+        """Send a host command and await its ACK, retransmitting (same seq) every
+        ``retry_interval``; CommandFailed after ``command_tries``."""
+        async with self._cmd_lock:
+            seq = self._next_seq()
+            loop = asyncio.get_running_loop()
+            try:
+                for attempt in range(self.config.command_tries):
+                    if attempt:
+                        self.stats.retransmissions += 1
+                    fut: asyncio.Future[bool] = loop.create_future()
+                    self._waiting[seq] = fut
+                    await self._send(msg, seq)
+                    timer = asyncio.ensure_future(self.clock.sleep(self.config.retry_interval))
+                    try:
+                        await asyncio.wait({fut, timer}, return_when=asyncio.FIRST_COMPLETED)
+                    finally:
+                        timer.cancel()
+                    if fut.done() and fut.result():
+                        return
+            finally:
+                self._waiting.pop(seq, None)
+        raise CommandFailed(f"{msg.TYPE} not acknowledged after {self.config.command_tries} tries")
+
+    async def lock(self) -> None:
+        """Close the card gate: no card can leave the shoe (bets open)."""
+        await self.command(codec.Lock())
+
+    async def unlock(self) -> None:
+        await self.command(codec.Unlock())
+
+    async def new_shoe(self, shoe_id: str, decks: int) -> None:
+        """A new shuffled shoe is loaded: n restarts at 0 (from the moment the command is sent)."""
+        self.receiver.new_shoe()
+        await self.command(codec.NewShoe(shoe_id, decks))
+
+    async def ping(self) -> None:
+        await self.command(codec.Ping())
+
+    async def reset(self) -> None:
+        await self.command(codec.Reset())

@@ -1,0 +1,27 @@
+"""The one small interface both CSP/1 transports (serial, USB) satisfy, so one session drives
+either. A transport moves bytes only: framing is the codec's job, retries the session's."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class TransportClosed(ConnectionError):
+    """The link is gone (cable pulled, device vanished, port closed): reconnect."""
+
+
+class Transport(Protocol):
+    #: Where it connects, for events and logs (``/dev/ttyUSB0``, ``usb:1209:0001``).
+    name: str
+
+    async def open(self) -> None:
+        """Connect; raises OSError (TransportClosed included) when the device is not there."""
+
+    async def read(self) -> bytes:
+        """Next bytes received (at least one); TransportClosed when the link dropped."""
+
+    async def write(self, data: bytes) -> None:
+        """Send bytes; TransportClosed when the link dropped."""
+
+    async def close(self) -> None:
+        """Release the link; safe to call twice or after a failure."""

@@ -1,0 +1,217 @@
+"""Driver <-> simulated shoe over BOTH real transports: a pty (serial) and pyusb's core on the
+simulated backend (USB). Protocol time runs 10x faster through one ScaledClock shared by the
+firmware and the session, so every timer keeps its place relative to the others."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import pytest
+
+from controller.shoe import Shoe
+from drivers.clock import ScaledClock
+from drivers.events import DeviceEvent, Refused
+from drivers.shoe import CommandFailed, SerialTransport, SessionConfig, ShoeSession, UsbTransport
+from drivers.shoe.events import CardDrawn, LostCard, NoRead as NoReadEvent
+from simulators.shoe import LineFaults, SerialShoeSim, ShoeFirmware, UsbShoeSim
+
+FACTOR = 10.0
+TRANSPORTS = ["serial", "usb"]
+
+
+class Rig:
+    def __init__(self, firmware: ShoeFirmware, sim: SerialShoeSim | UsbShoeSim, session: ShoeSession, events: list[DeviceEvent]) -> None:
+        self.fw, self.sim, self.session, self.events = firmware, sim, session, events
+
+    def of(self, kind: str) -> list[DeviceEvent]:
+        return [e for e in self.events if e.type == kind]
+
+    async def until(self, pred: Callable[[], bool], timeout: float = 10.0) -> None:
+        deadline = time.monotonic() + timeout
+        while not pred():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out; last events: {self.events[-5:]}")
+            await asyncio.sleep(0.005)
+
+    def cards(self) -> list[tuple[str, int]]:
+        return [(e.card, e.n) for e in self.events if isinstance(e, CardDrawn)]
+
+
+@asynccontextmanager
+async def rig(kind: str, tmp_path, firmware: ShoeFirmware, clock: ScaledClock) -> AsyncIterator[Rig]:
+    sim: SerialShoeSim | UsbShoeSim
+    if kind == "serial":
+        sim = SerialShoeSim(firmware, link=tmp_path / "shoe-tty")
+        await sim.start()
+        transport = SerialTransport(sim.path)
+    else:
+        sim = UsbShoeSim(firmware)
+        await sim.start()
+        transport = UsbTransport(backend=sim.backend)
+    events: list[DeviceEvent] = []
+    session = ShoeSession(transport, clock=clock, config=SessionConfig(), on_event=events.append)
+    r = Rig(firmware, sim, session, events)
+    task = asyncio.create_task(r.session.run())
+    try:
+        await r.until(lambda: r.session.online)
+        yield r
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await sim.stop()
+
+
+def firmware(clock: ScaledClock, shoe: Shoe, **kw) -> ShoeFirmware:
+    return ShoeFirmware(shoe, clock=clock, rng=random.Random(7), **kw)
+
+
+def assert_never_a_wrong_card(events: list[DeviceEvent], truth: list[str]) -> list[int]:
+    """Every card event matches the shoe's true sequence at its n; n rises by one except right
+    after a lost_card event, which names the skipped counts. Returns the delivered counts."""
+    delivered: list[int] = []
+    expected = 1
+    for e in events:
+        if isinstance(e, LostCard):
+            assert e.expected_n == expected and e.got_n > expected
+            expected = e.got_n
+        elif isinstance(e, CardDrawn):
+            assert e.n == expected, f"card n={e.n}, expected {expected}"
+            assert e.card == truth[e.n - 1], f"wrong card at n={e.n}: {e.card} != {truth[e.n - 1]}"
+            delivered.append(e.n)
+            expected += 1
+        elif isinstance(e, NoReadEvent):
+            assert e.n == expected
+            expected += 1
+    return delivered
+
+
+@pytest.mark.parametrize("kind", TRANSPORTS)
+async def test_deal_lock_commands(kind, tmp_path):
+    clock = ScaledClock(FACTOR)
+    fw = firmware(clock, Shoe(6, random.Random(1), cut_after=3))
+    async with rig(kind, tmp_path, fw, clock) as r:
+        await r.session.lock()
+        assert fw.locked and fw.draw() is None  # LOCK: no card leaves the shoe
+        await r.session.unlock()
+        for _ in range(5):
+            assert fw.draw() is not None
+        await r.until(lambda: len(r.cards()) == 5)
+        assert r.cards() == [(c, i + 1) for i, c in enumerate(fw.drawn)]
+        assert [e.n for e in r.of("cut")] == [3]
+        kinds = [e.type for e in r.events]
+        assert kinds.index("cut") == kinds.index("card") + 3  # after the third card
+        await r.session.ping()
+        await r.until(lambda: any(e.n == 5 for e in r.of("shoe_status")))
+        await r.session.new_shoe("S2", 8)
+        fw.draw()
+        await r.until(lambda: len(r.cards()) == 6)
+        assert r.cards()[-1] == (fw.drawn[-1], 1)  # n restarts with the new shoe
+        await r.until(lambda: any(e.shoe_id == "S2" for e in r.of("shoe_status")))
+        assert fw.applied == ["PING", "LOCK", "UNLOCK", "PING", "SHOE"]  # a PING on connect
+        assert r.session.stats.bad_frames == 0 and not r.of("lost_card") and not r.of("refused")
+
+
+@pytest.mark.parametrize("kind", TRANSPORTS)
+async def test_2000_cards_over_a_noisy_line_exactly_once_in_order(kind, tmp_path):
+    """1 % of the bytes in each direction dropped or corrupted (plus a few duplicated)."""
+    clock = ScaledClock(FACTOR)
+    truth_shoe = Shoe(40, random.Random(2026))
+    truth = [truth_shoe.draw() for _ in range(2000)]
+
+    def noise(seed: int) -> LineFaults:
+        return LineFaults(random.Random(seed), drop=0.005, corrupt=0.005, duplicate=0.001, split=0.05)
+
+    fw = firmware(clock, Shoe(40, random.Random(2026), cut_after=1500), tx_faults=noise(1), rx_faults=noise(2))
+    async with rig(kind, tmp_path, fw, clock) as r:
+        started = time.monotonic()
+        while len(fw.drawn) < 2000:
+            if fw.pending < 8:
+                fw.draw()
+            else:
+                await asyncio.sleep(0.001)
+        await r.until(lambda: (r.cards() and r.cards()[-1][1] == 2000) or bool(r.of("lost_card")), timeout=60)
+        elapsed = time.monotonic() - started
+        assert fw.drawn == truth
+        delivered = assert_never_a_wrong_card(r.events, truth)
+        stats = r.session.stats
+        print(f"{kind}: 2000 cards in {elapsed:.1f} s, {stats}")
+        assert delivered == list(range(1, 2001))  # with 20 resends nothing was lost
+        assert [e.n for e in r.of("cut")] == [1500]
+        assert stats.bad_frames > 50 and stats.naks_sent > 0  # the noise really was there
+        assert not [e for e in r.events if isinstance(e, Refused)]
+        for _ in range(20):  # commands through the same noise: retransmitted, applied once each
+            await r.session.lock()
+            assert fw.draw() is None
+            await r.session.unlock()
+        assert [a for a in fw.applied if a != "PING"] == ["LOCK", "UNLOCK"] * 20
+        print(f"{kind}: command retransmissions {r.session.stats.retransmissions}")
+
+
+@pytest.mark.parametrize("kind", TRANSPORTS)
+async def test_unplug_and_replug_resumes(kind, tmp_path):
+    clock = ScaledClock(FACTOR)
+    fw = firmware(clock, Shoe(6, random.Random(3)))
+    async with rig(kind, tmp_path, fw, clock) as r:
+        for _ in range(10):
+            fw.draw()
+        await r.until(lambda: len(r.cards()) == 10)
+        await r.sim.unplug()
+        await r.until(lambda: bool(r.of("offline")))
+        for _ in range(3):
+            fw.draw()  # dealt while the cable is out: kept until acknowledged
+        await asyncio.sleep(0.2)
+        await r.sim.replug()
+        await r.until(lambda: len(r.cards()) == 13)
+        assert r.cards() == [(c, i + 1) for i, c in enumerate(fw.drawn)]
+        assert [e.type for e in r.events if e.type in ("online", "offline")] == ["online", "offline", "online"]
+        assert r.session.stats.connects >= 2 and not r.of("lost_card")
+
+
+@pytest.mark.parametrize("kind", TRANSPORTS)
+async def test_heartbeat_timeout_goes_offline_and_back(kind, tmp_path):
+    clock = ScaledClock(FACTOR)
+    fw = firmware(clock, Shoe(6, random.Random(4)))
+    async with rig(kind, tmp_path, fw, clock) as r:
+        fw.silent = True
+        t0 = clock.monotonic()
+        await r.until(lambda: bool(r.of("offline")))
+        waited = clock.monotonic() - t0
+        assert 3.0 <= waited < 6.0, waited  # protocol seconds: no frame for 3 s
+        assert "no frame" in r.of("offline")[0].reason
+        with pytest.raises(CommandFailed):
+            await r.session.ping()  # 20 tries, 250 ms apart, unanswered
+        assert r.session.stats.retransmissions == 19
+        fw.silent = False
+        await r.until(lambda: len(r.of("online")) == 2)
+
+
+@pytest.mark.parametrize("kind", TRANSPORTS)
+async def test_hello_fault_noread_and_a_lost_card(kind, tmp_path):
+    clock = ScaledClock(FACTOR)
+    fw = firmware(clock, Shoe(6, random.Random(5)))
+    async with rig(kind, tmp_path, fw, clock) as r:
+        await r.session.reset()
+        await r.until(lambda: bool(r.of("hello")))
+        fw.inject_fault(21, "OPTICAL")
+        await r.until(lambda: bool(r.of("fault")))
+        assert (r.of("fault")[0].code, r.of("fault")[0].text) == (21, "OPTICAL")
+        fw.clear_fault()
+        fw.noread_next = 1
+        fw.draw()
+        fw.draw()
+        await r.until(lambda: len(r.cards()) == 1)
+        assert [e.n for e in r.of("noread")] == [1]
+        # Card 3 leaves while the shoe is mute, then the shoe restarts and forgets it.
+        fw.silent = True
+        fw.draw()
+        fw.reset()
+        fw.silent = False
+        fw.draw()
+        await r.until(lambda: bool(r.of("lost_card")) and len(r.cards()) == 2, timeout=15)
+        assert r.of("lost_card")[0] == LostCard(expected_n=3, got_n=4)
+        assert r.cards() == [(fw.drawn[1], 2), (fw.drawn[3], 4)]
+        assert_never_a_wrong_card(r.events, fw.drawn)
