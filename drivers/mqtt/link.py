@@ -1,0 +1,292 @@
+"""One reconnecting MQTT link per process role (the spots driver, later the pit feed).
+
+aiomqtt 2 does not reconnect by itself; this is the maintainers' idiom: one long-lived task
+re-enters the client in a loop with capped backoff, subscribes again on every entry and owns
+the outbound queue, so the application never calls ``publish`` on a live socket.
+
+Each connection attempt gets a fresh aiomqtt client with the same client id and
+``clean_session=False``: the broker keeps the session (subscriptions, QoS 1 messages queued
+while we were away), while paho keeps no hidden copy of unacknowledged publishes. The outbox
+is then the only place an unacknowledged message lives, and it is resent in order.
+
+Incoming messages are routed inside paho's ``on_message`` callback (through aiomqtt's
+``queue_type`` hook), so nothing sits in a client-owned queue that a dropped connection could
+discard after the broker's message was acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from dataclasses import dataclass
+from typing import Any
+
+import aiomqtt
+from paho.mqtt.reasoncodes import ReasonCode
+
+from drivers.clock import SYSTEM_CLOCK, Clock
+from drivers.mqtt.outbox import Outbox, Outgoing
+from drivers.mqtt.url import BrokerUrl
+
+log = logging.getLogger(__name__)
+
+TCP_NODELAY = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
+
+
+@dataclass(frozen=True)
+class Received:
+    topic: str
+    payload: bytes
+    retain: bool
+    qos: int
+
+
+@dataclass(frozen=True)
+class LinkUp:
+    """Connected; the subscriptions are being made again and their retained messages follow."""
+
+    attempt: int
+
+
+@dataclass(frozen=True)
+class LinkDown:
+    reason: str
+
+
+LinkItem = Received | LinkUp | LinkDown
+
+
+class Subscription:
+    """Messages matching any of its topic filters, interleaved with the link's up/down
+    transitions, in the order they arrived (one queue, so a device's announcement and its
+    next press cannot swap). One consumer per subscription."""
+
+    def __init__(self, filters: tuple[str, ...], qos: int) -> None:
+        self.filters = filters
+        self.qos = qos
+        self._wildcards = [aiomqtt.Wildcard(f) for f in filters]
+        self._items: asyncio.Queue[LinkItem] = asyncio.Queue()
+
+    def matches(self, topic: aiomqtt.Topic) -> bool:
+        return any(topic.matches(w) for w in self._wildcards)
+
+    def deliver(self, item: LinkItem) -> None:
+        self._items.put_nowait(item)
+
+    def __len__(self) -> int:
+        """Items waiting to be read."""
+        return self._items.qsize()
+
+    async def get(self) -> LinkItem:
+        return await self._items.get()
+
+    def __aiter__(self) -> Subscription:
+        return self
+
+    async def __anext__(self) -> LinkItem:
+        return await self._items.get()
+
+
+def _routing_queue(route: Any) -> type[asyncio.Queue[aiomqtt.Message]]:
+    """An aiomqtt ``queue_type`` that hands each message on at once instead of holding it."""
+
+    class RoutingQueue(asyncio.Queue):  # type: ignore[type-arg]
+        def put_nowait(self, item: aiomqtt.Message) -> None:
+            route(item)
+
+    return RoutingQueue
+
+
+def _is_failure(code: ReasonCode | int) -> bool:
+    return code.is_failure if isinstance(code, ReasonCode) else int(code) >= 0x80
+
+
+class MqttLink:
+    """Publish with ``publish()`` (never blocks, QoS 1 by default), read through the
+    ``Subscription`` objects from ``subscribe()``, run with ``async with link:``."""
+
+    def __init__(
+        self,
+        url: str | BrokerUrl,
+        client_id: str,
+        *,
+        will: Outgoing | None = None,
+        birth: Outgoing | None = None,
+        keepalive: int = 10,
+        backoff_min: float = 0.05,
+        backoff_max: float = 5.0,
+        ack_timeout: float = 10.0,
+        outbox_limit: int | None = None,
+        clock: Clock = SYSTEM_CLOCK,
+    ) -> None:
+        self.url = url if isinstance(url, BrokerUrl) else BrokerUrl.parse(url)
+        self.client_id = client_id
+        self._will = will
+        self._birth = birth
+        self._keepalive = keepalive
+        self._backoff = (backoff_min, backoff_max)
+        self._ack_timeout = ack_timeout
+        self._clock = clock
+        self._outbox = Outbox(outbox_limit)
+        self._subscriptions: list[Subscription] = []
+        self._task: asyncio.Task[None] | None = None
+        self._up = asyncio.Event()
+        self._reported_down = False  # a LinkDown goes out once per outage, not per failed attempt
+        self.connections = 0  # successful connections so far
+        self.last_error = ""
+
+    # -- application side ------------------------------------------------------------------
+    def subscribe(self, *filters: str, qos: int = 1) -> Subscription:
+        """Register before ``start``; every connection subscribes again."""
+        if self._task is not None:
+            raise RuntimeError("subscribe before the link starts")
+        if not filters:
+            raise ValueError("at least one topic filter")
+        subscription = Subscription(filters, qos)
+        self._subscriptions.append(subscription)
+        return subscription
+
+    def publish(self, topic: str, payload: bytes | str, *, qos: int = 1, retain: bool = False) -> None:
+        """Queue for the broker; goes out now if connected, else in order after reconnect.
+        Raises ValueError on a topic no broker would accept, ``OutboxFull`` at the limit."""
+        aiomqtt.Topic(topic)  # rejects wildcards and empty topics before they block the outbox
+        if qos not in (0, 1, 2):
+            raise ValueError(f"qos {qos!r}")
+        data = payload.encode() if isinstance(payload, str) else bytes(payload)
+        self._outbox.put(Outgoing(topic, data, qos, retain))
+
+    @property
+    def connected(self) -> bool:
+        return self._up.is_set()
+
+    @property
+    def pending(self) -> int:
+        return len(self._outbox)
+
+    async def wait_connected(self) -> None:
+        """Until connected and subscribed."""
+        await self._up.wait()
+
+    async def drained(self) -> None:
+        """Until every queued message was acknowledged by the broker."""
+        await self._outbox.drained()
+
+    async def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name=f"mqtt-link {self.client_id}")
+
+    async def close(self, drain_timeout: float = 0.0) -> None:
+        """Stop; with ``drain_timeout`` first give queued messages that long to go out.
+        A clean close sends DISCONNECT, so the broker does not publish the will."""
+        if self._task is None:
+            return
+        if drain_timeout > 0 and self.pending:
+            try:
+                await asyncio.wait_for(self.drained(), drain_timeout)
+            except TimeoutError:
+                log.warning("%s: closing with %d messages unsent", self.client_id, self.pending)
+        self._task.cancel()
+        try:
+            await self._task
+        except asyncio.CancelledError:
+            pass
+        self._task = None
+        self._up.clear()
+        if not self._reported_down:
+            self._reported_down = True
+            self._broadcast(LinkDown("closed"))
+
+    async def __aenter__(self) -> MqttLink:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- the link task ------------------------------------------------------------------------
+    def _client(self) -> aiomqtt.Client:
+        will = None
+        if self._will is not None:
+            w = self._will
+            will = aiomqtt.Will(w.topic, w.payload, w.qos, w.retain)
+        return aiomqtt.Client(
+            self.url.host,
+            self.url.port,
+            transport=self.url.transport,
+            username=self.url.username,
+            password=self.url.password,
+            identifier=self.client_id,
+            clean_session=False,
+            keepalive=self._keepalive,
+            will=will,
+            timeout=self._ack_timeout,
+            queue_type=_routing_queue(self._route),
+            # TCP_NODELAY: without it a QoS 1 round trip waits ~40 ms on Nagle; unix sockets have no Nagle.
+            socket_options=TCP_NODELAY if self.url.transport == "tcp" else (),
+        )
+
+    async def _run(self) -> None:
+        delay, attempt = self._backoff[0], 0
+        while True:
+            attempt += 1
+            client = self._client()
+            try:
+                async with client:
+                    delay = self._backoff[0]
+                    self.connections += 1
+                    self._reported_down = False
+                    # Before subscribing: some brokers send retained messages ahead of the SUBACK.
+                    self._broadcast(LinkUp(attempt))
+                    for sub in self._subscriptions:
+                        granted = await client.subscribe([(f, sub.qos) for f in sub.filters])
+                        self._check_granted(sub, granted)
+                    self._up.set()
+                    async with asyncio.TaskGroup() as tasks:
+                        tasks.create_task(self._watch(client))
+                        tasks.create_task(self._send(client))
+            except* aiomqtt.MqttError as group:
+                self.last_error = "; ".join(str(e) for e in group.exceptions)
+            except* Exception as group:  # a library surprise must not end the link for good
+                self.last_error = "; ".join(repr(e) for e in group.exceptions)
+                log.error("%s: unexpected link failure", self.client_id, exc_info=group)
+            self._up.clear()
+            if not self._reported_down:
+                self._reported_down = True
+                self._broadcast(LinkDown(self.last_error or "disconnected"))
+            log.info("%s: %s; retrying in %.2f s", self.client_id, self.last_error, delay)
+            await self._clock.sleep(delay)
+            delay = min(delay * 2, self._backoff[1])
+
+    async def _watch(self, client: aiomqtt.Client) -> None:
+        """Messages are routed by the queue hook; this iteration only ends by raising on disconnect."""
+        async for _ in client.messages:
+            pass
+
+    async def _send(self, client: aiomqtt.Client) -> None:
+        if self._birth is not None:
+            b = self._birth
+            await client.publish(b.topic, b.payload, qos=b.qos, retain=b.retain)
+        while True:
+            message = await self._outbox.head()
+            await client.publish(message.topic, message.payload, qos=message.qos, retain=message.retain)
+            self._outbox.ack(message)
+
+    def _check_granted(self, sub: Subscription, granted: Any) -> None:
+        """A refused subscription is logged; mosquitto grants ACL-denied ones and stays silent."""
+        failed = [f for f, code in zip(sub.filters, granted) if _is_failure(code)]
+        if failed:
+            self.last_error = f"subscription refused: {', '.join(failed)}"
+            log.warning("%s: %s", self.client_id, self.last_error)
+
+    def _route(self, message: aiomqtt.Message) -> None:
+        payload = message.payload
+        data = payload if isinstance(payload, bytes) else str(payload or "").encode()
+        item = Received(str(message.topic), data, bool(message.retain), int(message.qos))
+        for sub in self._subscriptions:
+            if sub.matches(message.topic):
+                sub.deliver(item)
+
+    def _broadcast(self, item: LinkItem) -> None:
+        for sub in self._subscriptions:
+            sub.deliver(item)
