@@ -1,0 +1,260 @@
+"""Punto Banco baccarat (RULES.md §6): a pure round engine, its rule set and the drawing rules.
+
+Cards go Player, Banker, Player, Banker; then the third cards, which are never a choice: the
+engine says which hand takes the next card (``Expect(CARD, hand=PLAYER|BANKER)``) or that the
+coup is over (``DONE``), and a card the rules do not call for raises ``UnexpectedCard``.
+Seats are boxes; each seat may bet ``player``, ``banker`` and ``tie`` (hand 1 on the settlement).
+``player_draws`` and ``banker_draws`` are the whole drawing rule, shared with the exact analysis.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from fractions import Fraction
+from typing import Any, Final
+
+from pydantic import Field
+
+from controller.cards import BACCARAT_POINTS, CARDS
+from controller.games.base import (
+    BetRefused,
+    ClearBets,
+    CloseBetting,
+    Deal,
+    Expect,
+    ExpectKind,
+    GameRules,
+    Limit,
+    PhaseError,
+    PlaceBet,
+    Settlement,
+    UnexpectedCard,
+    VoidRound,
+    build_rules,
+)
+from controller.money import Ratio, win
+
+PLAYER: Final = 1  # hand number of the Player hand in ``Expect``
+BANKER: Final = 2
+HAND_NAMES: Final = {PLAYER: "player", BANKER: "banker"}
+BET_KINDS: Final = ("player", "banker", "tie")
+
+#: Banker total -> Player third-card values on which the Banker draws (RULES.md §6 tableau).
+BANKER_DRAWS_ON: Final[tuple[frozenset[int], ...]] = (
+    frozenset(range(10)),  # 0
+    frozenset(range(10)),  # 1
+    frozenset(range(10)),  # 2
+    frozenset(range(10)) - {8},  # 3
+    frozenset(range(2, 8)),  # 4
+    frozenset(range(4, 8)),  # 5
+    frozenset(range(6, 8)),  # 6
+    frozenset(),  # 7
+)
+
+
+def player_draws(player_total: int) -> bool:
+    """No natural on either side: the Player draws on 0-5, stands on 6-7."""
+    return player_total <= 5
+
+
+def banker_draws(banker_total: int, player_third: int | None) -> bool:
+    """Banker's draw: on 0-5 if the Player stood (``player_third`` None), else by the tableau."""
+    if player_third is None:
+        return banker_total <= 5
+    return banker_total < 8 and player_third in BANKER_DRAWS_ON[banker_total]
+
+
+class BaccaratRules(GameRules):
+    decks: int = Field(8, ge=1, le=8)
+    #: decks dealt before the cut card comes out (for the shoe and simulations)
+    cut_card: float = Field(7.0, gt=0)
+    boxes: int = Field(7, ge=1, le=14)
+    player_pays: Ratio = Fraction(1)
+    #: 1:1 less 5 % commission **[paytable]**
+    banker_pays: Ratio = Fraction(19, 20)
+    tie_pays: Ratio = Fraction(8)
+    limits: dict[str, Limit] = {
+        "player": Limit(min=100, max=1_000_000),
+        "banker": Limit(min=100, max=1_000_000),
+        "tie": Limit(min=100, max=100_000),
+    }
+
+
+PRESETS: dict[str, dict[str, Any]] = {"standard": {}}
+
+
+def baccarat_rules(preset: str | None = "standard", overrides: dict[str, Any] | None = None) -> BaccaratRules:
+    return build_rules(BaccaratRules, PRESETS, preset, overrides or {})
+
+
+class Phase(str, Enum):
+    BETTING = "betting"
+    DEAL = "deal"
+    DONE = "done"
+
+
+_FIRST_FOUR: Final = (PLAYER, BANKER, PLAYER, BANKER)
+# Expect values are frozen: one of each serves every coup.
+_EXPECT_BETS: Final = Expect(ExpectKind.BETS)
+_EXPECT_CARD: Final = {h: Expect(ExpectKind.CARD, hand=h, note=HAND_NAMES[h]) for h in (PLAYER, BANKER)}
+_EXPECT_DONE: Final = Expect(ExpectKind.DONE)
+
+
+class BaccaratRound:
+    """One coup: bets, the four cards, the third cards the rules call for, settlement."""
+
+    def __init__(self, rules: BaccaratRules) -> None:
+        self.rules = rules
+        self.phase = Phase.BETTING
+        self.settlements: list[Settlement] = []
+        self._bets: dict[tuple[int, str], int] = {}
+        self._owners: dict[int, str] = {}
+        self.player_cards: list[str] = []
+        self.banker_cards: list[str] = []
+        self._next: int | None = None  # PLAYER / BANKER while dealing
+        self._totals = [0, 0, 0]  # indexed by PLAYER / BANKER
+        self._stood = ""  # why no more cards are due (the rule code for an unexpected card)
+        self.void_reason: str | None = None
+
+    # ----------------------------------------------------------------- dispatch
+    def apply(self, action: Any) -> None:
+        match action:
+            case Deal(card):
+                self.deal(card)
+            case PlaceBet(box, kind, amount, player):
+                self.place_bet(box, kind, amount, player)
+            case ClearBets(box, player):
+                self.clear_bets(box, player)
+            case CloseBetting():
+                self.close_betting()
+            case VoidRound(reason):
+                self.void_round(reason)
+            case _:
+                raise PhaseError("baccarat.action", f"not an input of baccarat: {action!r}")
+
+    # ----------------------------------------------------------------- betting
+    def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:
+        if self.phase is not Phase.BETTING:
+            raise BetRefused("baccarat.betting_closed", "bets are closed")
+        if not 1 <= box <= self.rules.boxes:
+            raise BetRefused("baccarat.box", f"no seat {box} at this table (1..{self.rules.boxes})")
+        if kind not in BET_KINDS:
+            raise BetRefused("baccarat.kind", f"no {kind!r} bet in baccarat ({', '.join(BET_KINDS)})")
+        owner = self._owners.get(box)
+        if owner is not None and owner != player:
+            raise BetRefused("baccarat.box.owner", f"seat {box} is played by {owner!r}")
+        if amount <= 0:
+            raise BetRefused("baccarat.amount", f"a {kind} bet must be positive, not {amount}")
+        total = self._bets.get((box, kind), 0) + amount
+        self.rules.check_limit(kind, total, "baccarat")
+        self._owners[box] = player
+        self._bets[(box, kind)] = total
+
+    def clear_bets(self, box: int, player: str | None = None) -> None:
+        if self.phase is not Phase.BETTING:
+            raise BetRefused("baccarat.betting_closed", "bets are closed")
+        owner = self._owners.get(box)
+        if owner is None:
+            raise BetRefused("baccarat.clear.empty", f"seat {box} has no bets")
+        if player is not None and owner != player:
+            raise BetRefused("baccarat.box.owner", f"seat {box} is played by {owner!r}")
+        del self._owners[box]
+        self._bets = {k: v for k, v in self._bets.items() if k[0] != box}
+
+    def close_betting(self) -> None:
+        """Close bets and start the coup (a coup with no bets is dealt too: the shoe moves on)."""
+        if self.phase is not Phase.BETTING:
+            raise PhaseError("baccarat.phase", "betting is already closed")
+        self._bets = dict(sorted(self._bets.items(), key=lambda kv: (kv[0][0], BET_KINDS.index(kv[0][1]))))
+        self.phase = Phase.DEAL
+        self._next = PLAYER
+
+    # ----------------------------------------------------------------- cards
+    def deal(self, card: str) -> None:
+        target = self._next
+        if target is None:
+            if self.phase is Phase.BETTING:
+                raise UnexpectedCard("baccarat.betting_open", f"{card}: bets are still open")
+            raise UnexpectedCard(self._stood or "baccarat.done", f"{card}: the coup is over ({self._stood})")
+        if card not in CARDS:
+            raise UnexpectedCard("baccarat.card", f"not a card: {card!r}")
+        p, b = self.player_cards, self.banker_cards
+        (p if target == PLAYER else b).append(card)
+        totals = self._totals
+        totals[target] = (totals[target] + BACCARAT_POINTS[card[0]]) % 10
+        n = len(p) + len(b)
+        if n < 4:
+            self._next = _FIRST_FOUR[n]
+            return
+        pt, bt = totals[PLAYER], totals[BANKER]
+        if n == 4:
+            if pt >= 8 or bt >= 8:
+                self._finish("baccarat.natural")
+            elif player_draws(pt):
+                self._next = PLAYER
+            elif banker_draws(bt, None):
+                self._next = BANKER
+            else:
+                self._finish("baccarat.both_stand")
+        elif target == PLAYER and banker_draws(bt, BACCARAT_POINTS[card[0]]):
+            self._next = BANKER
+        else:
+            self._finish("baccarat.tableau" if target == PLAYER else "baccarat.third_cards_dealt")
+
+    @property
+    def player_total(self) -> int:
+        return self._totals[PLAYER]
+
+    @property
+    def banker_total(self) -> int:
+        return self._totals[BANKER]
+
+    @property
+    def winner(self) -> str | None:
+        if self.phase is not Phase.DONE or self.void_reason is not None:
+            return None
+        pt, bt = self.player_total, self.banker_total
+        return "player" if pt > bt else "banker" if bt > pt else "tie"
+
+    # ----------------------------------------------------------------- settlement
+    def _finish(self, rule: str) -> None:
+        self._next = None
+        self._stood = rule
+        self.phase = Phase.DONE
+        won = self.winner
+        r = self.rules
+        rnd = r.rounding
+        ratio = {"player": r.player_pays, "banker": r.banker_pays, "tie": r.tie_pays}
+        for (box, kind), stake in self._bets.items():
+            if kind == won:
+                payout = win(stake, ratio[kind], rnd)
+            elif won == "tie":
+                payout = stake  # Player and Banker bets push on a tie
+            else:
+                payout = 0
+            self.settlements.append(Settlement(box, 1, kind, self._owners[box], stake, payout))
+
+    def void_round(self, reason: str) -> None:
+        if self.phase is Phase.DONE:
+            raise PhaseError("baccarat.phase", "the coup is over")
+        for (box, kind), stake in self._bets.items():
+            self.settlements.append(Settlement(box, 1, kind, self._owners[box], stake, stake))
+        self._next = None
+        self._stood = "baccarat.void"
+        self.void_reason = reason
+        self.phase = Phase.DONE
+
+    # ----------------------------------------------------------------- views
+    def expects(self) -> Expect:
+        if self._next is not None:
+            return _EXPECT_CARD[self._next]
+        return _EXPECT_BETS if self.phase is Phase.BETTING else _EXPECT_DONE
+
+    def outcome(self) -> dict[str, Any]:
+        return {
+            "player": {"cards": list(self.player_cards), "total": self.player_total},
+            "banker": {"cards": list(self.banker_cards), "total": self.banker_total},
+            "winner": self.winner,
+            "natural": self._stood == "baccarat.natural",
+            "void": self.void_reason,
+        }

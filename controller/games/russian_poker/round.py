@@ -1,0 +1,452 @@
+"""Russian five-card poker (RULES.md §5): the pure round engine.
+
+Deal order: five passes; in each pass one card face down to every box holding an Ante, from
+box 1 upward, then one card to the dealer. The dealer's fifth card (the last card of the deal)
+is his face-up card. Boxes then decide in box order: ``fold`` (Ante and Bonus lost at once),
+``raise`` (Raise = ``raise_multiple`` x Ante) or, with ``exchange`` on, ``exchange`` one card
+first (``Exchange`` action naming the discard: one Ante fee kept by the house, the Bonus lost),
+after which the box receives its replacement card and folds or raises. After the last decision
+the dealer turns his cards and every raised box is settled.
+
+Misdeals are explicit inputs (``DeclareMisdeal``), declared by the dealer from the console once
+the deal is complete:
+
+* a box found holding the wrong number of cards, before it has decided: that hand is void, its
+  bets are returned and ``misdeal_penalty`` x Ante is paid on top;
+* the dealer holding 4 cards: he names the four he holds (``dealer_cards``, all cards of this
+  round) and adds a fifth from the deck (the engine expects one dealer card next);
+* any other count in the dealer's hand: every hand not yet settled is void, bets returned plus
+  the penalty; the round ends. Folded boxes were settled when they folded.
+
+The Bonus pays on the box's dealt five cards (flush or better, whatever the dealer holds) and is
+settled with the showdown, so a dealer misdeal can still return it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from typing import Any, Final, Literal
+
+from controller.cards import CARDS
+from controller.games.base import (
+    BetRefused,
+    ClearBets,
+    CloseBetting,
+    Deal,
+    Decide,
+    Expect,
+    ExpectKind,
+    IllegalDecision,
+    PhaseError,
+    PlaceBet,
+    Settlement,
+    UnexpectedCard,
+    VoidRound,
+)
+from controller.games.poker_hands import AK_HIGH, evaluate, hand_class
+from controller.games.russian_poker.rules import RussianPokerRules
+from controller.money import scale, win
+
+HAND_SIZE: Final = 5
+
+
+# --------------------------------------------------------------------------- inputs of this game
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """A box gives up ``discard`` for the next card of the deck (the ``exchange`` button)."""
+
+    box: int
+    discard: str
+    player: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareMisdeal:
+    """The dealer found ``target`` (a box number or ``"dealer"``) holding ``cards_dealt`` cards."""
+
+    target: int | Literal["dealer"]
+    cards_dealt: int
+    dealer_cards: tuple[str, ...] = ()
+
+
+class Phase(str, Enum):
+    BETTING = "betting"
+    DEAL = "deal"
+    DECISIONS = "decisions"
+    DONE = "done"
+
+
+class Status(str, Enum):
+    LIVE = "live"  # dealt, not decided yet
+    FOLDED = "folded"
+    RAISED = "raised"
+    VOID = "void"  # misdeal or void round
+
+
+@dataclass(slots=True)
+class _Box:
+    player: str
+    ante: int = 0
+    bonus: int = 0
+    raised: int = 0
+    cards: list[str] = field(default_factory=list)
+    dealt: tuple[str, ...] = ()  # the five first dealt, for the Bonus
+    status: Status = Status.LIVE
+    exchanged: bool = False
+    awaiting_card: bool = False
+    settled: bool = False
+
+
+DEALER: Final = 0
+_DEAL: Final = Phase.DEAL
+
+
+class RussianPokerRound:
+    """One round at one table; see the module docstring for the flow."""
+
+    def __init__(self, rules: RussianPokerRules) -> None:
+        self.rules = rules
+        self.phase = Phase.BETTING
+        self.settlements: list[Settlement] = []
+        self._boxes: dict[int, _Box] = {}
+        self._plan: list[int] = []  # deal targets, box numbers and DEALER
+        self._next = 0  # index into _plan
+        self._dealer: list[str] = []
+        self._dealer_up: str | None = None
+        self._dealer_owed = 0  # cards the dealer must still add after a short deal
+        self._seen: set[str] = set()
+        self.void_reason: str | None = None
+
+    # ----------------------------------------------------------------- dispatch
+    def apply(self, action: Any) -> None:
+        match action:
+            case PlaceBet(box, kind, amount, player):
+                self.place_bet(box, kind, amount, player)
+            case ClearBets(box, player):
+                self.clear_bets(box, player)
+            case CloseBetting():
+                self.close_betting()
+            case Deal(card):
+                self.deal(card)
+            case Decide(box, act, hand, player, amount):
+                self.decide(box, act, hand, player, amount)
+            case Exchange(box, discard, player):
+                self.exchange(box, discard, player)
+            case DeclareMisdeal(target, n, held):
+                self.declare_misdeal(target, n, held)
+            case VoidRound(reason):
+                self.void_round(reason)
+            case _:
+                raise PhaseError("russian.action", f"not an input of Russian poker: {action!r}")
+
+    # ----------------------------------------------------------------- betting
+    def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:
+        if self.phase is not Phase.BETTING:
+            raise BetRefused("russian.betting_closed", "bets are closed")
+        if not 1 <= box <= self.rules.boxes:
+            raise BetRefused("russian.box", f"no box {box} at this table (1..{self.rules.boxes})")
+        current = self._boxes.get(box)
+        if current is not None and current.player != player:
+            raise BetRefused("russian.box.owner", f"box {box} is played by {current.player!r}")
+        ante = current.ante if current else 0
+        bonus = current.bonus if current else 0
+        if kind == "ante":
+            if amount <= 0:
+                raise BetRefused("russian.amount", f"an ante must be positive, not {amount}")
+            self.rules.check_limit("ante", ante + amount, "russian")
+            if bonus and not self._bonus_fits(bonus, ante + amount):
+                raise BetRefused("russian.bonus.max", "the Bonus would exceed its share of the Ante")
+        elif kind == "bonus":
+            if not self.rules.bonus:
+                raise BetRefused("russian.bonus.off", "this table offers no Bonus")
+            if not ante:
+                raise BetRefused("russian.bonus.ante", "place the Ante before the Bonus")
+            if amount <= 0:
+                raise BetRefused("russian.amount", f"a bonus must be positive, not {amount}")
+            self.rules.check_limit("bonus", bonus + amount, "russian")
+            if not self._bonus_fits(bonus + amount, ante):
+                raise BetRefused(
+                    "russian.bonus.max",
+                    f"Bonus {bonus + amount} over {self.rules.bonus_max} of the Ante {ante}",
+                )
+        else:
+            raise BetRefused("russian.kind", f"no {kind!r} bet in Russian poker (ante, bonus)")
+        slot = self._boxes.setdefault(box, _Box(player))
+        if kind == "ante":
+            slot.ante += amount
+        else:
+            slot.bonus += amount
+
+    def _bonus_fits(self, bonus: int, ante: int) -> bool:
+        share = self.rules.bonus_max
+        return bonus * share.denominator <= ante * share.numerator
+
+    def clear_bets(self, box: int, player: str | None = None) -> None:
+        if self.phase is not Phase.BETTING:
+            raise BetRefused("russian.betting_closed", "bets are closed")
+        slot = self._boxes.get(box)
+        if slot is None:
+            raise BetRefused("russian.clear.empty", f"box {box} has no bets")
+        if player is not None and slot.player != player:
+            raise BetRefused("russian.box.owner", f"box {box} is played by {slot.player!r}")
+        del self._boxes[box]
+
+    def close_betting(self) -> None:
+        if self.phase is not Phase.BETTING:
+            raise PhaseError("russian.phase", "betting is already closed")
+        if not self._boxes:
+            raise PhaseError("russian.no_bets", "no box holds an Ante")
+        order = sorted(self._boxes)
+        self._boxes = {b: self._boxes[b] for b in order}
+        self._plan = (order + [DEALER]) * HAND_SIZE
+        self.phase = Phase.DEAL
+
+    # ----------------------------------------------------------------- cards
+    def deal(self, card: str) -> None:
+        if card not in CARDS:
+            raise UnexpectedCard("russian.card", f"not a card: {card!r}")
+        if card in self._seen:
+            raise UnexpectedCard("russian.card.duplicate", f"{card} was already dealt from this deck")
+        dealing = self.phase is _DEAL
+        target = self._plan[self._next] if dealing else self._card_target()
+        if target is None:
+            raise UnexpectedCard("russian.card.unexpected", f"no card is due now ({self.expects().kind.value})")
+        self._seen.add(card)
+        if target == DEALER:
+            self._dealer.append(card)
+            if self._dealer_owed:
+                self._dealer_owed -= 1
+        else:
+            slot = self._boxes[target]
+            slot.cards.append(card)
+            slot.awaiting_card = False
+        if dealing:
+            self._next += 1
+            if self._next == len(self._plan):
+                self._dealer_up = card  # the last card of the deal is the dealer's up card
+                for slot in self._boxes.values():
+                    slot.dealt = tuple(slot.cards)
+                self.phase = Phase.DECISIONS
+        self._maybe_showdown()
+
+    def _card_target(self) -> int | None:
+        """Who takes a card outside the deal: the dealer's missing fifth or an exchanged card."""
+        if self.phase is Phase.DECISIONS:
+            if self._dealer_owed:
+                return DEALER
+            box = self._turn()
+            if box is not None and self._boxes[box].awaiting_card:
+                return box
+        return None
+
+    # ----------------------------------------------------------------- decisions
+    def _turn(self) -> int | None:
+        """The box whose decision (or replacement card) is due, in box order."""
+        for number, slot in self._boxes.items():
+            if slot.status is Status.LIVE:
+                return number
+        return None
+
+    def _options(self, slot: _Box) -> tuple[str, ...]:
+        if self.rules.exchange and not slot.exchanged:
+            return ("fold", "raise", "exchange")
+        return ("fold", "raise")
+
+    def _check_turn(self, box: int, player: str) -> _Box:
+        if self.phase is not Phase.DECISIONS or self._dealer_owed:
+            raise PhaseError("russian.phase", f"no decision is due now ({self.expects().kind.value})")
+        turn = self._turn()
+        if box != turn:
+            raise IllegalDecision("russian.turn", f"box {turn} decides now, not box {box}")
+        slot = self._boxes[box]
+        if slot.awaiting_card:
+            raise IllegalDecision("russian.turn", f"box {box} awaits its exchanged card")
+        if player and player != slot.player:
+            raise IllegalDecision("russian.player", f"box {box} is played by {slot.player!r}")
+        return slot
+
+    def decide(self, box: int, action: str, hand: int = 1, player: str = "", amount: int | None = None) -> None:
+        slot = self._check_turn(box, player)
+        if hand != 1:
+            raise IllegalDecision("russian.hand", "a Russian poker box plays one hand")
+        if action not in ("fold", "raise"):
+            hint = " (exchange names its discard)" if action == "exchange" else ""
+            raise IllegalDecision("russian.option", f"{action!r} is not a decision here{hint}")
+        raise_amount = slot.ante * self.rules.raise_multiple
+        if action == "raise" and amount is not None and amount != raise_amount:
+            raise IllegalDecision("russian.raise.amount", f"the Raise is {raise_amount}, not {amount}")
+        if action == "fold":
+            slot.status = Status.FOLDED
+            self._settle_box(slot, box, ante=0, raised=0, bonus=0)
+        else:
+            slot.raised = raise_amount
+            slot.status = Status.RAISED
+        self._maybe_showdown()
+
+    def exchange(self, box: int, discard: str, player: str = "") -> None:
+        slot = self._check_turn(box, player)
+        if not self.rules.exchange:
+            raise IllegalDecision("russian.exchange.off", "this table plays without card exchange")
+        if slot.exchanged:
+            raise IllegalDecision("russian.exchange.once", f"box {box} has already exchanged a card")
+        if discard not in slot.cards:
+            raise IllegalDecision("russian.exchange.discard", f"box {box} does not hold {discard!r}")
+        fee = scale(slot.ante, self.rules.exchange_fee, self.rules.rounding)
+        slot.cards.remove(discard)
+        slot.exchanged = True
+        slot.awaiting_card = True
+        if fee:
+            self.settlements.append(Settlement(box, 1, "exchange", slot.player, fee, 0))
+        if slot.bonus:
+            self.settlements.append(Settlement(box, 1, "bonus", slot.player, slot.bonus, 0))
+            slot.bonus = 0
+
+    # ----------------------------------------------------------------- misdeals and voids
+    def declare_misdeal(
+        self, target: int | Literal["dealer"], cards_dealt: int, dealer_cards: tuple[str, ...] = ()
+    ) -> None:
+        if self.phase is not Phase.DECISIONS:
+            raise PhaseError("russian.misdeal.phase", "a misdeal is declared after the deal, before settlement")
+        if cards_dealt == HAND_SIZE or cards_dealt < 0:
+            raise IllegalDecision("russian.misdeal.count", f"{cards_dealt} cards is not a misdeal")
+        if target == "dealer":
+            self._dealer_misdeal(cards_dealt, tuple(dealer_cards))
+            return
+        slot = self._boxes.get(target) if isinstance(target, int) else None
+        if slot is None:
+            raise IllegalDecision("russian.misdeal.box", f"box {target!r} is not in this round")
+        if slot.status is not Status.LIVE or slot.exchanged:
+            raise IllegalDecision("russian.misdeal.decided", f"box {target} has already acted on its cards")
+        slot.status = Status.VOID
+        self._void_box(target, slot, penalty=True)
+        self._maybe_showdown()
+
+    def _dealer_misdeal(self, cards_dealt: int, held: tuple[str, ...]) -> None:
+        if self._dealer_owed:
+            raise IllegalDecision("russian.misdeal.dealer", "the dealer is still completing his hand")
+        if cards_dealt != HAND_SIZE - 1:
+            for number, slot in self._boxes.items():
+                if not slot.settled:
+                    slot.status = Status.VOID
+                    self._void_box(number, slot, penalty=True)
+            self.void_reason = f"dealer misdeal: {cards_dealt} cards"
+            self.phase = Phase.DONE
+            return
+        if len(held) != HAND_SIZE - 1 or len(set(held)) != len(held) or not set(held) <= self._seen:
+            raise IllegalDecision(
+                "russian.misdeal.dealer_cards", "name the four cards the dealer holds, all dealt this round"
+            )
+        self._dealer = list(held)
+        if self._dealer_up not in held:
+            self._dealer_up = None
+        self._dealer_owed = 1
+
+    def void_round(self, reason: str) -> None:
+        if self.phase is Phase.DONE:
+            raise PhaseError("russian.phase", "the round is over")
+        for number, slot in self._boxes.items():
+            if not slot.settled:
+                slot.status = Status.VOID
+                self._void_box(number, slot, penalty=False)
+        self.void_reason = reason
+        self.phase = Phase.DONE
+
+    def _void_box(self, box: int, slot: _Box, penalty: bool) -> None:
+        extra = scale(slot.ante, self.rules.misdeal_penalty, self.rules.rounding) if penalty else 0
+        self._settle_box(slot, box, ante=slot.ante + extra, raised=slot.raised, bonus=slot.bonus)
+
+    # ----------------------------------------------------------------- settlement
+    def _settle_box(self, slot: _Box, box: int, ante: int, raised: int, bonus: int) -> None:
+        """Record the box's payouts (ante, raise, bonus where staked) and close it."""
+        p = slot.player
+        if slot.ante:
+            self.settlements.append(Settlement(box, 1, "ante", p, slot.ante, ante))
+        if slot.raised:
+            self.settlements.append(Settlement(box, 1, "raise", p, slot.raised, raised))
+        if slot.bonus:
+            self.settlements.append(Settlement(box, 1, "bonus", p, slot.bonus, bonus))
+        slot.settled = True
+
+    def _maybe_showdown(self) -> None:
+        if self.phase is not Phase.DECISIONS or self._turn() is not None:
+            return
+        raised = [(n, s) for n, s in self._boxes.items() if s.status is Status.RAISED]
+        if raised and self._dealer_owed:
+            return
+        dealer_key = evaluate(self._dealer) if raised else 0
+        qualifies = dealer_key >= AK_HIGH
+        rules, rnd = self.rules, self.rules.rounding
+        for number, slot in raised:
+            key = evaluate(slot.cards)
+            if not qualifies:
+                ante, paid_raise = win(slot.ante, Fraction(1), rnd), slot.raised
+            elif key < dealer_key:
+                ante, paid_raise = 0, 0
+            elif key == dealer_key:
+                ante, paid_raise = slot.ante, slot.raised
+            else:
+                ratio = rules.raise_pays[hand_class(key).label]
+                ante, paid_raise = win(slot.ante, Fraction(1), rnd), win(slot.raised, ratio, rnd)
+            self._settle_box(slot, number, ante=ante, raised=paid_raise, bonus=self._bonus_payout(slot))
+        self.phase = Phase.DONE
+
+    def _bonus_payout(self, slot: _Box) -> int:
+        if not slot.bonus:
+            return 0
+        ratio = self.rules.bonus_pays.get(hand_class(evaluate(slot.dealt)).label)
+        return 0 if ratio is None else win(slot.bonus, ratio, self.rules.rounding)
+
+    # ----------------------------------------------------------------- views
+    def expects(self) -> Expect:
+        if self.phase is Phase.BETTING:
+            return Expect(ExpectKind.BETS)
+        if self.phase is Phase.DEAL:
+            target = self._plan[self._next]
+            if target == DEALER:
+                up = self._next == len(self._plan) - 1
+                return Expect(ExpectKind.DEALER_CARD, face_down=not up)
+            return Expect(ExpectKind.CARD, box=target, hand=1, face_down=True)
+        if self.phase is Phase.DECISIONS:
+            if self._dealer_owed:
+                return Expect(ExpectKind.DEALER_CARD, face_down=True, note="dealer adds his fifth card")
+            box = self._turn()
+            if box is not None:
+                slot = self._boxes[box]
+                if slot.awaiting_card:
+                    return Expect(ExpectKind.CARD, box=box, hand=1, face_down=True, note="exchanged card")
+                return Expect(ExpectKind.DECISION, box=box, hand=1, options=self._options(slot), players=(slot.player,))
+        return Expect(ExpectKind.DONE)
+
+    @property
+    def dealer_up_card(self) -> str | None:
+        return self._dealer_up
+
+    def box_cards(self, box: int) -> tuple[str, ...]:
+        return tuple(self._boxes[box].cards)
+
+    def outcome(self) -> dict[str, Any]:
+        def hand(cards: list[str]) -> str | None:
+            return hand_class(evaluate(cards)).label if len(cards) == HAND_SIZE else None
+
+        dealer_hand = hand(self._dealer)
+        return {
+            "boxes": {
+                str(n): {
+                    "cards": list(s.cards),
+                    "hand": hand(s.cards),
+                    "status": s.status.value,
+                    "exchanged": s.exchanged,
+                }
+                for n, s in self._boxes.items()
+            },
+            "dealer": {
+                "cards": list(self._dealer),
+                "up": self._dealer_up,
+                "hand": dealer_hand,
+                "qualifies": (evaluate(self._dealer) >= AK_HIGH) if dealer_hand else None,
+            },
+            "void": self.void_reason,
+        }
+
