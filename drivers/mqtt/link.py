@@ -271,6 +271,11 @@ class MqttLink:
             message = await self._outbox.head()
             await client.publish(message.topic, message.payload, qos=message.qos, retain=message.retain)
             self._outbox.ack(message)
+            # On 3.11 a cancellation arriving with the broker's PUBACK can be swallowed inside
+            # aiomqtt's wait_for; honour it here so close() always returns.
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise asyncio.CancelledError
 
     def _check_granted(self, sub: Subscription, granted: Any) -> None:
         """A refused subscription is logged; mosquitto grants ACL-denied ones and stays silent."""

@@ -1,0 +1,58 @@
+"""Which journal entries the broker has acknowledged, from the link's public counters only.
+
+MqttLink's outbox sends in order and drops a message only on its PUBACK, and the feed is the
+only publisher on its link, so after ``sent`` messages with ``pending`` still queued, exactly
+the first ``sent - pending`` have been acknowledged. An entry counts as delivered when the last
+of its messages (its event, then its round or alert) is acknowledged: only then may the journal
+cursor pass it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class _Sent:
+    ordinal: int
+    seq: int | None  # set on the last message of a journal entry
+    retained: str | None  # set on a retained snapshot (state, prompt, ledger)
+
+
+class AckTracker:
+    def __init__(self) -> None:
+        self._sent: deque[_Sent] = deque()
+        self._count = 0
+        self.acked_seq: int | None = None  # the newest journal entry fully acknowledged
+        self.retained_in_flight: set[str] = set()
+
+    def __len__(self) -> int:
+        """Messages handed to the link and not yet acknowledged."""
+        return len(self._sent)
+
+    @property
+    def entries_in_flight(self) -> int:
+        return sum(1 for s in self._sent if s.seq is not None)
+
+    def acked_seq_or(self, default: int) -> int:
+        return default if self.acked_seq is None else self.acked_seq
+
+    def sent(self, *, seq: int | None = None, retained: str | None = None) -> None:
+        self._count += 1
+        self._sent.append(_Sent(self._count, seq, retained))
+        if retained is not None:
+            self.retained_in_flight.add(retained)
+
+    def settle(self, pending: int) -> bool:
+        """Account for the link's ``pending`` count; True when ``acked_seq`` moved."""
+        acknowledged = self._count - pending
+        moved = False
+        while self._sent and self._sent[0].ordinal <= acknowledged:
+            done = self._sent.popleft()
+            if done.seq is not None:
+                self.acked_seq = done.seq
+                moved = True
+            if done.retained is not None and not any(s.retained == done.retained for s in self._sent):
+                self.retained_in_flight.discard(done.retained)
+        return moved

@@ -1,0 +1,88 @@
+"""Running totals since the journal began, derived from ``round_closed`` entries only.
+
+Never stored: rebuilt by folding the journal on start, so it cannot drift from the rounds the
+pit has seen. A later ``round_closed`` for a round already counted (a correction) replaces the
+earlier record instead of counting the round twice. Stakes and payouts of void rounds are
+refunds, so they are counted apart from the settled totals (the handle excludes them).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from controller.journal import Entry
+from controller.feed.messages import ROUND_CLOSED, VERSION
+
+log = logging.getLogger(__name__)
+
+
+class RoundTotals(BaseModel):
+    """The part of a round record the ledger needs; money in integer minor units, strictly."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+    status: Literal["settled", "void"]
+    stake_total: int = Field(ge=0)
+    payout_total: int = Field(ge=0)
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerTotals:
+    rounds_settled: int = 0
+    rounds_void: int = 0
+    stake_total: int = 0
+    payout_total: int = 0
+    void_stake_total: int = 0
+    seq: int = 0  # the journal entry these totals run through
+    round: str | None = None  # the last round counted
+
+    def message(self, table: str, ts: str) -> dict[str, Any]:
+        body = asdict(self)
+        round_id = body.pop("round")
+        return {"v": VERSION, "table": table, "round": round_id, "ts": ts, **body}
+
+
+class Ledger:
+    """Fold entries in journal order with ``apply``; read ``totals``."""
+
+    def __init__(self) -> None:
+        self._by_round: dict[str, RoundTotals] = {}
+        self._totals = LedgerTotals()
+        self.rejected = 0  # round_closed entries whose record could not be counted
+
+    @property
+    def totals(self) -> LedgerTotals:
+        return self._totals
+
+    def apply(self, entry: Entry) -> bool:
+        """True when the totals changed."""
+        if entry.kind != ROUND_CLOSED:
+            return False
+        try:
+            record = RoundTotals.model_validate(entry.payload)
+        except ValidationError as exc:
+            self.rejected += 1
+            log.error("round_closed seq %d not counted in the ledger: %s", entry.seq, exc.errors()[:3])
+            return False
+        round_id = str(entry.payload.get("round") or entry.round_id or f"seq:{entry.seq}")
+        t = self._totals
+        settled, void, refunds = t.rounds_settled, t.rounds_void, t.void_stake_total
+        stake, payout = t.stake_total, t.payout_total
+        previous = self._by_round.get(round_id)
+        for sign, rec in ((-1, previous), (1, record)):
+            if rec is None:
+                continue
+            if rec.status == "settled":
+                settled += sign
+                stake += sign * rec.stake_total
+                payout += sign * rec.payout_total
+            else:
+                void += sign
+                refunds += sign * rec.stake_total
+        self._by_round[round_id] = record
+        self._totals = LedgerTotals(settled, void, stake, payout, refunds, entry.seq, round_id)
+        return True

@@ -1,0 +1,103 @@
+"""Topic names and message shapes of the pit feed (PROTOCOLS §4). Pure: no I/O, no clock.
+
+Every message carries ``v``, ``table``, ``round`` and ``ts``; every message derived from a
+journal entry also carries that entry's ``seq``, so a consumer can drop the duplicates that
+at-least-once delivery allows after a crash.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from controller.journal import Entry
+
+VERSION = 1
+ROUND_CLOSED = "round_closed"
+ALERT = "alert"
+
+
+@dataclass(frozen=True, slots=True)
+class Topics:
+    table: str
+
+    def _topic(self, leaf: str) -> str:
+        return f"croupier/{self.table}/{leaf}"
+
+    @property
+    def event(self) -> str:
+        return self._topic("event")
+
+    @property
+    def round(self) -> str:
+        return self._topic("round")
+
+    @property
+    def alert(self) -> str:
+        return self._topic("alert")
+
+    @property
+    def ledger(self) -> str:
+        return self._topic("ledger")
+
+    @property
+    def state(self) -> str:
+        return self._topic("state")
+
+    @property
+    def prompt(self) -> str:
+        return self._topic("prompt")
+
+    @property
+    def command(self) -> str:
+        return self._topic("command")
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One MQTT publication (QoS 1)."""
+
+    topic: str
+    payload: bytes
+    retain: bool = False
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def event_message(table: str, entry: Entry) -> dict[str, Any]:
+    return {
+        "v": VERSION,
+        "table": table,
+        "round": entry.round_id,
+        "ts": entry.ts,
+        "seq": entry.seq,
+        "kind": entry.kind,
+        "source": entry.source,
+        "payload": entry.payload,
+    }
+
+
+def record_message(table: str, entry: Entry) -> dict[str, Any]:
+    """A ``round`` or ``alert`` message: the entry's own fields, the envelope filled in where the
+    payload leaves it out, and the entry's ``seq`` always (it is the dedupe key)."""
+    envelope = {"v": VERSION, "table": table, "round": entry.round_id, "ts": entry.ts}
+    return {**envelope, **entry.payload, "seq": entry.seq}
+
+
+def entry_messages(topics: Topics, entry: Entry) -> list[Message]:
+    """Everything one journal entry publishes, in order: its event, then its round or alert."""
+    out = [Message(topics.event, encode(event_message(topics.table, entry)))]
+    if entry.kind == ROUND_CLOSED:
+        out.append(Message(topics.round, encode(record_message(topics.table, entry))))
+    elif entry.kind == ALERT:
+        out.append(Message(topics.alert, encode(record_message(topics.table, entry))))
+    return out
+
+
+def snapshot_message(table: str, round_id: str | None, ts: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A retained ``state`` or ``prompt``: the table's dict under the feed's envelope (the
+    dict's own ``round`` wins, since the table knows its round better than the feed)."""
+    return {**body, "v": VERSION, "table": table, "round": body.get("round", round_id), "ts": ts}
