@@ -122,7 +122,7 @@ class BlackjackRules(GameRules):
 
 
 PRESETS: dict[str, dict[str, Any]] = {
-    "ru6": {},
+    "ru6": {"double_in_dark": True},
     "am8": {
         "decks": 8,
         "cut_card": (16 / 3, 16 / 3),

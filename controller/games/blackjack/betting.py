@@ -1,0 +1,110 @@
+"""The betting phase of a blackjack round: who may put what on which box (RULES.md §1, §1.2).
+
+Bet kinds: ``main``; ``behind`` (a Bet Behind that follows the box owner's doubles and splits)
+and ``behind_stay`` (a Bet Behind that opts out of them and stays on the first hand at its
+original amount); the side bets ``perfect_pairs`` and ``21+3``. A second bet of the same kind by
+the same player on the same box adds to the first. The player ``""`` is an anonymous bettor:
+it counts as one bettor on a box but is not held to ``boxes_per_player``.
+"""
+
+from __future__ import annotations
+
+from controller.games.base import BetRefused
+from controller.games.blackjack.options import RoundOptions
+
+BEHIND_KINDS = {"behind": True, "behind_stay": False}  # kind -> follows doubles and splits
+SIDE_KINDS = frozenset(("perfect_pairs", "21+3"))
+
+
+class BoxBets:
+    """The bets on one box while betting is open; the first main bettor owns the box."""
+
+    __slots__ = ("main", "behind", "side")
+
+    def __init__(self) -> None:
+        self.main: dict[str, int] = {}
+        self.behind: dict[str, tuple[int, bool]] = {}
+        self.side: dict[tuple[str, str], int] = {}
+
+    @property
+    def owner(self) -> str | None:
+        return next(iter(self.main), None)
+
+
+_EMPTY = BoxBets()  # stands for a box nobody has bet on yet; never written to
+
+
+def check_bet(opts: RoundOptions, book: dict[int, BoxBets], box: int, kind: str, amount: int, player: str) -> None:
+    """Raise BetRefused naming the rule if this bet may not be added now; change nothing."""
+    if type(box) is not int or not 1 <= box <= opts.boxes:
+        raise BetRefused("blackjack.bet.box", f"no box {box!r} at this table (boxes 1..{opts.boxes})")
+    if type(amount) is not int:
+        raise BetRefused("blackjack.bet.amount", f"a bet is whole minor units, not {amount!r}")
+    if amount <= 0:
+        raise BetRefused("blackjack.bet.amount", f"a bet must be positive, not {amount}")
+    bets = book.get(box) or _EMPTY
+    if kind == "main":
+        opts.rules.check_limit("main", amount + bets.main.get(player, 0), "blackjack.bet")
+        if player in bets.behind:
+            raise BetRefused("blackjack.bet_behind.own_box", f"player {player!r} bets behind box {box}: cannot play it")
+        if player not in bets.main:
+            _check_new_bettor(opts, book, bets, box, player)
+        if opts.main_max is not None and sum(bets.main.values()) + amount > opts.main_max:
+            raise BetRefused("blackjack.bet.box_max", f"box {box} total would exceed the table max {opts.main_max}")
+    elif kind in BEHIND_KINDS:
+        if not opts.bet_behind:
+            raise BetRefused("blackjack.bet_behind.off", "this table takes no Bet Behind")
+        if player in bets.main:
+            raise BetRefused("blackjack.bet_behind.own_box", f"player {player!r} plays box {box}: no Bet Behind")
+        held = bets.behind.get(player)
+        if held is not None and held[1] != BEHIND_KINDS[kind]:
+            raise BetRefused("blackjack.bet_behind.mixed", "one Bet Behind per player and box: follow or stay")
+        opts.rules.check_limit("behind", amount + (held[0] if held else 0), "blackjack.bet")
+    elif kind in SIDE_KINDS:
+        if kind not in opts.side_bets:
+            raise BetRefused("blackjack.bet.kind", f"this table offers no {kind} side bet")
+        if player not in bets.main:
+            raise BetRefused("blackjack.side_bet.needs_main", f"a {kind} bet needs the player's main bet on {box}")
+        opts.rules.check_limit(kind, amount + bets.side.get((player, kind), 0), "blackjack.bet")
+    else:
+        raise BetRefused("blackjack.bet.kind", f"unknown bet kind {kind!r}")
+
+
+def _check_new_bettor(opts: RoundOptions, book: dict[int, BoxBets], bets: BoxBets, box: int, player: str) -> None:
+    """A player's first main bet on a box: room on the box, and within their box count."""
+    if len(bets.main) >= opts.players_per_box:
+        raise BetRefused("blackjack.bet.players_per_box", f"box {box} has {opts.players_per_box} players' bets already")
+    if player:
+        played = sum(1 for b in book.values() if player in b.main)
+        if played >= opts.boxes_per_player:
+            raise BetRefused("blackjack.bet.boxes_per_player", f"player {player!r} already plays {played} boxes")
+
+
+def add_bet(book: dict[int, BoxBets], box: int, kind: str, amount: int, player: str) -> None:
+    """Record a bet already passed by ``check_bet``."""
+    bets = book.get(box)
+    if bets is None:
+        bets = book[box] = BoxBets()
+    if kind == "main":
+        bets.main[player] = bets.main.get(player, 0) + amount
+    elif kind in BEHIND_KINDS:
+        held = bets.behind.get(player, (0, True))
+        bets.behind[player] = (held[0] + amount, BEHIND_KINDS[kind])
+    else:
+        bets.side[(player, kind)] = bets.side.get((player, kind), 0) + amount
+
+
+def clear_bets(book: dict[int, BoxBets], box: int, player: str | None) -> None:
+    """Take back every bet on ``box`` (of one player, or of all); side bets go with the main."""
+    bets = book.get(box)
+    if bets is None:
+        return
+    if player is None:
+        del book[box]
+        return
+    bets.main.pop(player, None)
+    bets.behind.pop(player, None)
+    for key in [k for k in bets.side if k[0] == player]:
+        del bets.side[key]
+    if not (bets.main or bets.behind):
+        del book[box]
