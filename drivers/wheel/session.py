@@ -1,0 +1,309 @@
+"""The asyncio shell around ``WheelCore``: one serial line at 9600 8N1, reconnecting forever.
+
+It owns only I/O and time: bytes -> ``LineFramer`` -> ``parse_line`` -> core; the core's events go
+to ``emit`` (by default the ``events`` queue), its commands (``*R`` after a miss-spin) to the wire.
+It polls ``*X`` when the wheel's operating mode lacks automatic status, or when automatic
+statuses stop coming (never faster than every 100 ms), matches replies to commands with a timeout, and when the port vanishes or hits EOF it
+reports offline, retries opening with exponential backoff and reports online again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import TypeVar
+
+from drivers.clock import SYSTEM_CLOCK, Clock
+from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline
+from drivers.serial_link import open_serial
+from drivers.wheel import codec
+from drivers.wheel.core import Rules, Step, WheelCore
+from drivers.wheel.events import SelfTestResult, WheelWarning
+
+log = logging.getLogger(__name__)
+
+BAUDRATE = 9600
+AUTO_STATUS = 128
+MIN_POLL_INTERVAL = 0.1
+AUTO_STATUS_MISSED = 1.25
+"""Two and a half automatic-status periods without a line: poll even in a mode with bit 128."""
+
+M = TypeVar("M")
+
+
+class WheelNotConnected(ConnectionError):
+    """A command was issued while the port is closed (or it closed before the reply)."""
+
+
+class WheelTimeout(TimeoutError):
+    """The wheel did not answer a command in time."""
+
+
+class WheelSession:
+    """Driver for one Cammegh SS2 wheel at ``url`` (a tty path or any pyserial URL)."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        device: str = "wheel",
+        clock: Clock = SYSTEM_CLOCK,
+        rules: Rules = Rules(),
+        emit: Callable[[DeviceEvent], None] | None = None,
+        mode: int | None = None,
+        poll_interval: float = 0.2,
+        reply_timeout: float = 1.0,
+        backoff: tuple[float, float] = (0.1, 5.0),
+    ) -> None:
+        self.url = url
+        self.device = device
+        self.clock = clock
+        self.core = WheelCore(device, rules)
+        self.events: asyncio.Queue[DeviceEvent] = asyncio.Queue()
+        self._sink = emit or self.events.put_nowait
+        self._present: bool | None = None
+        self.mode = mode
+        """Operating mode; None until ``*O`` answers at connect (then polling stays on if it never does)."""
+        self.poll_interval = max(poll_interval, MIN_POLL_INTERVAL)
+        self.reply_timeout = reply_timeout
+        self.backoff = backoff
+        self.connected = asyncio.Event()
+        self._writer: asyncio.StreamWriter | None = None
+        self._framer = codec.LineFramer()
+        self._replies: list[tuple[Callable[[codec.WheelMessage], bool], asyncio.Future[codec.WheelMessage]]] = []
+        self._event_waiters: list[tuple[Callable[[DeviceEvent], bool], asyncio.Future[DeviceEvent]]] = []
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._ticker_target: float | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    # -- lifecycle ------------------------------------------------------------------------------
+
+    async def __aenter__(self) -> WheelSession:
+        self._task = asyncio.create_task(self.run(), name=f"{self.device}-session")
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    async def run(self) -> None:
+        """Open, talk, and on any loss reopen with backoff; runs until cancelled."""
+        delay = self.backoff[0]
+        while True:
+            try:
+                reader, writer = await open_serial(self.url, BAUDRATE)
+            except OSError as exc:  # serial.SerialException is an OSError
+                self._emit(DeviceOffline(device=self.device, reason=f"cannot open {self.url}: {exc}"))
+                await self.clock.sleep(delay)
+                delay = min(delay * 2, self.backoff[1])
+                continue
+            delay = self.backoff[0]
+            self._writer = writer
+            self._emit(DeviceOnline(device=self.device, detail=self.url))
+            self.connected.set()
+            reason = "eof"
+            try:
+                await self._talk(reader)
+            except OSError as exc:
+                reason = f"i/o error: {exc}"
+            finally:
+                self.connected.clear()
+                self._writer = None
+                writer.close()
+                self._framer.reset()
+                self.core.link_lost()
+                self._fail_waiters()
+            self._emit(DeviceOffline(device=self.device, reason=reason))
+            await self.clock.sleep(delay)
+
+    async def _talk(self, reader: asyncio.StreamReader) -> None:
+        tasks = [
+            asyncio.create_task(self._read_loop(reader)),
+            asyncio.create_task(self._tick_loop()),
+            asyncio.create_task(self._poll_loop()),
+        ]
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    # -- the three loops --------------------------------------------------------------------------
+
+    async def _read_loop(self, reader: asyncio.StreamReader) -> None:
+        while data := await reader.read(512):
+            for line in self._framer.feed(data):
+                message = codec.parse_line(line)
+                now = self.clock.monotonic()
+                self._apply(self.core.receive(message, now))
+                self._match_reply(message)
+                self._maybe_wake()
+
+    async def _tick_loop(self) -> None:
+        while True:
+            deadline = self.core.next_deadline()
+            self._ticker_target = deadline
+            wait = 1.0 if deadline is None else max(deadline - self.clock.monotonic(), 0.0)
+            self._wake.clear()
+            await self._race(self.clock.sleep(wait), self._wake.wait())
+            self._apply(self.core.tick(self.clock.monotonic()))
+
+    async def _poll_loop(self) -> None:
+        if self.mode is None:
+            try:
+                self.mode = (await self._request(codec.GetOperating(), codec.Operating)).mode
+            except (WheelTimeout, WheelNotConnected):
+                log.info("%s: no *O answer; polling *X", self.device)
+        while True:
+            last = self.core.last_rx
+            quiet = last is None or self.clock.monotonic() - last > AUTO_STATUS_MISSED
+            if self.mode is None or not self.mode & AUTO_STATUS or quiet:
+                self._send(codec.Poll())  # also when automatic statuses stop coming
+            await self.clock.sleep(self.poll_interval)
+
+    # -- plumbing -------------------------------------------------------------------------------
+
+    def _emit(self, event: DeviceEvent) -> None:
+        """To the sink, minus repeated presence (a silence then a hang-up is one ``offline``)."""
+        if event.type in ("online", "offline"):
+            present = event.type == "online"
+            if present == self._present:
+                return
+            self._present = present
+        self._sink(event)
+
+    def _apply(self, step: Step) -> None:
+        for event in step.events:
+            self._emit(event)
+            for waiter in list(self._event_waiters):
+                if not waiter[1].done() and waiter[0](event):
+                    waiter[1].set_result(event)
+                    self._event_waiters.remove(waiter)
+        for command in step.commands:
+            self._send(command)
+
+    def _match_reply(self, message: codec.WheelMessage) -> None:
+        for waiter in self._replies:
+            if not waiter[1].done() and waiter[0](message):
+                waiter[1].set_result(message)
+                self._replies.remove(waiter)
+                return
+
+    def _maybe_wake(self) -> None:
+        deadline = self.core.next_deadline()
+        if deadline is not None and (self._ticker_target is None or deadline < self._ticker_target):
+            self._wake.set()
+
+    def _send(self, command: codec.Command) -> None:
+        if self._writer is None or self._writer.is_closing():
+            raise WheelNotConnected(f"{self.device}: port {self.url} is not open")
+        self._writer.write(codec.encode(command))
+        self.core.sent(command, self.clock.monotonic())
+        self._maybe_wake()
+
+    def _fail_waiters(self) -> None:
+        for _, future in self._replies + self._event_waiters:
+            if not future.done():
+                future.set_exception(WheelNotConnected(f"{self.device}: port closed"))
+        self._replies.clear()
+        self._event_waiters.clear()
+
+    async def _race(self, *aws) -> None:
+        tasks = [asyncio.ensure_future(a) for a in aws]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+
+    async def _within(self, future: asyncio.Future[M], seconds: float, what: str) -> M:
+        await self._race(future, self.clock.sleep(seconds))
+        if future.done() and not future.cancelled():
+            return future.result()
+        self._emit(WheelWarning(device=self.device, code="command_timeout", detail=what))
+        raise WheelTimeout(f"{self.device}: no answer to {what} within {seconds:g} s")
+
+    async def _request(
+        self, command: codec.Command, kind: type[M], accept: Callable[[M], bool] = lambda m: True, timeout: float | None = None
+    ) -> M:
+        async with self._lock:
+            future: asyncio.Future[codec.WheelMessage] = asyncio.get_running_loop().create_future()
+            waiter = (lambda m: isinstance(m, kind) and accept(m), future)
+            self._replies.append(waiter)
+            try:
+                self._send(command)
+                return await self._within(future, timeout or self.reply_timeout, command.line())  # type: ignore[return-value]
+            finally:
+                if waiter in self._replies:
+                    self._replies.remove(waiter)
+
+    # -- commands -------------------------------------------------------------------------------
+
+    async def power(self, on: bool) -> bool:
+        """``*P 1``/``*P 0``: True on ``*P OK``, False on ``*P NO`` (already in that state)."""
+        return (await self._request(codec.Power(on), codec.PowerReply)).ok
+
+    async def start_game(self) -> None:
+        """``*u 1``: start the next game (modes with bit 2 wait for it)."""
+        await self._request(codec.StartGame(), codec.StartAck)
+
+    async def restart(self) -> None:
+        """``*R``: restart / acknowledge a void."""
+        await self._request(codec.Restart(), codec.RestartAck)
+
+    async def poll(self) -> codec.Status:
+        return await self._request(codec.Poll(), codec.Status)
+
+    async def set_mode(self, mode: int) -> bool:
+        """``*o <mode>``: True when echoed, False on ``*o BUSY`` (a game is running)."""
+        reply = await self._request(codec.SetMode(mode), codec.ModeReply)
+        if reply.mode is not None:
+            self.mode = reply.mode
+        return reply.mode is not None
+
+    async def get_mode(self) -> int | None:
+        return (await self._request(codec.SetMode(None), codec.ModeReply)).mode
+
+    async def operating(self) -> codec.Operating:
+        return await self._request(codec.GetOperating(), codec.Operating)
+
+    async def wheel_clock(self) -> datetime:
+        return (await self._request(codec.GetClock(), codec.WheelClock)).at
+
+    async def version(self) -> str:
+        return (await self._request(codec.GetVersion(), codec.Version)).version
+
+    async def banner(self) -> str:
+        return (await self._request(codec.GetBanner(), codec.Banner)).text
+
+    async def setting(self, key: str) -> tuple[str, ...]:
+        """``*T <KEY>`` read-back, e.g. ``setting("z")`` -> ("37",)."""
+        reply = await self._request(codec.SetSetting(key), codec.Setting, lambda m: m.key == key.lower())
+        return reply.values
+
+    async def set_setting(self, key: str, value: str) -> None:
+        """``*T <key> <value>``, e.g. ``set_setting("z", "37")``; answered ``*T OK``."""
+        await self._request(codec.SetSetting(key, value), codec.SettingAck)
+
+    async def self_test(self, timeout: float = 150.0) -> SelfTestResult:
+        """``*F`` (idle only): the collected result, also emitted as a ``self_test`` event."""
+        async with self._lock:
+            future: asyncio.Future[DeviceEvent] = asyncio.get_running_loop().create_future()
+            waiter = (lambda e: isinstance(e, SelfTestResult), future)
+            self._event_waiters.append(waiter)
+            try:
+                self._send(codec.RunSelfTest())
+                return await self._within(future, timeout, "*F")  # type: ignore[return-value]
+            finally:
+                if waiter in self._event_waiters:
+                    self._event_waiters.remove(waiter)
