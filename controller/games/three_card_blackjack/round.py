@@ -1,0 +1,254 @@
+"""One round of Three Card Blackjack (RULES.md §2) as a pure engine.
+
+Deal order (a real table's): one card at a time, round-robin, to every box with an Ante in box
+order and then to the dealer, three times; every card face down except the dealer's third,
+which is his up card. Boxes are then turned one by one in box order: turning settles the box's
+Ace Plus, then the box plays (a Bet equal to the Ante) or folds (loses the Ante). After the last
+box the dealer's hand is known, so every played box is settled at once (no further input).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from fractions import Fraction
+from typing import Any, Final
+
+from controller.cards import CARDS
+from controller.games.base import (
+    BetRefused,
+    ClearBets,
+    CloseBetting,
+    Deal,
+    Decide,
+    Expect,
+    ExpectKind,
+    IllegalDecision,
+    PhaseError,
+    PlaceBet,
+    Settlement,
+    UnexpectedCard,
+    VoidRound,
+)
+from controller.games.three_card_blackjack.hand import BLACKJACK, ace_plus_line, hand_value, resolve
+from controller.games.three_card_blackjack.rules import ThreeCardBlackjackRules
+from controller.money import win
+
+DEALER: Final = 0  # the dealer's slot in the deal order
+ANTE, PLAY, ACE_PLUS = "ante", "play", "ace_plus"
+#: bet kinds accepted at the spot (``main`` is the generic spot kind for the Ante)
+BET_KINDS: Final = {"ante": ANTE, "main": ANTE, "ace_plus": ACE_PLUS}
+OPTIONS: Final = ("play", "fold")
+
+
+class Phase(str, Enum):
+    BETTING = "betting"
+    DEAL = "deal"
+    DECISIONS = "decisions"
+    DONE = "done"
+
+
+def _payout(stake: int, net: Fraction, rules: ThreeCardBlackjackRules) -> int:
+    """What a bet returns for a net result per unit (-1 loss, 0 push, r > 0 win at r:1)."""
+    if net < 0:
+        return 0
+    return win(stake, net, rules.rounding) if net else stake
+
+
+class ThreeCardBlackjackRound:
+    """One round: Antes (and Ace Plus), the deal, play/fold box by box, settlement."""
+
+    def __init__(self, rules: ThreeCardBlackjackRules) -> None:
+        self.rules = rules
+        self.phase = Phase.BETTING
+        self.settlements: list[Settlement] = []
+        self.void_reason: str | None = None
+        self._owners: dict[int, str] = {}
+        self._antes: dict[int, int] = {}
+        self._ace_plus: dict[int, int] = {}
+        self.cards: dict[int, list[str]] = {}  # box -> its cards
+        self.dealer_cards: list[str] = []
+        self.decisions: dict[int, str] = {}
+        self._deal_order: list[int] = []  # box numbers and DEALER, one entry per card
+        self._dealt = 0
+        self._boxes: list[int] = []  # boxes in play, in turn order
+        self._turn = 0  # index into _boxes during DECISIONS
+
+    # ----------------------------------------------------------------- dispatch
+    def apply(self, action: Any) -> None:
+        match action:
+            case Deal(card):
+                self.deal(card)
+            case Decide(box, act, hand, player, amount):
+                self.decide(box, act, hand, player, amount)
+            case PlaceBet(box, kind, amount, player):
+                self.place_bet(box, kind, amount, player)
+            case ClearBets(box, player):
+                self.clear_bets(box, player)
+            case CloseBetting():
+                self.close_betting()
+            case VoidRound(reason):
+                self.void_round(reason)
+            case _:
+                raise PhaseError("tcb.action", f"not an input of Three Card Blackjack: {action!r}")
+
+    # ----------------------------------------------------------------- betting
+    def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:
+        if self.phase is not Phase.BETTING:
+            raise BetRefused("tcb.betting_closed", "bets are closed")
+        if not 1 <= box <= self.rules.boxes:
+            raise BetRefused("tcb.box", f"no box {box} at this table (1..{self.rules.boxes})")
+        bet = BET_KINDS.get(kind)
+        if bet is None:
+            raise BetRefused("tcb.kind", f"no {kind!r} bet in Three Card Blackjack (ante, ace_plus)")
+        owner = self._owners.get(box)
+        if owner is not None and owner != player:
+            raise BetRefused("tcb.box.owner", f"box {box} is played by {owner!r}")
+        if amount <= 0:
+            raise BetRefused("tcb.amount", f"a {kind} bet must be positive, not {amount}")
+        if bet == ACE_PLUS:
+            if not self.rules.ace_plus:
+                raise BetRefused("tcb.ace_plus.off", "this table does not offer Ace Plus")
+            if box not in self._antes:
+                raise BetRefused("tcb.ace_plus.needs_ante", f"box {box}: Ace Plus needs an Ante first")
+        book = self._antes if bet == ANTE else self._ace_plus
+        total = book.get(box, 0) + amount
+        self.rules.check_limit(bet, total, "tcb")
+        self._owners[box] = player
+        book[box] = total
+
+    def clear_bets(self, box: int, player: str | None = None) -> None:
+        if self.phase is not Phase.BETTING:
+            raise BetRefused("tcb.betting_closed", "bets are closed")
+        owner = self._owners.get(box)
+        if owner is None:
+            raise BetRefused("tcb.clear.empty", f"box {box} has no bets")
+        if player is not None and owner != player:
+            raise BetRefused("tcb.box.owner", f"box {box} is played by {owner!r}")
+        del self._owners[box]
+        self._antes.pop(box, None)
+        self._ace_plus.pop(box, None)
+
+    def close_betting(self) -> None:
+        if self.phase is not Phase.BETTING:
+            raise PhaseError("tcb.phase", "betting is already closed")
+        if not self._antes:
+            raise BetRefused("tcb.close.no_ante", "no box has an Ante: nothing to deal")
+        self._boxes = sorted(self._antes)
+        self._deal_order = (self._boxes + [DEALER]) * 3
+        self.cards = {b: [] for b in self._boxes}
+        self.phase = Phase.DEAL
+
+    # ----------------------------------------------------------------- cards
+    def deal(self, card: str) -> None:
+        if self.phase is not Phase.DEAL:
+            raise UnexpectedCard(f"tcb.card.{self.phase.value}", f"{card}: no card is due now")
+        if card not in CARDS:
+            raise UnexpectedCard("tcb.card", f"not a card: {card!r}")
+        if card in self.dealer_cards or any(card in cs for cs in self.cards.values()):
+            raise UnexpectedCard("tcb.card.duplicate", f"{card} is already on the table (one deck)")
+        slot = self._deal_order[self._dealt]
+        (self.dealer_cards if slot == DEALER else self.cards[slot]).append(card)
+        self._dealt += 1
+        if self._dealt == len(self._deal_order):
+            self.phase = Phase.DECISIONS
+            self._turn_box()
+
+    def _turn_box(self) -> None:
+        """Turn the current box's cards: its Ace Plus is settled now."""
+        box = self._boxes[self._turn]
+        stake = self._ace_plus.get(box)
+        if stake is None:
+            return
+        line = ace_plus_line([c[0] for c in self.cards[box]])
+        ratio = self.rules.ace_plus_pays.get(line) if line else None
+        payout = win(stake, ratio, self.rules.rounding) if ratio is not None else 0
+        self.settlements.append(Settlement(box, 1, ACE_PLUS, self._owners[box], stake, payout))
+
+    # ----------------------------------------------------------------- decisions
+    def decide(self, box: int, action: str, hand: int = 1, player: str = "", amount: int | None = None) -> None:
+        if self.phase is not Phase.DECISIONS:
+            raise PhaseError("tcb.phase", f"no decision is due now ({self.phase.value})")
+        current = self._boxes[self._turn]
+        if box != current or hand != 1:
+            raise IllegalDecision("tcb.turn", f"box {current} decides now, not box {box} hand {hand}")
+        if action not in OPTIONS:
+            raise IllegalDecision("tcb.option", f"{action!r} is not a choice here (play, fold)")
+        owner = self._owners[box]
+        if player and player != owner:
+            raise IllegalDecision("tcb.box.owner", f"box {box} is played by {owner!r}")
+        ante = self._antes[box]
+        if action == "play" and amount is not None and amount != ante:
+            raise IllegalDecision("tcb.play.amount", f"the Bet equals the Ante ({ante}), not {amount}")
+        self.decisions[box] = action
+        if action == "fold":
+            self.settlements.append(Settlement(box, 1, ANTE, owner, ante, 0))
+        self._turn += 1
+        if self._turn < len(self._boxes):
+            self._turn_box()
+        else:
+            self._settle()
+
+    def _settle(self) -> None:
+        rules = self.rules
+        dealer = hand_value([c[0] for c in self.dealer_cards])
+        for box in self._boxes:
+            if self.decisions[box] != "play":
+                continue
+            player = hand_value([c[0] for c in self.cards[box]])
+            ante_net, play_net = resolve(player, dealer, rules.dealer_qualifies, rules.non_qualifying_blackjack_pays)
+            ante, owner = self._antes[box], self._owners[box]
+            self.settlements.append(Settlement(box, 1, ANTE, owner, ante, _payout(ante, ante_net, rules)))
+            self.settlements.append(Settlement(box, 1, PLAY, owner, ante, _payout(ante, play_net, rules)))
+        self.phase = Phase.DONE
+
+    # ----------------------------------------------------------------- void
+    def void_round(self, reason: str) -> None:
+        """Return every bet not yet settled (an Ace Plus already settled stands)."""
+        if self.phase is Phase.DONE:
+            raise PhaseError("tcb.phase", "the round is already over")
+        settled = {(s.box, s.kind) for s in self.settlements}
+        for box in sorted(self._owners):
+            owner = self._owners[box]
+            bets = [(ANTE, self._antes.get(box)), (ACE_PLUS, self._ace_plus.get(box))]
+            if self.decisions.get(box) == "play":
+                bets.insert(1, (PLAY, self._antes[box]))
+            for kind, stake in bets:
+                if stake is not None and (box, kind) not in settled:
+                    self.settlements.append(Settlement(box, 1, kind, owner, stake, stake))
+        self.void_reason = reason
+        self.phase = Phase.DONE
+
+    # ----------------------------------------------------------------- outputs
+    def expects(self) -> Expect:
+        if self.phase is Phase.BETTING:
+            return Expect(ExpectKind.BETS)
+        if self.phase is Phase.DEAL:
+            slot = self._deal_order[self._dealt]
+            if slot == DEALER:
+                up = len(self.dealer_cards) == 2
+                return Expect(ExpectKind.DEALER_CARD, face_down=not up, note="up card" if up else "")
+            return Expect(ExpectKind.CARD, box=slot, hand=1, face_down=True)
+        if self.phase is Phase.DECISIONS:
+            box = self._boxes[self._turn]
+            value = hand_value([c[0] for c in self.cards[box]])
+            shown = "blackjack" if value == BLACKJACK else str(value)
+            return Expect(
+                ExpectKind.DECISION, box=box, hand=1, options=OPTIONS, players=(self._owners[box],), note=shown
+            )
+        return Expect(ExpectKind.DONE)
+
+    def outcome(self) -> dict[str, Any]:
+        def described(cards: list[str]) -> dict[str, Any]:
+            value = hand_value([c[0] for c in cards]) if len(cards) == 3 else None
+            return {"cards": list(cards), "value": value, "blackjack": value == BLACKJACK}
+
+        dealer = described(self.dealer_cards)
+        dealer["qualifies"] = dealer["value"] is not None and dealer["value"] >= self.rules.dealer_qualifies
+        boxes = []
+        for box in self._boxes:
+            entry = described(self.cards[box])
+            entry["box"] = box
+            entry["decision"] = self.decisions.get(box)
+            entry["ace_plus"] = ace_plus_line([c[0] for c in self.cards[box]]) if len(self.cards[box]) == 3 else None
+            boxes.append(entry)
+        return {"phase": self.phase.value, "void": self.void_reason, "dealer": dealer, "boxes": boxes}
