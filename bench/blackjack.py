@@ -1,0 +1,98 @@
+"""Blackjack rounds per second: the engine driven by basic strategy, beside a bare baseline.
+
+Both loops run in this process on the same rules and shoes. Rates are per CPU second of this
+process (``time.process_time``), i.e. one core's throughput, so a busy machine does not skew them. The engine loop is the house-edge
+runner's own code path (``ShoeRounds.net``); the baseline deals the same kind of round with
+shoe draws and strategy lookups only (no engine, no money), so the gap is the engine's cost.
+
+    python bench/blackjack.py [--rounds N] [--preset ru6] [--set key=value ...] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from controller.analysis.blackjack import ShoeRounds  # noqa: E402
+from controller.cli import parse_overrides  # noqa: E402
+from controller.games.blackjack.hand import hand_total  # noqa: E402
+from controller.games.blackjack.rules import BlackjackRules, blackjack_rules  # noqa: E402
+from controller.games.blackjack.strategy import BasicStrategy  # noqa: E402
+from controller.shoe import Shoe  # noqa: E402
+
+HIT_LIKE = ("hit",)
+
+
+def baseline(rules: BlackjackRules, rounds: int, seed: int) -> float:
+    """Rounds/s of dealing and deciding without the engine: draws, lookups, dealer to 17."""
+    rng = random.Random(seed)
+    strategy = BasicStrategy.for_rules(rules)
+    decide = strategy.decide
+    options = ("hit", "stand", "double")
+
+    def new_shoe() -> Shoe:
+        return Shoe.with_penetration(rules.decks, rng, *rules.cut_card, removed_ranks=rules.removed_ranks)
+
+    shoe = new_shoe()
+    started = time.process_time()
+    for _ in range(rounds):
+        if shoe.cut_reached:
+            shoe = new_shoe()
+        draw = shoe.draw
+        hand = [draw()]
+        up = draw()
+        hand.append(draw())
+        action = decide(hand, up, options)
+        while action in HIT_LIKE or (action == "double" and len(hand) == 2):
+            hand.append(draw())
+            if action == "double" or hand_total(hand) >= 21:
+                break
+            action = decide(hand, up, ("hit", "stand"))
+        dealer = [up, draw()]
+        while hand_total(dealer) < 17:
+            dealer.append(draw())
+    return rounds / (time.process_time() - started)
+
+
+def engine(rules: BlackjackRules, rounds: int, seed: int) -> float:
+    """Rounds/s of the house-edge runner: real engine rounds, strategy decisions."""
+    runner = ShoeRounds(rules, random.Random(seed))
+    net = runner.net
+    started = time.process_time()
+    for _ in range(rounds):
+        net()
+    return rounds / (time.process_time() - started)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=200_000)
+    parser.add_argument("--preset", default="ru6")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", action="store_true", help="print the engine loop's cProfile hot spots")
+    args = parser.parse_args()
+    rules = blackjack_rules(args.preset, parse_overrides(args.overrides))
+    started = time.perf_counter()
+    BasicStrategy.for_rules(rules)
+    print(f"strategy computed in {time.perf_counter() - started:.2f} s")
+    base = baseline(rules, args.rounds, args.seed)
+    eng = engine(rules, args.rounds, args.seed)
+    print(f"baseline (draws + strategy, no engine): {base:>10,.0f} rounds per CPU second")
+    print(f"engine + strategy (house-edge path):    {eng:>10,.0f} rounds per CPU second")
+    print(f"engine share of a round:                {1 - eng / base:>10.0%}")
+    if args.profile:
+        profiler = cProfile.Profile()
+        profiler.runcall(engine, rules, min(args.rounds, 100_000), args.seed)
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+
+
+if __name__ == "__main__":
+    main()
