@@ -17,19 +17,15 @@ from pydantic import Field
 
 from controller.cards import BACCARAT_POINTS, CARDS
 from controller.games.base import (
+    EngineRound,
     BetRefused,
-    ClearBets,
-    CloseBetting,
-    Deal,
     Expect,
     ExpectKind,
     GameRules,
     Limit,
     PhaseError,
-    PlaceBet,
     Settlement,
     UnexpectedCard,
-    VoidRound,
     build_rules,
 )
 from controller.money import Ratio, win
@@ -100,8 +96,10 @@ _EXPECT_CARD: Final = {h: Expect(ExpectKind.CARD, hand=h, note=HAND_NAMES[h]) fo
 _EXPECT_DONE: Final = Expect(ExpectKind.DONE)
 
 
-class BaccaratRound:
+class BaccaratRound(EngineRound):
     """One coup: bets, the four cards, the third cards the rules call for, settlement."""
+
+    RULE_PREFIX = "baccarat"
 
     def __init__(self, rules: BaccaratRules) -> None:
         self.rules = rules
@@ -115,22 +113,6 @@ class BaccaratRound:
         self._totals = [0, 0, 0]  # indexed by PLAYER / BANKER
         self._stood = ""  # why no more cards are due (the rule code for an unexpected card)
         self.void_reason: str | None = None
-
-    # ----------------------------------------------------------------- dispatch
-    def apply(self, action: Any) -> None:
-        match action:
-            case Deal(card):
-                self.deal(card)
-            case PlaceBet(box, kind, amount, player):
-                self.place_bet(box, kind, amount, player)
-            case ClearBets(box, player):
-                self.clear_bets(box, player)
-            case CloseBetting():
-                self.close_betting()
-            case VoidRound(reason):
-                self.void_round(reason)
-            case _:
-                raise PhaseError("baccarat.action", f"not an input of baccarat: {action!r}")
 
     # ----------------------------------------------------------------- betting
     def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
@@ -100,6 +100,30 @@ class VoidRound:
 
 
 Action = PlaceBet | ClearBets | CloseBetting | Deal | Decide | WheelResult | VoidRound
+
+
+class EngineRound:
+    """Base of every game round: ``apply`` routes an action to the round's method of the same
+    meaning, passing the action's fields by name, so the table, journal replay and analysis all
+    enter an engine the same way. A game adds its own actions by extending ``ACTIONS``."""
+
+    RULE_PREFIX: ClassVar[str] = "game"
+    ACTIONS: ClassVar[dict[type, str]] = {
+        PlaceBet: "place_bet",
+        ClearBets: "clear_bets",
+        CloseBetting: "close_betting",
+        Deal: "deal",
+        Decide: "decide",
+        WheelResult: "wheel_result",
+        VoidRound: "void_round",
+    }
+
+    def apply(self, action: Any) -> None:
+        name = self.ACTIONS.get(type(action))
+        method = getattr(self, name, None) if name else None
+        if method is None:
+            raise PhaseError(f"{self.RULE_PREFIX}.action", f"{type(self).__name__} takes no {type(action).__name__}")
+        method(**{field: getattr(action, field) for field in action.__slots__})
 
 
 # --------------------------------------------------------------------------- outputs

@@ -19,23 +19,16 @@ non-ten pair are the free ones. ``open_bets()`` lists what still rides; ``void()
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
 from controller.games.base import (
-    Action,
-    ClearBets,
-    CloseBetting,
-    Deal,
-    Decide,
+    EngineRound,
     Expect,
     ExpectKind,
     IllegalDecision,
     PhaseError,
-    PlaceBet,
     Settlement,
-    VoidRound,
 )
 from controller.games.blackjack.betting import BoxBets, add_bet, check_bet, clear_bets
 from controller.games.blackjack.hand import (
@@ -132,8 +125,10 @@ class Box:
         self.players: tuple[str, ...] = (owner,) if owner else ()
 
 
-class BlackjackRound(RoundRefusals):
+class BlackjackRound(RoundRefusals, EngineRound):
     """One round of blackjack at one table, from open betting to the last settlement."""
+
+    RULE_PREFIX = "blackjack"
 
     # Scalar state starts at these class-level values (a round is built per round in Monte Carlo
     # runs: fewer assignments in __init__ is measurable).
@@ -218,12 +213,6 @@ class BlackjackRound(RoundRefusals):
         }
 
     # ------------------------------------------------------------------ inputs
-    def apply(self, action: Action) -> None:
-        handler = _DISPATCH.get(type(action))
-        if handler is None:
-            raise PhaseError("blackjack.action", f"blackjack takes no {type(action).__name__}")
-        handler(self, action)
-
     def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:
         if self._phase != BETTING:
             raise self._betting_closed()
@@ -364,7 +353,7 @@ class BlackjackRound(RoundRefusals):
                 out.append(Settlement(b.number, 1, "insurance", b.owner, b.insurance, b.insurance))
         return out
 
-    def void(self, reason: str = "") -> None:
+    def void_round(self, reason: str = "") -> None:
         """Call the round off (misdeal, device fault): every bet still riding is returned;
         what was already settled stays settled. The reason belongs to the journal."""
         if self._phase == DONE:
@@ -720,11 +709,3 @@ def _deal_plan(numbers: tuple[int, ...], hole_card: bool) -> tuple[tuple[int, ..
 
 
 _MULTIPLIER = {"double": 2, "triple": 3, "quadruple": 4}
-_DISPATCH: dict[type, Callable[[BlackjackRound, Any], None]] = {
-    PlaceBet: lambda r, a: r.place_bet(a.box, a.kind, a.amount, a.player),
-    ClearBets: lambda r, a: r.clear_bets(a.box, a.player),
-    CloseBetting: lambda r, a: r.close_betting(),
-    Deal: lambda r, a: r.deal(a.card),
-    Decide: lambda r, a: r.decide(a.box, a.hand, a.action, a.player, a.amount),
-    VoidRound: lambda r, a: r.void(a.reason),
-}

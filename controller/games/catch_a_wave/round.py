@@ -16,19 +16,14 @@ from typing import Any, Final
 
 from controller.cards import CARDS, RANK_INDEX
 from controller.games.base import (
+    EngineRound,
     BetRefused,
-    ClearBets,
-    CloseBetting,
-    Deal,
-    Decide,
     Expect,
     ExpectKind,
     IllegalDecision,
     PhaseError,
-    PlaceBet,
     Settlement,
     UnexpectedCard,
-    VoidRound,
 )
 from controller.games.catch_a_wave.rules import HIGHER, LOWER, STAND, CatchAWaveRules
 from controller.money import win
@@ -47,8 +42,10 @@ class Phase(str, Enum):
     DONE = "done"
 
 
-class CatchAWaveRound:
+class CatchAWaveRound(EngineRound):
     """One round: bets, one card each, box-by-box calls, the dealer's forced calls, settlement."""
+
+    RULE_PREFIX = "caw"
 
     def __init__(self, rules: CatchAWaveRules) -> None:
         self.rules = rules
@@ -73,24 +70,6 @@ class CatchAWaveRound:
         self._pending: str | None = None  # the current box's call, awaiting its card
         self._dealer_call: str | None = None
         self._over = "caw.done"  # rule code of why no card is due (for a refused card)
-
-    # ----------------------------------------------------------------- dispatch
-    def apply(self, action: Any) -> None:
-        match action:
-            case Deal(card):
-                self.deal(card)
-            case Decide(box, act, hand, player, amount):
-                self.decide(box, act, hand, player, amount)
-            case PlaceBet(box, kind, amount, player):
-                self.place_bet(box, kind, amount, player)
-            case ClearBets(box, player):
-                self.clear_bets(box, player)
-            case CloseBetting():
-                self.close_betting()
-            case VoidRound(reason):
-                self.void_round(reason)
-            case _:
-                raise PhaseError("caw.action", f"not an input of Catch a Wave: {action!r}")
 
     # ----------------------------------------------------------------- betting
     def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:

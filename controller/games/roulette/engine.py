@@ -13,20 +13,13 @@ from enum import Enum
 from typing import Any
 
 from controller.games.base import (
-    Action,
+    EngineRound,
     BetRefused,
-    ClearBets,
-    CloseBetting,
-    Deal,
-    Decide,
     Expect,
     ExpectKind,
     PhaseError,
-    PlaceBet,
     RuleError,
     Settlement,
-    VoidRound,
-    WheelResult,
 )
 from controller.games.roulette.bets import BetSpec, parse_bet
 from controller.games.roulette.layout import colour, wheel
@@ -59,7 +52,10 @@ class SetMultipliers:
     multipliers: tuple[tuple[str, int], ...]
 
 
-class RouletteRound:
+class RouletteRound(EngineRound):
+
+    RULE_PREFIX = "roulette"
+    ACTIONS = {**EngineRound.ACTIONS, SetMultipliers: "set_multipliers"}
     def __init__(self, rules: RouletteRules) -> None:
         self.rules = rules
         self.phase = Phase.BETTING
@@ -70,25 +66,6 @@ class RouletteRound:
         self.settlements: list[Settlement] = []
 
     # ------------------------------------------------------------------ inputs
-    def apply(self, action: Action | SetMultipliers) -> None:
-        match action:
-            case PlaceBet(box, kind, amount, player):
-                self.place_bet(box, kind, amount, player)
-            case ClearBets(box, player):
-                self.clear_bets(box, player)
-            case CloseBetting():
-                self.close_betting()
-            case SetMultipliers(pairs):
-                self.set_multipliers(dict(pairs))
-            case WheelResult(numbers):
-                self.wheel_result(numbers)
-            case VoidRound(reason):
-                self.void(reason)
-            case Deal() | Decide():
-                raise PhaseError("roulette.input", f"roulette takes no {type(action).__name__}")
-            case _:
-                raise PhaseError("roulette.input", f"not a roulette input: {action!r}")
-
     def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:
         """Add ``amount`` to the player's bet of ``kind`` on ``box`` (limits hold for the total)."""
         self._need(Phase.BETTING, "roulette.closed", "no more bets", BetRefused)
@@ -116,14 +93,14 @@ class RouletteRound:
         self._need(Phase.BETTING, "roulette.phase", "betting is not open")
         self.phase = Phase.CLOSED
 
-    def set_multipliers(self, multipliers: Mapping[str, int]) -> None:
+    def set_multipliers(self, multipliers: Mapping[str, int] | Iterable[tuple[str, int]]) -> None:
         feature = self.rules.multipliers
         if feature is None:
             raise PhaseError("roulette.multipliers", "this table has no multiplier feature")
         self._need(Phase.CLOSED, "roulette.phase", "the draw comes after no more bets and before the result")
         if self.multipliers:
             raise PhaseError("roulette.multipliers", "this spin's multipliers are already drawn")
-        multipliers = {str(k): v for k, v in multipliers.items()}
+        multipliers = {str(k): v for k, v in dict(multipliers).items()}
         lo, hi = feature.numbers
         if not lo <= len(multipliers) <= hi:
             raise RuleError(
@@ -156,7 +133,7 @@ class RouletteRound:
         self.numbers = balls
         self.phase = Phase.DONE
 
-    def void(self, reason: str) -> None:
+    def void_round(self, reason: str) -> None:
         """Void the spin (ball out, miss-spin): bets stay, betting reopens, the draw is dropped."""
         self._need(Phase.CLOSED, "roulette.void", "only a spin under way can be voided")
         self.voids.append(reason)

@@ -31,19 +31,14 @@ from typing import Any, Final, Literal
 
 from controller.cards import CARDS
 from controller.games.base import (
+    EngineRound,
     BetRefused,
-    ClearBets,
-    CloseBetting,
-    Deal,
-    Decide,
     Expect,
     ExpectKind,
     IllegalDecision,
     PhaseError,
-    PlaceBet,
     Settlement,
     UnexpectedCard,
-    VoidRound,
 )
 from controller.games.poker_hands import AK_HIGH, evaluate, hand_class
 from controller.games.russian_poker.rules import RussianPokerRules
@@ -103,8 +98,11 @@ DEALER: Final = 0
 _DEAL: Final = Phase.DEAL
 
 
-class RussianPokerRound:
+class RussianPokerRound(EngineRound):
     """One round at one table; see the module docstring for the flow."""
+
+    RULE_PREFIX = "russian"
+    ACTIONS = {**EngineRound.ACTIONS, Exchange: "exchange", DeclareMisdeal: "declare_misdeal"}
 
     def __init__(self, rules: RussianPokerRules) -> None:
         self.rules = rules
@@ -118,28 +116,6 @@ class RussianPokerRound:
         self._dealer_owed = 0  # cards the dealer must still add after a short deal
         self._seen: set[str] = set()
         self.void_reason: str | None = None
-
-    # ----------------------------------------------------------------- dispatch
-    def apply(self, action: Any) -> None:
-        match action:
-            case PlaceBet(box, kind, amount, player):
-                self.place_bet(box, kind, amount, player)
-            case ClearBets(box, player):
-                self.clear_bets(box, player)
-            case CloseBetting():
-                self.close_betting()
-            case Deal(card):
-                self.deal(card)
-            case Decide(box, act, hand, player, amount):
-                self.decide(box, act, hand, player, amount)
-            case Exchange(box, discard, player):
-                self.exchange(box, discard, player)
-            case DeclareMisdeal(target, n, held):
-                self.declare_misdeal(target, n, held)
-            case VoidRound(reason):
-                self.void_round(reason)
-            case _:
-                raise PhaseError("russian.action", f"not an input of Russian poker: {action!r}")
 
     # ----------------------------------------------------------------- betting
     def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:

@@ -15,19 +15,14 @@ from typing import Any, Final
 
 from controller.cards import CARDS
 from controller.games.base import (
+    EngineRound,
     BetRefused,
-    ClearBets,
-    CloseBetting,
-    Deal,
-    Decide,
     Expect,
     ExpectKind,
     IllegalDecision,
     PhaseError,
-    PlaceBet,
     Settlement,
     UnexpectedCard,
-    VoidRound,
 )
 from controller.games.three_card_blackjack.hand import BLACKJACK, ace_plus_line, hand_value, resolve
 from controller.games.three_card_blackjack.rules import ThreeCardBlackjackRules
@@ -54,8 +49,10 @@ def _payout(stake: int, net: Fraction, rules: ThreeCardBlackjackRules) -> int:
     return win(stake, net, rules.rounding) if net else stake
 
 
-class ThreeCardBlackjackRound:
+class ThreeCardBlackjackRound(EngineRound):
     """One round: Antes (and Ace Plus), the deal, play/fold box by box, settlement."""
+
+    RULE_PREFIX = "tcb"
 
     def __init__(self, rules: ThreeCardBlackjackRules) -> None:
         self.rules = rules
@@ -72,24 +69,6 @@ class ThreeCardBlackjackRound:
         self._dealt = 0
         self._boxes: list[int] = []  # boxes in play, in turn order
         self._turn = 0  # index into _boxes during DECISIONS
-
-    # ----------------------------------------------------------------- dispatch
-    def apply(self, action: Any) -> None:
-        match action:
-            case Deal(card):
-                self.deal(card)
-            case Decide(box, act, hand, player, amount):
-                self.decide(box, act, hand, player, amount)
-            case PlaceBet(box, kind, amount, player):
-                self.place_bet(box, kind, amount, player)
-            case ClearBets(box, player):
-                self.clear_bets(box, player)
-            case CloseBetting():
-                self.close_betting()
-            case VoidRound(reason):
-                self.void_round(reason)
-            case _:
-                raise PhaseError("tcb.action", f"not an input of Three Card Blackjack: {action!r}")
 
     # ----------------------------------------------------------------- betting
     def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:

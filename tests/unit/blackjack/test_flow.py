@@ -175,7 +175,7 @@ def test_void_returns_what_is_still_riding():
         (1, 2, "main", "", 1000, 1000),
         (2, 1, "main", "", 1000, 1000),
     ]
-    refused(rnd, PhaseError, "blackjack.phase", rnd.void)
+    refused(rnd, PhaseError, "blackjack.phase", rnd.void_round)
 
 
 def test_open_bets_while_betting_are_the_booked_bets():

@@ -94,7 +94,7 @@ def drive(name: str, seed: int, probe: bool = False, void_after: int | None = No
         if e.kind is ExpectKind.DONE:
             break
         if steps == void_after:
-            rnd.void("test")
+            rnd.void_round("test")
             break
         steps += 1
         if e.kind is ExpectKind.DECISION:

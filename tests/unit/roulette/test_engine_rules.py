@@ -49,7 +49,7 @@ def test_bet_after_close_and_result_before_close():
     _refused(rnd, PlaceBet(1, "black", 1000), BetRefused, "roulette.closed")
     _refused(rnd, ClearBets(1), BetRefused, "roulette.closed")
     _refused(rnd, CloseBetting(), PhaseError, "roulette.phase")
-    _refused(rnd, Deal("AS"), PhaseError, "roulette.input")
+    _refused(rnd, Deal("AS"), PhaseError, "roulette.action")
     rnd.apply(WheelResult(("3",)))
     _refused(rnd, VoidRound("too late"), PhaseError, "roulette.void")
     _refused(rnd, WheelResult(("4",)), PhaseError, "roulette.phase")
@@ -137,10 +137,10 @@ def test_void_then_second_result_attempt_works():
     rnd = RouletteRound(roulette_rules("european"))
     rnd.place_bet(1, "straight:0", 100)
     rnd.close_betting()
-    rnd.void("ball out of the wheel")
+    rnd.void_round("ball out of the wheel")
     rnd.place_bet(1, "straight:0", 100)  # players may change bets: add to the spot
     rnd.close_betting()
-    rnd.void("miss-spin")
+    rnd.void_round("miss-spin")
     rnd.close_betting()
     rnd.wheel_result(("0",))
     assert [(s.stake, s.payout) for s in rnd.settlements] == [(200, 7200)]  # 200 + 35*200

@@ -273,7 +273,7 @@ def test_16_misspin_void_keeps_bets_reopens_and_respins():
     rnd.place_bet(2, "red", 1000)
     rnd.close_betting()
     rnd.set_multipliers({"17": 100})
-    rnd.void("miss-spin")
+    rnd.void_round("miss-spin")
     assert rnd.expects().kind is ExpectKind.BETS
     assert [(b.box, b.spec.kind, b.amount) for b in rnd.bets] == [(1, "straight:17", 100), (2, "red", 1000)]
     assert rnd.multipliers == {}  # the draw belongs to the voided spin
