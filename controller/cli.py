@@ -91,6 +91,7 @@ def _register_device_commands() -> None:
 
 
 _register_device_commands()
+importlib.import_module("controller.table_cli").register(app)
 
 
 def main() -> None:

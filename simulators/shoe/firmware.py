@@ -106,6 +106,7 @@ class ShoeFirmware:
         serial: str = "SN42",
         tx_faults: LineFaults | None = None,
         rx_faults: LineFaults | None = None,
+        cut_sent: bool = False,
     ) -> None:
         self.rng = rng or random.Random()
         self.shoe = shoe if shoe is not None else self._shuffled(decks)
@@ -132,7 +133,7 @@ class ShoeFirmware:
         self._write: Callable[[bytes], None] | None = None
         self._decoder = Decoder("host")
         self._next_status = 0.0
-        self._cut_sent = False
+        self._cut_sent = cut_sent  # resuming a shoe whose CUT already reached the host
 
     def _shuffled(self, decks: int) -> Shoe:
         return Shoe.with_penetration(decks, self.rng, decks * 0.7, decks * 0.8)

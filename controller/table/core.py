@@ -1,0 +1,451 @@
+"""The table's state machine: one journal entry in, effects out; no I/O, no clock, no randomness.
+
+Live and replay run the very same ``step``, so replaying the journal rebuilds the table
+exactly: the round, its bets and cards, the shoe's composition and card count, an open hold.
+Timestamps come from the entries; round ids count rounds (``<table>-000001``).
+
+Round lifecycle: ``open_round`` (gate locked) -> bets -> ``close_betting`` (gate unlocked) ->
+cards and decisions as the engine expects them -> the engine has settled every bet: the dealer
+is told to settle -> ``settle`` closes the round (``round_closed`` record, gate locked). A card
+the engine refuses, an impossible card, a duplicate read or a gap in the shoe's count holds
+the table (see ``holds``); ``void_round`` closes the round void with every stake refunded.
+After the cut card the round is finished, then ``new_shoe`` is required.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from controller.cards import CardError, parse_card
+from controller.games.base import (
+    ClearBets,
+    CloseBetting,
+    Deal,
+    Decide,
+    ExpectKind,
+    GameRules,
+    PlaceBet,
+    RuleError,
+    Settlement,
+)
+from controller.journal import Entry
+from controller.shoe import Composition, ImpossibleCard
+from controller.table import inputs
+from controller.table.effects import Effect, Gate, LoadShoe, Record
+from controller.table.games import Engine, GameAdapter
+from controller.table.holds import ERROR, INFO, WARNING, Hold, alert
+from controller.table.inputs import BadCommand, check_command
+from controller.table.record import round_record, void_refunds
+
+IDLE, BETTING, PLAYING, SETTLING = "idle", "betting", "playing", "settling"
+RESOLUTIONS = frozenset(("burn", "void_round"))
+
+
+class Refusal(Exception):
+    """An input the table does not act on; it becomes a warning alert and changes nothing."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(slots=True)
+class ShoeState:
+    number: int
+    shoe_id: str
+    composition: Composition
+    last_n: int = 0
+    cut_seen: bool = False
+    needs_new: bool = False
+
+
+class TableCore:
+    def __init__(self, table_id: str, adapter: GameAdapter, rules: GameRules, preset: str | None = None) -> None:
+        self.table_id = table_id
+        self.adapter = adapter
+        self.rules = rules
+        self.preset = preset
+        self.engine: Engine | None = None
+        self.round_id: str | None = None
+        self.rounds = 0  # rounds opened since the journal began
+        self.phase = IDLE
+        self.opened = ""
+        self.burned: list[str] = []
+        self.hold: Hold | None = None
+        self.keyin: int | None = None  # n of an unread card waiting to be keyed in
+        self.waiting: list[tuple[str, int]] = []  # cards read while a key-in is pending
+        self.closing = False  # the pit asked to close the table after this round
+        self.serial = 0  # bumps on every change of state: simulated actors act once per value
+        self.closed_rounds = 0
+        #: device -> {"online", "fault"}: a round opens only with every device online and
+        #: without a fault; a process start knows no device as online until it says so
+        self.devices: dict[str, dict[str, Any]] = {}
+        self.shoe = self._new_shoe(1)
+        self._seen: dict[int, str] = {}  # n -> card text ("?" unread) of the current shoe
+        self._out: list[Effect] = []
+        self._entry: Entry | None = None
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, entry: Entry) -> list[Effect]:
+        """Apply one journaled input; the effects to carry out, in order."""
+        self._out = []
+        self._entry = entry
+        try:
+            if entry.kind == inputs.DEVICE:
+                self._device(entry.payload)
+            elif entry.kind == inputs.COMMAND:
+                self._command(entry.payload)
+            elif entry.kind == inputs.PIT_COMMAND:
+                self._pit(entry.payload)
+        except Refusal as refusal:
+            self._alert(WARNING, refusal.code, refusal.message, refused=entry.payload)
+        return self._out
+
+    # ------------------------------------------------------------------ device events
+    def restarted(self) -> None:
+        """The process (re)started: devices are offline until they report, faults stay active
+        until the device reports a healthy state (AGCO 6.1.8, 11.1.3)."""
+        for health in self.devices.values():
+            health["online"] = False
+        self.serial += 1
+
+    def _health(self, device: str, **change: Any) -> None:
+        health = self.devices.setdefault(device, {"online": False, "fault": None})
+        if any(health.get(k) != v for k, v in change.items()):
+            health.update(change)
+            self.serial += 1
+
+    def _device(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        device = str(event.get("device", "device"))
+        if kind in ("online", "hello"):
+            self._health(device, online=True)
+        elif kind == "offline":
+            self._health(device, online=False)
+        elif kind == "fault":
+            self._health(device, fault=f"{event.get('code')};{event.get('text')}")
+        elif kind == "shoe_status":
+            self._health(device, online=True, **({} if event.get("state") == "FAULT" else {"fault": None}))
+        if kind == "card":
+            self._read(str(event.get("card")), int(event["n"]))
+        elif kind == "noread":
+            self._noread(int(event["n"]))
+        elif kind == "cut":
+            self.shoe.cut_seen = True  # mid-round nobody has to act on it now: ``serial`` stays
+            if self.phase == IDLE:
+                self.shoe.needs_new = True
+                self.serial += 1
+            self._alert(INFO, "shoe.cut", "cut card out: finish this round, then load a new shoe", n=event.get("n"))
+        elif kind == "lost_card":
+            expected, got = int(event["expected_n"]), int(event["got_n"])
+            self.shoe.last_n = max(self.shoe.last_n, got - 1)
+            self._hold_on("shoe.lost_card", f"cards {expected}..{got - 1} left the shoe unread (lost)",
+                          [("?", n) for n in range(expected, got)])
+        elif kind == "fault":
+            self._alert(ERROR, "shoe.fault", f"shoe fault {event.get('code')}: {event.get('text')}")
+        elif kind == "offline":
+            self._alert(ERROR, "device.offline", f"{event.get('device')} offline: {event.get('reason')}")
+        elif kind == "refused" and str(event.get("reason", "")).startswith("n="):
+            # the driver saw a second, different read for a card count already delivered
+            parts = str(event.get("raw", "")).split(";")
+            card = parts[1] if len(parts) == 3 and parts[0] in ("CARD", "NOREAD") else "?"
+            self._hold_on("shoe.duplicate_read", f"{event.get('device')}: {event.get('reason')}", [(card, None)])
+        elif kind == "refused":
+            self._alert(WARNING, "device.refused", f"{event.get('device')}: {event.get('reason')}", raw=event.get("raw"))
+
+    def _read(self, text: str, n: int) -> None:
+        """A card left the shoe and was read as ``text``, the shoe's ``n``-th."""
+        shoe = self.shoe
+        if n <= shoe.last_n:
+            known = self._seen.get(n)
+            if known == text:
+                return  # the shoe sent it again (its ACK was lost): applied once already
+            self._hold_on("shoe.duplicate_read", f"card {n} read as {text}, already read as {known}", [(text, n)])
+            return
+        if n > shoe.last_n + 1:
+            missing = [("?", m) for m in range(shoe.last_n + 1, n)]
+            shoe.last_n = n
+            self._seen[n] = text
+            self._hold_on("shoe.lost_card", f"cards {missing[0][1]}..{n - 1} never arrived", missing + [(text, n)])
+            return
+        shoe.last_n = n
+        self._seen[n] = text
+        if self.hold is not None:
+            self._join_hold(text, n)
+        elif self.keyin is not None:
+            self.waiting.append((text, n))
+        else:
+            self._physical(text, n)
+
+    def _noread(self, n: int) -> None:
+        shoe = self.shoe
+        if n <= shoe.last_n:
+            if self._seen.get(n) != "?":
+                self._hold_on("shoe.duplicate_read", f"card {n} unread, but already read as {self._seen.get(n)}", [])
+            return
+        if n > shoe.last_n + 1:
+            missing = [("?", m) for m in range(shoe.last_n + 1, n + 1)]
+            shoe.last_n = n
+            self._seen[n] = "?"
+            self._hold_on("shoe.lost_card", f"cards {missing[0][1]}..{n - 1} never arrived", missing)
+            return
+        shoe.last_n = n
+        self._seen[n] = "?"
+        if self.hold is not None:
+            self._join_hold("?", n)
+        elif self.keyin is not None:
+            self.waiting.append(("?", n))
+        else:
+            self.keyin = n
+            self.serial += 1
+            self._alert(WARNING, "shoe.noread", f"card {n} left the shoe unread: key it in", n=n)
+
+    def _physical(self, text: str, n: int | None) -> None:
+        """A card known to be out of the shoe: checked against the shoe, then given to the engine."""
+        try:
+            card = parse_card(text)
+        except CardError:
+            self._hold_on("shoe.bad_card", f"the shoe read {text!r}, which is not a card", [(text, n)])
+            return
+        try:
+            self.shoe.composition.take(card)
+        except ImpossibleCard as exc:
+            self._hold_on("shoe.impossible_card", f"{card}: {exc.reason}", [(card, n)])
+            return
+        if self.engine is None or self.phase not in (BETTING, PLAYING, SETTLING):
+            self._hold_on("table.card.no_round", f"{card}: no round is being dealt", [(card, n)])
+            return
+        try:
+            self.engine.apply(Deal(card))
+        except (RuleError, ImpossibleCard) as exc:
+            code = exc.rule if isinstance(exc, RuleError) else "shoe.impossible_card"
+            message = exc.message if isinstance(exc, RuleError) else str(exc)
+            self._hold_on(code, message, [(card, n)])
+            return
+        self._advanced()
+
+    # ------------------------------------------------------------------ holds
+    def _hold_on(self, code: str, message: str, cards: list[tuple[str, int | None]]) -> None:
+        if self.hold is not None:  # already holding: the cards join the open hold
+            for text, n in cards:
+                self._join_hold(text, n)
+            return
+        options = ("burn", "void_round") if self.engine is not None and self.phase != IDLE else ("burn",)
+        cause = self._entry.seq if self._entry else 0
+        self.hold = Hold(code, message, options, cause, list(cards))
+        self.serial += 1
+        self._alert(ERROR, code, message, hold=self.hold, cards=[c for c, _ in cards])
+
+    def _join_hold(self, text: str, n: int | None) -> None:
+        assert self.hold is not None
+        self.hold.cards.append((text, n))
+        self.serial += 1
+        self._alert(ERROR, "table.card_during_hold", f"card {text} (n={n}) left the shoe while the table holds",
+                    hold=self.hold, card=text)
+
+    def _burn(self) -> None:
+        if self.hold is None:
+            raise Refusal("table.burn.nothing", "there is no held card to burn")
+        burned = [c for c, _ in self.hold.cards]
+        if self.engine is not None and self.phase != IDLE:
+            self.burned += burned
+        self.hold = None
+        self.serial += 1
+        self._alert(INFO, "table.burned", f"burned {' '.join(burned) or 'nothing'}; the round goes on", cards=burned)
+
+    # ------------------------------------------------------------------ commands
+    def _command(self, payload: dict[str, Any]) -> None:
+        try:
+            name = check_command(payload)
+        except BadCommand as exc:
+            raise Refusal("table.command.malformed", str(exc)) from None
+        args = {k: v for k, v in payload.items() if k != "command"}
+        if self.hold is not None and name not in RESOLUTIONS:
+            raise Refusal("table.hold", f"{name} refused: the table holds ({self.hold.code}); "
+                                        f"first {' or '.join(self.hold.options)}")
+        getattr(self, f"_cmd_{name}")(**args)
+
+    def _cmd_open_round(self) -> None:
+        if self.engine is not None:
+            raise Refusal("table.round.open", f"round {self.round_id} is not closed")
+        if self.shoe.needs_new:
+            raise Refusal("table.shoe.cut", "the cut card is out: load a new shoe first")
+        if self.closing:
+            raise Refusal("table.closing", "the pit closed the table after the last round")
+        if self.adapter.uses_shoe and not self.devices.get("shoe", {}).get("online"):
+            raise Refusal("device.shoe.offline", "the shoe has not reported since the table started")
+        faults = {d: h["fault"] for d, h in self.devices.items() if h.get("fault")}
+        if faults:
+            raise Refusal("device.fault", f"device fault not cleared: {faults}")
+        self.rounds += 1
+        self.round_id = f"{self.table_id}-{self.rounds:06d}"
+        self.engine = self.adapter.new_round(self.rules)
+        self.opened = self._ts()
+        self.burned = []
+        self.phase = BETTING
+        self.serial += 1
+        self._out.append(Gate(locked=True))
+
+    def _engine_action(self, action: Any) -> None:
+        if self.engine is None:
+            raise Refusal("table.round.none", "no round is open")
+        try:
+            self.engine.apply(action)
+        except RuleError as exc:
+            raise Refusal(exc.rule, exc.message) from None
+        self._advanced()
+
+    def _cmd_bet(self, box: int, amount: int, kind: str = "main", player: str = "") -> None:
+        self._engine_action(PlaceBet(box, kind, amount, player))
+
+    def _cmd_clear_bets(self, box: int, player: str | None = None) -> None:
+        self._engine_action(ClearBets(box, player))
+
+    def _cmd_close_betting(self) -> None:
+        self._engine_action(CloseBetting())
+        self._out.append(Gate(locked=False))
+
+    def _cmd_decide(self, box: int, action: str, hand: int = 1, player: str = "", amount: int | None = None) -> None:
+        self._engine_action(Decide(box, action, hand, player, amount))
+
+    def _cmd_settle(self) -> None:
+        if self.phase != SETTLING or self.engine is None:
+            raise Refusal("table.settle.early", "the round has bets still to settle")
+        self._close("settled", list(self.engine.settlements))
+
+    def _cmd_key_card(self, card: str) -> None:
+        if self.keyin is None:
+            raise Refusal("table.key_card.unexpected", "no unread card is waiting to be keyed in")
+        try:
+            text = parse_card(card)
+        except CardError as exc:
+            raise Refusal("table.key_card.not_a_card", str(exc)) from None
+        if self.shoe.composition.left(text) == 0:
+            raise Refusal("shoe.impossible_card", f"{text} cannot be in this shoe any more: key the card again")
+        n, self.keyin = self.keyin, None
+        self._seen[n] = text
+        self.serial += 1
+        self._physical(text, n)
+        self._drain_waiting()
+
+    def _drain_waiting(self) -> None:
+        while self.waiting and self.keyin is None and self.hold is None:
+            text, n = self.waiting.pop(0)
+            if text == "?":
+                self.keyin = n
+                self.serial += 1
+            else:
+                self._physical(text, n)
+        if self.hold is not None:
+            for text, n in self.waiting:
+                self._join_hold(text, n)
+            self.waiting.clear()
+
+    def _cmd_burn(self) -> None:
+        self._burn()
+        self._drain_waiting()
+
+    def _cmd_void_round(self, reason: str = "voided by the dealer") -> None:
+        if self.engine is None:
+            raise Refusal("table.round.none", "no round is open to void")
+        if self.hold is not None:  # the held cards go with the void round
+            self.burned += [c for c, _ in self.hold.cards]
+            self.hold = None
+        self.keyin = None
+        self.waiting.clear()
+        refunds = void_refunds(list(self.engine.settlements), self.adapter.open_bets(self.engine))
+        self._alert(WARNING, "table.round.void", f"round {self.round_id} void: {reason}")
+        self._close("void", refunds)
+
+    def _cmd_new_shoe(self) -> None:
+        if self.engine is not None:
+            raise Refusal("table.round.open", f"finish round {self.round_id} before a new shoe")
+        self.shoe = self._new_shoe(self.shoe.number + 1)
+        self._seen.clear()
+        self.serial += 1
+        self._out += [LoadShoe(self.shoe.shoe_id, self.adapter.decks(self.rules)), Gate(locked=True)]
+
+    # ------------------------------------------------------------------ pit commands
+    def _pit(self, payload: dict[str, Any]) -> None:
+        kind = payload.get("command")
+        if kind == "close_after_round":
+            self.closing = True
+            self.serial += 1
+        elif kind == "void_round":
+            if payload.get("round") != self.round_id or self.engine is None:
+                raise Refusal("pit.void_round.not_open", f"round {payload.get('round')} is not the open round")
+            self._cmd_void_round(f"voided by the pit ({payload.get('sender')})")
+
+    # ------------------------------------------------------------------ round progress
+    def _advanced(self) -> None:
+        assert self.engine is not None
+        self.serial += 1
+        expect = self.engine.expects()
+        if expect.kind is ExpectKind.DONE:
+            self.phase = SETTLING
+        elif expect.kind is ExpectKind.BETS:
+            self.phase = BETTING
+        else:
+            self.phase = PLAYING
+
+    def _close(self, status: str, settlements: list[Settlement]) -> None:
+        assert self.engine is not None and self.round_id is not None
+        outcome = {**self.engine.outcome(), "burned": list(self.burned)}
+        record = round_record(
+            table=self.table_id, round_id=self.round_id, game=self.adapter.game, opened=self.opened,
+            closed=self._ts(), status=status, outcome=outcome, settlements=settlements,
+        )
+        self._out.append(Record(inputs.ROUND_CLOSED, record, self.round_id))
+        self._out.append(Gate(locked=True))
+        self.engine = None
+        self.round_id = None
+        self.phase = IDLE
+        self.burned = []
+        self.closed_rounds += 1
+        self.serial += 1
+        if self.shoe.cut_seen:
+            self.shoe.needs_new = True
+
+    # ------------------------------------------------------------------ helpers
+    def _new_shoe(self, number: int) -> ShoeState:
+        composition = Composition(self.adapter.decks(self.rules), self.adapter.removed_ranks(self.rules))
+        return ShoeState(number, f"{self.table_id}-shoe-{number}", composition)
+
+    def _ts(self) -> str:
+        return self._entry.ts if self._entry else ""
+
+    def _alert(self, severity: str, code: str, message: str, *, hold: Hold | None = None, **detail: Any) -> None:
+        cause = self._entry.seq if self._entry else 0
+        self._out.append(Record(inputs.ALERT, alert(severity, code, message, cause, hold=hold, **detail), self.round_id))
+
+    # ------------------------------------------------------------------ views
+    def prompt(self) -> str:
+        """The dealer's current instruction."""
+        if self.hold is not None:
+            return f"HOLD {self.hold.code}: {self.hold.message} — {' or '.join(self.hold.options)}"
+        if self.keyin is not None:
+            return f"Card {self.keyin} not read: key it in"
+        if self.engine is None:
+            if self.closing:
+                return "Table closed"
+            if self.shoe.needs_new:
+                return "Cut card is out: load a new shoe"
+            return "Open betting"
+        if self.phase == SETTLING:
+            return self.adapter.done_prompt(self.engine)
+        return self.adapter.prompt(self.engine, self.engine.expects())
+
+    def state(self) -> dict[str, Any]:
+        """The retained ``state`` snapshot of the pit feed (devices are added by the loop)."""
+        return {
+            "game": self.adapter.game,
+            "preset": self.preset,
+            "phase": "hold" if self.hold is not None else self.phase,
+            "round": self.round_id,
+            "limits": {k: v.model_dump() for k, v in self.rules.limits.items()},
+            "shoe": {"id": self.shoe.shoe_id, "cards_dealt": self.shoe.last_n, "cut_card_seen": self.shoe.cut_seen},
+            "hold": self.hold.view() if self.hold is not None else None,
+            "devices": {d: dict(h) for d, h in self.devices.items()},
+        }

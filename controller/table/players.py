@@ -1,0 +1,105 @@
+"""Simulated people for batch mode: players who bet and follow basic strategy, and a dealer
+who does what the prompt says (draws the card asked for from the simulated shoe, settles,
+opens the next round, loads a new shoe after the cut card).
+
+They act only when the table is quiet (every input applied) and only once per state of the
+table (``core.serial``), so a card in flight is never drawn twice. Their commands go through
+the same queue and journal as a real dealer's, under their own source names.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from controller.games.base import ExpectKind
+from controller.table.core import BETTING, IDLE, PLAYING, SETTLING
+from controller.table.loop import TableLoop
+from simulators.shoe import ShoeFirmware
+
+DEALER = "sim-dealer"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    player: str
+    box: int
+    stake: int
+
+
+def default_players(min_bet: int) -> list[SeatedPlayer]:
+    """Three players on boxes 1, 3 and 5 betting 1x, 2x and 5x the table minimum."""
+    return [SeatedPlayer("P1", 1, min_bet), SeatedPlayer("P2", 3, 2 * min_bet), SeatedPlayer("P3", 5, 5 * min_bet)]
+
+
+class SimulatedTable:
+    """Plays ``rounds`` rounds (counting a round resumed from the journal), then sets ``done``."""
+
+    def __init__(self, loop: TableLoop, firmware: ShoeFirmware, players: list[SeatedPlayer], rounds: int,
+                 pace: float = 0.0) -> None:
+        self.loop = loop
+        self.firmware = firmware
+        self.players = players
+        self.rounds = rounds
+        self.pace = pace
+        self.done = asyncio.Event()
+        self._closed_at_start = loop.core.closed_rounds
+        self._resumed = loop.core.engine is not None
+        self._acted = -1
+        self._wake = asyncio.Event()
+        loop.quiet_hooks.append(self._wake.set)
+
+    @property
+    def played(self) -> int:
+        return self.loop.core.closed_rounds - self._closed_at_start
+
+    async def run(self) -> None:
+        self._wake.set()
+        while not self.done.is_set():
+            await self._wake.wait()
+            self._wake.clear()
+            if self.loop.pending:
+                continue
+            core = self.loop.core
+            if core.serial == self._acted:
+                continue
+            self._acted = core.serial
+            if self.pace:
+                await asyncio.sleep(self.pace)
+            self._act()
+
+    def _act(self) -> None:
+        core, loop = self.loop.core, self.loop
+        if core.hold is not None:  # batch mode never deals through a hold: the round is void
+            loop.command("void_round" if "void_round" in core.hold.options else "burn", DEALER,
+                         **({"reason": f"simulated dealer: {core.hold.code}"} if "void_round" in core.hold.options else {}))
+            return
+        if core.keyin is not None:
+            loop.command("key_card", DEALER, card=self.firmware.drawn[-1])
+            return
+        if core.phase == IDLE:
+            if core.shoe.needs_new:
+                loop.command("new_shoe", DEALER)
+            elif self.played >= self.rounds or core.closing:
+                self.done.set()
+            else:
+                loop.command("open_round", DEALER)
+        elif core.phase == BETTING and core.engine is not None:
+            # after a restart some bets may already be on the layout: each player bets once
+            placed = {(s.box, s.player) for s in core.adapter.open_bets(core.engine)}
+            for p in self.players:
+                if (p.box, p.player) not in placed:
+                    loop.command("bet", f"player:{p.player}", box=p.box, amount=p.stake, player=p.player)
+            loop.command("close_betting", DEALER)
+        elif core.phase == SETTLING:
+            loop.command("settle", DEALER)
+        elif core.phase == PLAYING and core.engine is not None:
+            expect = core.engine.expects()
+            if expect.kind in (ExpectKind.CARD, ExpectKind.DEALER_CARD):
+                if self.firmware.draw() is None:  # empty (a stacked shoe ran out) or locked
+                    loop.command("void_round", DEALER, reason=f"no card leaves the shoe ({self.firmware.state})")
+            elif expect.kind is ExpectKind.DECISION:
+                decision = core.adapter.simulated_decision(core.engine, expect, core.rules)
+                loop.command("decide", f"player:{decision.player or 'box' + str(decision.box)}", box=decision.box,
+                             hand=decision.hand, action=decision.action, player=decision.player or None,
+                             amount=decision.amount)

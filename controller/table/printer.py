@@ -1,0 +1,54 @@
+"""The table as text on a terminal: prompts, alerts and closed rounds as they happen."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+from controller.journal import Entry
+from controller.table import inputs
+from controller.table.core import TableCore
+
+
+def round_line(record: dict[str, Any]) -> str:
+    """One line per closed round: status, money, and every hand's cards."""
+    out = record["outcome"]
+    hands = []
+    for box in out.get("boxes", []):
+        for h in box["hands"]:
+            hands.append(f"box {box['box']}.{h['hand']} {' '.join(h['cards'])} ({h['status']})")
+    dealer = out.get("dealer", {})
+    parts = [
+        f"ROUND {record['round']} {record['status']}: stake {record['stake_total']} payout {record['payout_total']}",
+        f"dealer {' '.join(dealer.get('cards', []))}",
+        *hands,
+    ]
+    if out.get("burned"):
+        parts.append(f"burned {' '.join(out['burned'])}")
+    return " | ".join(parts)
+
+
+class Printer:
+    def __init__(self, stream: TextIO, as_json: bool = False, prompts: bool = True) -> None:
+        self.stream = stream
+        self.as_json = as_json
+        self.prompts = prompts
+
+    def _write(self, line: str) -> None:
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def on_entry(self, entry: Entry) -> None:
+        if entry.kind == inputs.ALERT:
+            p = entry.payload
+            if self.as_json:
+                self._write(json.dumps({"alert": p, "round": entry.round_id, "seq": entry.seq}))
+            else:
+                held = " [HOLD: " + " | ".join(p.get("options", [])) + "]" if p.get("hold") else ""
+                self._write(f"ALERT {p['severity']} {p['code']}: {p['message']}{held}")
+        elif entry.kind == inputs.ROUND_CLOSED:
+            self._write(json.dumps(entry.payload) if self.as_json else round_line(entry.payload))
+
+    def on_prompt(self, prompt: str, core: TableCore) -> None:
+        if self.prompts:
+            self._write(json.dumps({"prompt": prompt, "round": core.round_id}) if self.as_json else f"> {prompt}")

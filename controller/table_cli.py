@@ -1,0 +1,77 @@
+"""``croupier run`` and ``croupier recall``: one table from its config file, and its history."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from controller.config import ConfigError, TableConfig, load
+
+
+def _config(path: Path) -> TableConfig:
+    try:
+        return load(path)
+    except ConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("run")
+    def run(
+        config: Annotated[Path, typer.Option(help="the table's TOML config file")],
+        rounds: Annotated[Optional[int], typer.Option(min=1, help="simulated players and dealer play N rounds, then exit")] = None,
+        pace: Annotated[float, typer.Option(min=0.0, help="with --rounds: seconds the simulated people take per action")] = 0.0,
+        as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", help="alerts and rounds only, no prompts")] = False,
+    ) -> None:
+        """Run the table with its configured devices (journal replayed first: an open round resumes)."""
+        from controller.table.app import run_table
+
+        cfg = _config(config)
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run_table(cfg, rounds, pace=pace, as_json=as_json, prompts=not quiet))
+
+    @app.command("recall")
+    def recall_cmd(
+        config: Annotated[Path, typer.Option(help="the table's TOML config file")],
+        as_json: Annotated[bool, typer.Option("--json", help="a JSON array of round records")] = False,
+        last: Annotated[Optional[int], typer.Option(min=1, help="the last N rounds (default 10)")] = None,
+        all_: Annotated[bool, typer.Option("--all", help="every round in the journal")] = False,
+        round_id: Annotated[Optional[str], typer.Option("--round", help="one round by id")] = None,
+    ) -> None:
+        """Print closed rounds from the journal (works while the table runs or holds)."""
+        from controller.table.printer import round_line
+        from controller.table.recall import recall
+
+        if sum((last is not None, all_, round_id is not None)) > 1:
+            raise typer.BadParameter("give at most one of --last, --all, --round")
+        cfg = _config(config)
+        records = recall(cfg.journal_path, last=None if all_ else (last or 10), round_id=round_id)
+        if round_id is not None and not records:
+            typer.echo(f"error: no closed round {round_id!r} in {cfg.journal_path}", err=True)
+            raise typer.Exit(1)
+        if as_json:
+            typer.echo(json.dumps(records))
+        else:
+            for record in records:
+                typer.echo(round_line(record))
+
+
+def main() -> None:
+    """``python -m controller.table_cli``: the croupier CLI with these commands added (for
+    environments whose controller/cli.py does not register them yet)."""
+    from controller.cli import app
+
+    if not any(c.name == "run" for c in app.registered_commands):
+        register(app)
+    app()
+
+
+if __name__ == "__main__":
+    main()
