@@ -14,8 +14,10 @@ $(STAMP): pyproject.toml
 system-deps:
 	@bash scripts/system-deps
 
+# A whole simulated table (shoe on a pseudo-terminal, embedded MQTT broker, simulated players
+# and dealer) printing prompts, alerts and settled rounds until stopped with Ctrl-C.
 demo: $(STAMP)
-	$(VENV)/bin/croupier house-edge blackjack --preset ru6 --rounds 200000
+	$(VENV)/bin/croupier run --config config/blackjack-ru6.toml --rounds 1000000 --pace 0.3
 
 test: $(STAMP) system-deps
 	$(PY) -m pytest -q
