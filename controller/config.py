@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from controller.games.base import GameRules, Limit, RulesConfigError
 
-GAMES = ("blackjack",)
+GAMES = ("blackjack", "roulette", "three-card-blackjack", "catch-a-wave", "baccarat", "russian-poker")
 
 
 class ConfigError(ValueError):
@@ -29,7 +29,7 @@ class _Strict(BaseModel):
 
 class TableSection(_Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")
-    game: Literal["blackjack"]
+    game: Literal["blackjack", "roulette", "three-card-blackjack", "catch-a-wave", "baccarat", "russian-poker"]
     preset: str | None = None
     journal: Path
 
@@ -63,8 +63,52 @@ class ShoeDevice(_Strict):
         return self
 
 
+class SimulatedWheel(_Strict):
+    """A simulated Cammegh SS2 on a pty; its pockets (37/38) follow the table's rules."""
+
+    #: results from ``random.Random(seed)`` once ``results`` are used up
+    seed: int = 1
+    results: tuple[str, ...] = ()
+    #: protocol time runs ``speed`` times faster (wheel and driver share one ScaledClock)
+    speed: float = Field(1.0, gt=0)
+    #: operating mode; the vendor's 1159 makes the wheel wait for the table's start (``*u 1``)
+    mode: int = Field(1159, ge=0, le=4095)
+
+
+class WheelDevice(_Strict):
+    transport: Literal["simulated", "serial"] = "simulated"
+    #: serial: the tty path or pyserial URL (``/dev/ttyUSB0``)
+    port: str | None = None
+    simulated: SimulatedWheel = SimulatedWheel()
+
+    @model_validator(mode="after")
+    def _addressed(self) -> Self:
+        if self.transport == "serial" and not self.port:
+            raise ValueError('a serial wheel needs port = "/dev/ttyUSB0" (or a pyserial URL)')
+        return self
+
+
+class SpotsDevice(_Strict):
+    """Bet-spot buttons over MQTT (PROTOCOLS.md §3); spot n is box n."""
+
+    enabled: bool = False
+    spots: int = Field(7, ge=1, le=999)
+    #: mqtt://user:pass@host:port or unix://user:pass@/path; unset: the ``[mqtt]`` broker
+    broker: str | None = None
+
+    @model_validator(mode="after")
+    def _broker_url(self) -> Self:
+        if self.broker is not None:
+            from drivers.mqtt.url import BrokerUrl
+
+            BrokerUrl.parse(self.broker)  # ValueError naming what is wrong
+        return self
+
+
 class Devices(_Strict):
     shoe: ShoeDevice = ShoeDevice()
+    wheel: WheelDevice = WheelDevice()
+    spots: SpotsDevice = SpotsDevice()
 
 
 class Mqtt(_Strict):

@@ -216,11 +216,16 @@ class BaccaratRound(EngineRound):
                 payout = 0
             self.settlements.append(Settlement(box, 1, kind, self._owners[box], stake, payout))
 
+    def open_bets(self) -> list[Settlement]:
+        """Every bet on the layout, as the refund a void would make (payout = stake)."""
+        if self.phase is Phase.DONE:
+            return []
+        return [Settlement(box, 1, kind, self._owners[box], stake, stake) for (box, kind), stake in self._bets.items()]
+
     def void_round(self, reason: str) -> None:
         if self.phase is Phase.DONE:
             raise PhaseError("baccarat.phase", "the coup is over")
-        for (box, kind), stake in self._bets.items():
-            self.settlements.append(Settlement(box, 1, kind, self._owners[box], stake, stake))
+        self.settlements += self.open_bets()
         self._next = None
         self._stood = "baccarat.void"
         self.void_reason = reason

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 import sys
 from typing import Any, TextIO
 
@@ -57,6 +58,9 @@ async def run_table(
     """Run until cancelled, or with ``rounds`` until simulated people played that many rounds."""
     journal = Journal(config.journal_path)
     core = build_core(config)
+    prepare = getattr(core.adapter, "prepare_simulation", None)
+    if rounds is not None and prepare is not None:
+        prepare(core.rules)  # before any device or broker is waiting on this loop
     result = replay(journal, core)
     journal.append(
         inputs.TABLE_STARTED,
@@ -70,25 +74,42 @@ async def run_table(
     loop.listeners.append(printer)
     if result.round_id is not None and not as_json:
         out.write(f"resumed round {result.round_id} from the journal ({result.inputs} inputs replayed)\n")
-    devices = await open_shoe(config, core, loop.device_event)
-    loop.shoe = devices.session
-    tasks: list[asyncio.Task[Any]] = [asyncio.create_task(devices.session.run(), name="shoe-session")]
+    devices: Any
+    if core.adapter.uses_shoe:
+        devices = await open_shoe(config, core, loop.device_event)
+        loop.shoe = devices.session
+    else:  # a wheel game
+        from controller.table.wheel import open_wheel
+
+        devices = await open_wheel(config, core, loop.device_event)
+        loop.devices["wheel"] = devices
+    tasks: list[asyncio.Task[Any]] = [asyncio.create_task(devices.session.run(), name="device-session")]
     stack = contextlib.AsyncExitStack()
     try:
-        await _start_feed(config, journal, loop, stack)
+        broker = await _start_feed(config, journal, loop, stack)
+        await _start_spots(config, journal, loop, stack, broker)
         await loop.carry_out(list(device_sync(core)))
         tasks.append(asyncio.create_task(loop.run(), name="table"))
         if rounds is None:
             await read_commands(loop)
             await asyncio.Event().wait()  # stdin closed: the devices still play, until stopped
             return 0
-        firmware = devices.firmware
-        if firmware is None:
-            raise RuntimeError("--rounds needs a simulated shoe (devices.shoe.transport = \"simulated\")")
-        limits = core.rules.limits.get("main")
-        sim = SimulatedTable(loop, firmware, default_players(limits.min if limits else 100), rounds, pace)
+        limits = core.rules.limits.get(getattr(core.adapter, "bet_kind", "main"))
+        players = default_players(limits.min if limits else 100)
+        sim: SimulatedTable
+        if not core.adapter.uses_shoe:
+            from controller.table.wheel import WheelTable
+
+            if devices.simulator is None:
+                raise RuntimeError("--rounds needs a simulated wheel (devices.wheel.transport = \"simulated\")")
+            sim = WheelTable(loop, players, rounds, pace, random.Random(config.devices.wheel.simulated.seed))
+        else:
+            firmware = devices.firmware
+            if firmware is None:
+                raise RuntimeError("--rounds needs a simulated shoe (devices.shoe.transport = \"simulated\")")
+            sim = SimulatedTable(loop, firmware, players, rounds, pace)
         tasks.append(asyncio.create_task(sim.run(), name="simulated-people"))
-        await sim.done.wait()
+        await _until(sim.done, tasks)
         await loop.settled()
         return 0
     finally:
@@ -100,10 +121,27 @@ async def run_table(
         journal.close()
 
 
-async def _start_feed(config: TableConfig, journal: Journal, loop: TableLoop, stack: contextlib.AsyncExitStack) -> None:
+async def _until(done: asyncio.Event, tasks: list[asyncio.Task[Any]]) -> None:
+    """Wait for ``done``; a task that ends before it (crashed, or gave up) ends the run with its
+    error instead of leaving the process waiting forever."""
+    waiter = asyncio.create_task(done.wait())
+    try:
+        finished, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiter.cancel()
+    if done.is_set():
+        return
+    for task in finished:
+        task.result()  # re-raises what ended it
+        raise RuntimeError(f"{task.get_name()} stopped before the rounds were played")
+
+
+async def _start_feed(config: TableConfig, journal: Journal, loop: TableLoop,
+                      stack: contextlib.AsyncExitStack) -> str | None:
+    """The pit feed on the ``[mqtt]`` broker; that broker's URL (the embedded one's once started)."""
     broker = config.mqtt.broker
     if broker == "none":
-        return
+        return None
     from controller.feed import Feed, PitCommand
 
     if broker == "embedded":
@@ -117,3 +155,18 @@ async def _start_feed(config: TableConfig, journal: Journal, loop: TableLoop, st
 
     feed = await stack.enter_async_context(Feed.connect(broker, journal, config.table.id, on_command))
     loop.listeners.append(FeedListener(feed))
+    return broker
+
+
+async def _start_spots(config: TableConfig, journal: Journal, loop: TableLoop, stack: contextlib.AsyncExitStack,
+                       feed_broker: str | None) -> None:
+    """The bet spots, when ``[devices.spots]`` is enabled (watermarks restored from the journal)."""
+    spots = config.devices.spots
+    if not spots.enabled:
+        return
+    broker = spots.broker or feed_broker
+    if broker is None:
+        raise RuntimeError("devices.spots needs a broker: set devices.spots.broker or mqtt.broker")
+    from controller.table.spots import TableSpots
+
+    await stack.enter_async_context(TableSpots(loop, journal, broker, config.table.id, spots.spots))

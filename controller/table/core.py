@@ -10,6 +10,12 @@ is told to settle -> ``settle`` closes the round (``round_closed`` record, gate 
 the engine refuses, an impossible card, a duplicate read or a gap in the shoe's count holds
 the table (see ``holds``); ``void_round`` closes the round void with every stake refunded.
 After the cut card the round is finished, then ``new_shoe`` is required.
+
+A game with a device of its own (roulette's wheel) has that device's events mapped by its
+adapter (``device_step``): close betting, a result, a void spin, a fault that holds the round
+and refuses new rounds until the device recovers; device commands go out as ``DeviceCommand``
+effects. A random draw (multipliers) is asked for with a ``Draw`` effect and comes back as a
+journaled ``draw`` input, so replay applies the draw that was made and never draws again.
 """
 
 from __future__ import annotations
@@ -32,10 +38,11 @@ from controller.games.base import (
 from controller.journal import Entry
 from controller.shoe import Composition, ImpossibleCard
 from controller.table import inputs
-from controller.table.effects import Effect, Gate, LoadShoe, Record
+from controller.table.effects import DeviceCommand, Draw, Effect, Gate, LoadShoe, Record
 from controller.table.games import Engine, GameAdapter
 from controller.table.holds import ERROR, INFO, WARNING, Hold, alert
 from controller.table.inputs import BadCommand, check_command
+from controller.table.presses import PressRefused, press_command
 from controller.table.record import round_record, void_refunds
 
 IDLE, BETTING, PLAYING, SETTLING = "idle", "betting", "playing", "settling"
@@ -86,12 +93,16 @@ class TableCore:
         self._seen: dict[int, str] = {}  # n -> card text ("?" unread) of the current shoe
         self._out: list[Effect] = []
         self._entry: Entry | None = None
+        self.draw_requested = False  # a ``Draw`` effect is out and its ``draw`` input not yet in
+        #: why the last bet-spot press was refused, shown with the prompt until the state changes
+        self.notice: str | None = None
 
     # ------------------------------------------------------------------ stepping
     def step(self, entry: Entry) -> list[Effect]:
         """Apply one journaled input; the effects to carry out, in order."""
         self._out = []
         self._entry = entry
+        serial = self.serial
         try:
             if entry.kind == inputs.DEVICE:
                 self._device(entry.payload)
@@ -99,8 +110,12 @@ class TableCore:
                 self._command(entry.payload)
             elif entry.kind == inputs.PIT_COMMAND:
                 self._pit(entry.payload)
+            elif entry.kind == inputs.DRAW:
+                self._draw(entry.payload)
         except Refusal as refusal:
             self._alert(WARNING, refusal.code, refusal.message, refused=entry.payload)
+        if self.serial != serial:
+            self.notice = None
         return self._out
 
     # ------------------------------------------------------------------ device events
@@ -120,6 +135,9 @@ class TableCore:
     def _device(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         device = str(event.get("device", "device"))
+        if device == getattr(self.adapter, "device", None) and kind not in ("online", "offline", "hello"):
+            self._game_device(device, event)
+            return
         if kind in ("online", "hello"):
             self._health(device, online=True)
         elif kind == "offline":
@@ -152,6 +170,8 @@ class TableCore:
             parts = str(event.get("raw", "")).split(";")
             card = parts[1] if len(parts) == 3 and parts[0] in ("CARD", "NOREAD") else "?"
             self._hold_on("shoe.duplicate_read", f"{event.get('device')}: {event.get('reason')}", [(card, None)])
+        elif kind == "press":
+            self._press(event)
         elif kind == "refused":
             self._alert(WARNING, "device.refused", f"{event.get('device')}: {event.get('reason')}", raw=event.get("raw"))
 
@@ -248,6 +268,8 @@ class TableCore:
     def _burn(self) -> None:
         if self.hold is None:
             raise Refusal("table.burn.nothing", "there is no held card to burn")
+        if "burn" not in self.hold.options:
+            raise Refusal("table.burn.not_an_option", f"{self.hold.code}: the way out is {' or '.join(self.hold.options)}")
         burned = [c for c, _ in self.hold.cards]
         if self.engine is not None and self.phase != IDLE:
             self.burned += burned
@@ -265,17 +287,36 @@ class TableCore:
         if self.hold is not None and name not in RESOLUTIONS:
             raise Refusal("table.hold", f"{name} refused: the table holds ({self.hold.code}); "
                                         f"first {' or '.join(self.hold.options)}")
-        getattr(self, f"_cmd_{name}")(**args)
+        handler = getattr(self, f"_cmd_{name}", None)
+        if handler is None:  # a game's own command (Russian poker: exchange, misdeal)
+            self._game_command(name, args)
+        else:
+            handler(**args)
+
+    def _game_command(self, name: str, args: dict[str, Any]) -> None:
+        to_action = getattr(self.adapter, "game_action", None)
+        if to_action is None:
+            raise Refusal("table.command.game", f"{self.adapter.game} has no {name} command")
+        try:
+            action = to_action(name, args)
+        except RuleError as exc:
+            raise Refusal(exc.rule, exc.message) from None
+        self._engine_action(action)
 
     def _cmd_open_round(self) -> None:
         if self.engine is not None:
             raise Refusal("table.round.open", f"round {self.round_id} is not closed")
+        if self.shoe.needs_new and not self.shoe.cut_seen:  # a game that shuffles every round
+            raise Refusal("table.shoe.shuffle", "this game deals every round from a new deck: load it first")
         if self.shoe.needs_new:
             raise Refusal("table.shoe.cut", "the cut card is out: load a new shoe first")
         if self.closing:
             raise Refusal("table.closing", "the pit closed the table after the last round")
         if self.adapter.uses_shoe and not self.devices.get("shoe", {}).get("online"):
             raise Refusal("device.shoe.offline", "the shoe has not reported since the table started")
+        own = getattr(self.adapter, "device", None)
+        if own is not None and not self.devices.get(own, {}).get("online"):
+            raise Refusal(f"device.{own}.offline", f"the {own} has not reported since the table started")
         faults = {d: h["fault"] for d, h in self.devices.items() if h.get("fault")}
         if faults:
             raise Refusal("device.fault", f"device fault not cleared: {faults}")
@@ -287,6 +328,8 @@ class TableCore:
         self.phase = BETTING
         self.serial += 1
         self._out.append(Gate(locked=True))
+        if own is not None:
+            self._out += [DeviceCommand(own, name) for name in self.adapter.open_commands(self.rules)]
 
     def _engine_action(self, action: Any) -> None:
         if self.engine is None:
@@ -359,6 +402,12 @@ class TableCore:
         self._alert(WARNING, "table.round.void", f"round {self.round_id} void: {reason}")
         self._close("void", refunds)
 
+    def _cmd_key_result(self, number: str) -> None:
+        keyed = getattr(self.adapter, "keyed_result", None)
+        if keyed is None:
+            raise Refusal("table.key_result.no_wheel", f"{self.adapter.game} has no wheel result to key in")
+        self._engine_action(keyed(str(number)))
+
     def _cmd_new_shoe(self) -> None:
         if self.engine is not None:
             raise Refusal("table.round.open", f"finish round {self.round_id} before a new shoe")
@@ -389,6 +438,52 @@ class TableCore:
             self.phase = BETTING
         else:
             self.phase = PLAYING
+        due = self.draw_due()
+        if due and not self.draw_requested:
+            self._out.append(Draw(self.round_id))
+        self.draw_requested = due
+
+    def draw_due(self) -> bool:
+        """The open round needs its random draw (made by the loop, journaled as a ``draw`` input)."""
+        due = getattr(self.adapter, "draw_due", None)
+        return bool(due is not None and self.engine is not None and self.hold is None and due(self.engine))
+
+    # ------------------------------------------------------------------ the game's own device, draws
+    def _game_device(self, device: str, event: dict[str, Any]) -> None:
+        """An event of the game's own device (the wheel): the adapter says what it means."""
+        step = self.adapter.device_step(self.engine, self.rules, event)
+        if step.fault is not None:
+            self._health(device, fault=step.fault)
+        if step.recovered:
+            self._health(device, online=True, fault=None)
+        self._out += [DeviceCommand(device, name) for name in step.commands]
+        if step.fault is not None and self.engine is not None and self.hold is None:
+            severity, code, message = step.alert or (ERROR, f"{device}.fault", step.fault)
+            self.hold = Hold(code, message, ("void_round",), self._entry.seq if self._entry else 0)
+            self.serial += 1
+            self._alert(severity, code, message, hold=self.hold)
+        elif step.alert is not None:
+            self._alert(*step.alert)
+        if step.action is None:
+            return
+        if self.engine is None:
+            self._alert(WARNING, f"{device}.no_round", f"{device}: {type(step.action).__name__} with no round open")
+        elif self.hold is not None:
+            self._alert(WARNING, "table.hold", f"{device}: {type(step.action).__name__} ignored while the table holds")
+        else:
+            try:
+                self.engine.apply(step.action)
+            except RuleError as exc:  # a fact the rules cannot take: hold, never guess
+                self.hold = Hold(exc.rule, exc.message, ("void_round",), self._entry.seq if self._entry else 0)
+                self.serial += 1
+                self._alert(ERROR, exc.rule, exc.message, hold=self.hold)
+                return
+            self._advanced()
+
+    def _draw(self, payload: dict[str, Any]) -> None:
+        if not self.draw_due():
+            raise Refusal("table.draw.unexpected", "no draw is due in this round")
+        self._engine_action(self.adapter.draw_action(payload))
 
     def _close(self, status: str, settlements: list[Settlement]) -> None:
         assert self.engine is not None and self.round_id is not None
@@ -403,9 +498,10 @@ class TableCore:
         self.round_id = None
         self.phase = IDLE
         self.burned = []
+        self.draw_requested = False
         self.closed_rounds += 1
         self.serial += 1
-        if self.shoe.cut_seen:
+        if self.shoe.cut_seen or getattr(self.adapter, "new_shoe_every_round", False):
             self.shoe.needs_new = True
 
     # ------------------------------------------------------------------ helpers
@@ -420,9 +516,22 @@ class TableCore:
         cause = self._entry.seq if self._entry else 0
         self._out.append(Record(inputs.ALERT, alert(severity, code, message, cause, hold=hold, **detail), self.round_id))
 
+    def _press(self, press: dict[str, Any]) -> None:
+        """A bet-spot press: the command it stands for now (``presses``), or refused with the
+        reason left on the dealer's prompt."""
+        try:
+            self._command(press_command(press, self.engine))
+        except (PressRefused, Refusal) as exc:
+            self.notice = f"spot {press.get('spot')} {press.get('button')} refused: {exc.message}"
+            raise Refusal(exc.code, exc.message) from None
+
     # ------------------------------------------------------------------ views
     def prompt(self) -> str:
-        """The dealer's current instruction."""
+        """The dealer's current instruction (with a refused press's reason until the state changes)."""
+        text = self._prompt()
+        return f"{text} [{self.notice}]" if self.notice else text
+
+    def _prompt(self) -> str:
         if self.hold is not None:
             return f"HOLD {self.hold.code}: {self.hold.message} — {' or '.join(self.hold.options)}"
         if self.keyin is not None:
@@ -431,7 +540,11 @@ class TableCore:
             if self.closing:
                 return "Table closed"
             if self.shoe.needs_new:
-                return "Cut card is out: load a new shoe"
+                return "Cut card is out: load a new shoe" if self.shoe.cut_seen else "Shuffle: load a new deck"
+            own = getattr(self.adapter, "device", None)
+            fault = self.devices.get(own, {}).get("fault") if own else None
+            if fault:
+                return f"{own.capitalize()} fault ({fault}): wait until it is re-powered and healthy"
             return "Open betting"
         if self.phase == SETTLING:
             return self.adapter.done_prompt(self.engine)

@@ -33,4 +33,19 @@ class LoadShoe:
     decks: int
 
 
-Effect = Record | Gate | LoadShoe
+@dataclass(frozen=True, slots=True)
+class DeviceCommand:
+    """Send the game's own device a command by name (the wheel: ``start_game``, ``power_on``)."""
+
+    device: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Make the round's random draw (multipliers) now and submit it as a ``draw`` input."""
+
+    round_id: str | None
+
+
+Effect = Record | Gate | LoadShoe | DeviceCommand | Draw

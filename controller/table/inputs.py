@@ -3,10 +3,13 @@
 Inputs (replayed on start, in journal order, through the same core as live):
 
 * ``device``      a device event, ``payload`` = the driver's event (``type`` card, noread, cut,
-                  lost_card, shoe_status, fault, online, offline, hello, refused); ``source`` the device.
+                  lost_card, shoe_status, fault, online, offline, hello, refused; the wheel's
+                  place_bets ... winning_number, void, fault, recovered); ``source`` the device.
 * ``command``     a dealer or player command, ``payload`` = ``{"command": name, ...arguments}``;
                   ``source`` says who (``dealer``, ``player:<id>``, ``sim-dealer``, ...).
 * ``pit_command`` a pit-boss command as the feed validated it (``PitCommand.journal_payload()``).
+* ``draw``        a random draw the table made from ``secrets`` (roulette multipliers), journaled
+                  before the result can be known; replay applies it, never draws again.
 
 Outputs (written by the table after the input that caused them; never replayed as inputs):
 
@@ -25,7 +28,8 @@ from typing import Any
 DEVICE = "device"
 COMMAND = "command"
 PIT_COMMAND = "pit_command"
-INPUT_KINDS = frozenset((DEVICE, COMMAND, PIT_COMMAND))
+DRAW = "draw"
+INPUT_KINDS = frozenset((DEVICE, COMMAND, PIT_COMMAND, DRAW))
 
 ALERT = "alert"
 ROUND_CLOSED = "round_closed"
@@ -43,6 +47,10 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "burn": ((), ()),
     "void_round": ((), ("reason",)),
     "new_shoe": ((), ()),
+    # a game's own commands, turned into engine actions by its adapter (``game_action``)
+    "exchange": (("box", "discard"), ("player",)),
+    "misdeal": (("target", "cards_dealt"), ("dealer_cards",)),
+    "key_result": (("number",), ()),
 }
 
 

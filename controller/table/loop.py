@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from controller.journal import Entry, Journal
 from controller.table import inputs
 from controller.table.core import TableCore
-from controller.table.effects import Effect, Gate, LoadShoe, Record
+from controller.table.effects import DeviceCommand, Draw, Effect, Gate, LoadShoe, Record
 from controller.table.holds import ERROR, alert
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,8 @@ class TableLoop:
         self.core = core
         self.journal = journal
         self.shoe = shoe
+        #: the game's own devices by name (the wheel): ``DeviceCommand`` effects call their methods
+        self.devices: dict[str, Any] = {}
         self.listeners: list[Listener] = []
         self.quiet_hooks: list[Callable[[], None]] = []
         self._queue: asyncio.Queue[Entry] = asyncio.Queue()
@@ -102,6 +105,10 @@ class TableLoop:
             if isinstance(effect, Record):
                 self._tell(self.journal.append(effect.kind, effect.payload, source=TABLE_SOURCE,
                                                round_id=effect.round_id))
+            elif isinstance(effect, Draw):
+                self.draw(effect)
+            elif isinstance(effect, DeviceCommand):
+                await self._device_command(effect)
             elif self.shoe is not None:
                 try:
                     if isinstance(effect, Gate):
@@ -113,6 +120,26 @@ class TableLoop:
                     payload = alert(ERROR, "shoe.command_failed", f"{type(effect).__name__}: {exc}", 0)
                     self._tell(self.journal.append(inputs.ALERT, payload, source=TABLE_SOURCE,
                                                    round_id=self.core.round_id))
+
+    def draw(self, effect: Draw) -> None:
+        """Make the draw from ``secrets`` and journal it at once, ahead of anything still to come
+        (the wheel's result included): replay applies this entry and never draws again."""
+        core = self.core
+        if effect.round_id != core.round_id or not core.draw_due():
+            return
+        payload = core.adapter.draw(core.engine, secrets.token_bytes(32))
+        self.submit(inputs.DRAW, {**payload, "round": effect.round_id}, "rng:secrets")
+
+    async def _device_command(self, effect: DeviceCommand) -> None:
+        control = self.devices.get(effect.device)
+        try:
+            if control is None:
+                raise ConnectionError(f"no {effect.device} is open")
+            await getattr(control, effect.name)()
+        except Exception as exc:  # a timeout, a dropped line: alert, never crash the table
+            log.warning("%s command %s failed: %s", effect.device, effect.name, exc)
+            payload = alert(ERROR, f"{effect.device}.command_failed", f"{effect.name}: {exc}", 0)
+            self._tell(self.journal.append(inputs.ALERT, payload, source=TABLE_SOURCE, round_id=self.core.round_id))
 
     def announce(self) -> None:
         """Tell listeners the prompt if it changed."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from controller.games.base import ExpectKind
+from controller.games.base import Expect, ExpectKind
 from controller.table.core import BETTING, IDLE, PLAYING, SETTLING
 from controller.table.loop import TableLoop
 from simulators.shoe import ShoeFirmware
@@ -35,7 +35,7 @@ def default_players(min_bet: int) -> list[SeatedPlayer]:
 class SimulatedTable:
     """Plays ``rounds`` rounds (counting a round resumed from the journal), then sets ``done``."""
 
-    def __init__(self, loop: TableLoop, firmware: ShoeFirmware, players: list[SeatedPlayer], rounds: int,
+    def __init__(self, loop: TableLoop, firmware: ShoeFirmware | None, players: list[SeatedPlayer], rounds: int,
                  pace: float = 0.0) -> None:
         self.loop = loop
         self.firmware = firmware
@@ -74,7 +74,7 @@ class SimulatedTable:
             loop.command("void_round" if "void_round" in core.hold.options else "burn", DEALER,
                          **({"reason": f"simulated dealer: {core.hold.code}"} if "void_round" in core.hold.options else {}))
             return
-        if core.keyin is not None:
+        if core.keyin is not None and self.firmware is not None:
             loop.command("key_card", DEALER, card=self.firmware.drawn[-1])
             return
         if core.phase == IDLE:
@@ -85,21 +85,43 @@ class SimulatedTable:
             else:
                 loop.command("open_round", DEALER)
         elif core.phase == BETTING and core.engine is not None:
-            # after a restart some bets may already be on the layout: each player bets once
-            placed = {(s.box, s.player) for s in core.adapter.open_bets(core.engine)}
-            for p in self.players:
-                if (p.box, p.player) not in placed:
-                    loop.command("bet", f"player:{p.player}", box=p.box, amount=p.stake, player=p.player)
-            loop.command("close_betting", DEALER)
+            self._betting()
         elif core.phase == SETTLING:
             loop.command("settle", DEALER)
         elif core.phase == PLAYING and core.engine is not None:
-            expect = core.engine.expects()
-            if expect.kind in (ExpectKind.CARD, ExpectKind.DEALER_CARD):
-                if self.firmware.draw() is None:  # empty (a stacked shoe ran out) or locked
-                    loop.command("void_round", DEALER, reason=f"no card leaves the shoe ({self.firmware.state})")
-            elif expect.kind is ExpectKind.DECISION:
-                decision = core.adapter.simulated_decision(core.engine, expect, core.rules)
-                loop.command("decide", f"player:{decision.player or 'box' + str(decision.box)}", box=decision.box,
-                             hand=decision.hand, action=decision.action, player=decision.player or None,
-                             amount=decision.amount)
+            self._playing(core.engine.expects())
+
+    def _betting(self) -> None:
+        """Each player bets once (after a restart some bets may already be on the layout), then
+        the dealer closes betting."""
+        core, loop = self.loop.core, self.loop
+        assert core.engine is not None
+        placed = {(s.box, s.player) for s in core.adapter.open_bets(core.engine)}
+        game_bets = getattr(core.adapter, "simulated_bets", None)  # a game's own bet kinds
+        for p in self.players:
+            if (p.box, p.player) in placed:
+                continue
+            if game_bets is None:
+                loop.command("bet", f"player:{p.player}", box=p.box, amount=p.stake, player=p.player)
+                continue
+            for kind, amount in game_bets(core.rules, p.box, p.stake, core.rounds):
+                loop.command("bet", f"player:{p.player}", box=p.box, amount=amount, kind=kind, player=p.player)
+        if getattr(core.adapter, "device", None) is None:  # a game's own device (the wheel) closes betting
+            loop.command("close_betting", DEALER)
+
+    def _playing(self, expect: Expect) -> None:
+        """Cards from the simulated shoe as the engine asks for them; players' decisions."""
+        core, loop = self.loop.core, self.loop
+        assert core.engine is not None and self.firmware is not None
+        if expect.kind in (ExpectKind.CARD, ExpectKind.DEALER_CARD):
+            if self.firmware.draw() is None:  # empty (a stacked shoe ran out) or locked
+                loop.command("void_round", DEALER, reason=f"no card leaves the shoe ({self.firmware.state})")
+        elif expect.kind is ExpectKind.DECISION and hasattr(core.adapter, "simulated_command"):
+            # the game words the answer as a command (Russian poker's exchange is not a decide)
+            payload = core.adapter.simulated_command(core.engine, expect, core.rules, core.shoe.composition)
+            loop.submit("command", payload, f"player:{payload.get('player') or 'box' + str(payload.get('box'))}")
+        elif expect.kind is ExpectKind.DECISION:
+            decision = core.adapter.simulated_decision(core.engine, expect, core.rules)
+            loop.command("decide", f"player:{decision.player or 'box' + str(decision.box)}", box=decision.box,
+                         hand=decision.hand, action=decision.action, player=decision.player or None,
+                         amount=decision.amount)

@@ -8,24 +8,33 @@ from typing import Any, TextIO
 from controller.journal import Entry
 from controller.table import inputs
 from controller.table.core import TableCore
+from controller.table.games import ADAPTERS
 
 
 def round_line(record: dict[str, Any]) -> str:
     """One line per closed round: status, money, and every hand's cards."""
     out = record["outcome"]
+    described = getattr(ADAPTERS.get(record["game"]), "outcome_lines", None)  # a game's own wording
+    parts = [
+        f"ROUND {record['round']} {record['status']}: stake {record['stake_total']} payout {record['payout_total']}",
+        *(described(out) if described is not None else _dealer_and_hands(out)),
+    ]
+    if out.get("burned"):
+        parts.append(f"burned {' '.join(out['burned'])}")
+    return " | ".join(parts)
+
+
+def _dealer_and_hands(out: dict[str, Any]) -> list[str]:
+    """Blackjack's dealer and hands (roulette's numbers)."""
     hands = []
     for box in out.get("boxes", []):
         for h in box["hands"]:
             hands.append(f"box {box['box']}.{h['hand']} {' '.join(h['cards'])} ({h['status']})")
     dealer = out.get("dealer", {})
-    parts = [
-        f"ROUND {record['round']} {record['status']}: stake {record['stake_total']} payout {record['payout_total']}",
-        f"dealer {' '.join(dealer.get('cards', []))}",
+    return [
+        f"numbers {' '.join(out['numbers']) or '-'}" if "numbers" in out else f"dealer {' '.join(dealer.get('cards', []))}",
         *hands,
     ]
-    if out.get("burned"):
-        parts.append(f"burned {' '.join(out['burned'])}")
-    return " | ".join(parts)
 
 
 class Printer:

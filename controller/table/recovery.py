@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from controller.journal import Journal
 from controller.table import inputs
-from controller.table.core import BETTING, IDLE, TableCore
-from controller.table.effects import Gate, Record
+from controller.table.core import BETTING, IDLE, SETTLING, TableCore
+from controller.table.effects import DeviceCommand, Draw, Effect, Gate, Record
 
 TABLE_SOURCE = "table"
 
@@ -69,6 +69,15 @@ def replay(journal: Journal, core: TableCore) -> Replay:
     return Replay(stepped, written, core.round_id)
 
 
-def device_sync(core: TableCore) -> list[Gate]:
-    """The gate as the rebuilt table needs it: locked unless cards are being dealt."""
-    return [Gate(locked=core.phase in (IDLE, BETTING))]
+def device_sync(core: TableCore) -> list[Effect]:
+    """The gate as the rebuilt table needs it: locked unless cards are being dealt; a resumed
+    round's device game started again; and the random draw the round was waiting for when the
+    process stopped (never journaled: made now)."""
+    out: list[Effect] = [Gate(locked=core.phase in (IDLE, BETTING))]
+    own = getattr(core.adapter, "device", None)
+    if own is not None and core.engine is not None and core.phase != SETTLING:
+        # a resumed round on the game's own device: start its game again (the wheel's *u 1)
+        out += [DeviceCommand(own, name) for name in core.adapter.open_commands(core.rules)]
+    if core.draw_due():
+        out.append(Draw(core.round_id))
+    return out

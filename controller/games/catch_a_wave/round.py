@@ -240,15 +240,22 @@ class CatchAWaveRound(EngineRound):
         self._over = why
         self.phase = Phase.DONE
 
+    def open_bets(self) -> list[Settlement]:
+        """Every bet still riding, as the refund a void would make (payout = stake)."""
+        if self.phase is Phase.DONE:
+            return []
+        settled = {s.box for s in self.settlements}
+        return [
+            Settlement(box, 1, MAIN, self._owners[box], stake, stake)
+            for box, stake in sorted(self._stakes.items())
+            if box not in settled
+        ]
+
     def void_round(self, reason: str) -> None:
         """Return every bet not yet settled (a wave already caught or a bet already lost stands)."""
         if self.phase is Phase.DONE:
             raise PhaseError("caw.phase", "the round is already over")
-        settled = {s.box for s in self.settlements}
-        for box in sorted(self._stakes):
-            if box not in settled:
-                stake = self._stakes[box]
-                self.settlements.append(Settlement(box, 1, MAIN, self._owners[box], stake, stake))
+        self.settlements += self.open_bets()
         self.void_reason = reason
         self._finish("caw.void")
 

@@ -154,6 +154,12 @@ class RouletteRound(EngineRound):
     def bets(self) -> tuple[Bet, ...]:
         return tuple(self._bets.values())
 
+    def open_bets(self) -> list[Settlement]:
+        """Every bet still riding, as the refund a void would make (payout = stake)."""
+        if self.phase is Phase.DONE:
+            return []
+        return [Settlement(b.box, 1, b.spec.kind, b.player, b.amount, b.amount) for b in self._bets.values()]
+
     def outcome(self) -> dict[str, Any]:
         return {
             "wheel": self.rules.wheel.value,

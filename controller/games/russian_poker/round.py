@@ -319,6 +319,18 @@ class RussianPokerRound(EngineRound):
             self._dealer_up = None
         self._dealer_owed = 1
 
+    def open_bets(self) -> list[Settlement]:
+        """Every bet still riding, as the refund a void would make (payout = stake); an exchange
+        fee, a lost Bonus and the boxes already settled are not open."""
+        if self.phase is Phase.DONE:
+            return []
+        return [
+            s
+            for number, slot in self._boxes.items()
+            if not slot.settled
+            for s in self._box_settlements(slot, number, ante=slot.ante, raised=slot.raised, bonus=slot.bonus)
+        ]
+
     def void_round(self, reason: str) -> None:
         if self.phase is Phase.DONE:
             raise PhaseError("russian.phase", "the round is over")
@@ -336,14 +348,15 @@ class RussianPokerRound(EngineRound):
     # ----------------------------------------------------------------- settlement
     def _settle_box(self, slot: _Box, box: int, ante: int, raised: int, bonus: int) -> None:
         """Record the box's payouts (ante, raise, bonus where staked) and close it."""
-        p = slot.player
-        if slot.ante:
-            self.settlements.append(Settlement(box, 1, "ante", p, slot.ante, ante))
-        if slot.raised:
-            self.settlements.append(Settlement(box, 1, "raise", p, slot.raised, raised))
-        if slot.bonus:
-            self.settlements.append(Settlement(box, 1, "bonus", p, slot.bonus, bonus))
+        self.settlements += self._box_settlements(slot, box, ante=ante, raised=raised, bonus=bonus)
         slot.settled = True
+
+    @staticmethod
+    def _box_settlements(slot: _Box, box: int, *, ante: int, raised: int, bonus: int) -> list[Settlement]:
+        """The box's bets (ante, raise, bonus where staked) with these payouts."""
+        p = slot.player
+        staked = (("ante", slot.ante, ante), ("raise", slot.raised, raised), ("bonus", slot.bonus, bonus))
+        return [Settlement(box, 1, kind, p, stake, payout) for kind, stake, payout in staked if stake]
 
     def _maybe_showdown(self) -> None:
         if self.phase is not Phase.DECISIONS or self._turn() is not None:

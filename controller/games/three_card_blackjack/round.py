@@ -181,11 +181,13 @@ class ThreeCardBlackjackRound(EngineRound):
         self.phase = Phase.DONE
 
     # ----------------------------------------------------------------- void
-    def void_round(self, reason: str) -> None:
-        """Return every bet not yet settled (an Ace Plus already settled stands)."""
+    def open_bets(self) -> list[Settlement]:
+        """Every bet still riding, as the refund a void would make (payout = stake): an Ace Plus
+        settled when its box was turned, or a folded Ante, is no longer open."""
         if self.phase is Phase.DONE:
-            raise PhaseError("tcb.phase", "the round is already over")
+            return []
         settled = {(s.box, s.kind) for s in self.settlements}
+        out = []
         for box in sorted(self._owners):
             owner = self._owners[box]
             bets = [(ANTE, self._antes.get(box)), (ACE_PLUS, self._ace_plus.get(box))]
@@ -193,7 +195,14 @@ class ThreeCardBlackjackRound(EngineRound):
                 bets.insert(1, (PLAY, self._antes[box]))
             for kind, stake in bets:
                 if stake is not None and (box, kind) not in settled:
-                    self.settlements.append(Settlement(box, 1, kind, owner, stake, stake))
+                    out.append(Settlement(box, 1, kind, owner, stake, stake))
+        return out
+
+    def void_round(self, reason: str) -> None:
+        """Return every bet not yet settled (an Ace Plus already settled stands)."""
+        if self.phase is Phase.DONE:
+            raise PhaseError("tcb.phase", "the round is already over")
+        self.settlements += self.open_bets()
         self.void_reason = reason
         self.phase = Phase.DONE
 

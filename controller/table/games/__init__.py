@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from controller.table.games.baccarat import BaccaratAdapter
 from controller.table.games.base import Engine, GameAdapter
 from controller.table.games.blackjack import BlackjackAdapter
+from controller.table.games.catch_a_wave import CatchAWaveAdapter
+from controller.table.games.roulette import RouletteAdapter
+from controller.table.games.russian_poker import RussianPokerAdapter
+from controller.table.games.three_card_blackjack import ThreeCardBlackjackAdapter
 
-ADAPTERS: dict[str, GameAdapter] = {"blackjack": BlackjackAdapter()}
+ADAPTERS: dict[str, GameAdapter] = {
+    adapter.game: adapter
+    for adapter in (BlackjackAdapter(), RouletteAdapter(), ThreeCardBlackjackAdapter(), CatchAWaveAdapter(),
+                    BaccaratAdapter(), RussianPokerAdapter())
+}
 
 
 def adapter_for(game: str) -> GameAdapter:

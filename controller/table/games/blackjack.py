@@ -2,51 +2,31 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, cast
 
-from controller.games.base import Decide, Expect, ExpectKind, GameRules, Limit, Settlement
+from controller.games.base import Decide, Expect, ExpectKind, GameRules
 from controller.games.blackjack.engine import BlackjackRound
 from controller.games.blackjack.rules import BlackjackRules, blackjack_rules
 from controller.games.blackjack.strategy_player import StrategyPlayer
+from controller.table.games.shoe_game import ShoeGameAdapter, face
 
 SIDE_KINDS = frozenset(("perfect_pairs", "21+3"))
 
 
-class BlackjackAdapter:
+class BlackjackAdapter(ShoeGameAdapter):
     game = "blackjack"
-    uses_shoe = True
-
-    def rules(self, preset: str | None, overrides: Mapping[str, Any], limits: Mapping[str, Limit]) -> BlackjackRules:
-        settings = dict(overrides)
-        if limits:
-            base = blackjack_rules(preset, {k: v for k, v in overrides.items() if k != "limits"})
-            settings["limits"] = {**base.limits, **settings.get("limits", {}), **limits}
-        return blackjack_rules(preset, settings)
-
-    def rules_from_dump(self, data: Mapping[str, Any]) -> BlackjackRules:
-        return BlackjackRules.model_validate(data)
-
-    def new_round(self, rules: GameRules) -> BlackjackRound:
-        return BlackjackRound(cast(BlackjackRules, rules))
-
-    def decks(self, rules: GameRules) -> int:
-        return cast(BlackjackRules, rules).decks
-
-    def removed_ranks(self, rules: GameRules) -> str:
-        return cast(BlackjackRules, rules).removed_ranks
+    rules_model = BlackjackRules
+    rules_builder = blackjack_rules
+    round_class = BlackjackRound
 
     # ------------------------------------------------------------------ prompts
-    def prompt(self, engine: Any, expect: Expect) -> str:
+    def play_prompt(self, engine: Any, expect: Expect) -> str:
         kind = expect.kind
-        if kind is ExpectKind.BETS:
-            return "Place your bets, then close betting"
         if kind is ExpectKind.CARD:
-            text = f"Card to box {expect.box}, hand {expect.hand}"
-            return text + " (face down)" if expect.face_down else text
+            return face(f"Card to box {expect.box}, hand {expect.hand}", expect)
         if kind is ExpectKind.DEALER_CARD:
             if engine.phase == "dealing":
-                return "Card to dealer" + (" (face down)" if expect.face_down else "")
+                return face("Card to dealer", expect)
             return "Dealer: draw"
         if kind is ExpectKind.DECISION:
             if "insurance" in expect.options:
@@ -73,11 +53,10 @@ class BlackjackAdapter:
             return f"Dealer busts with {total} — settle"
         return f"Dealer stands on {total} — settle"
 
-    # ------------------------------------------------------------------ money
-    def open_bets(self, engine: Any) -> list[Settlement]:
-        return cast(BlackjackRound, engine).open_bets()
-
     # ------------------------------------------------------------------ simulated players
+    def prepare_simulation(self, rules: GameRules) -> None:
+        StrategyPlayer.for_rules(cast(BlackjackRules, rules))
+
     def simulated_decision(self, engine: Any, expect: Expect, rules: GameRules) -> Decide:
         round_ = cast(BlackjackRound, engine)
         owner = next((b["owner"] for b in round_.outcome()["boxes"] if b["box"] == expect.box), "")

@@ -2,7 +2,6 @@
 
 import random
 
-import pytest
 
 from controller.analysis import HouseEdgeOptions
 from controller.analysis.blackjack import ShoeRounds, house_edge

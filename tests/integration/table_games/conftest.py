@@ -1,0 +1,87 @@
+"""The shoe games' tables in the test's event loop, on the blackjack tables' harness: config
+file, journal on disk, the simulated shoe on its real transport behind the CSP/1 driver.
+
+``restack`` loads the next stacked deck after ``new_shoe`` (the simulated shoe shuffles a
+fresh one on the host's SHOE command, as a real one-deck shuffler would).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.config import load
+from controller.shoe import Shoe
+from tests.integration.table.conftest import Harness
+
+
+def write_config(tmp_path: Path, *, game: str, stacked: list[str], limits: str, preset: str = "standard",
+                 rules: str = "", port: str = "serial", cut_after: int | None = None, table_id: str = "g1") -> Path:
+    stacked_line = "stacked = [" + ", ".join(f'"{c}"' for c in stacked) + "]"
+    cut_line = f"cut_after = {cut_after}" if cut_after is not None else ""
+    text = f"""
+[table]
+id = "{table_id}"
+game = "{game}"
+preset = "{preset}"
+journal = "table.journal"
+
+[rules]
+{rules}
+
+[limits]
+{limits}
+
+[devices.shoe]
+transport = "simulated"
+port = "{port}"
+gap_timeout = 0.6
+
+[devices.shoe.simulated]
+seed = 3
+{stacked_line}
+{cut_line}
+
+[mqtt]
+broker = "none"
+"""
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.fixture
+async def game_table(tmp_path: Path) -> AsyncIterator[Any]:
+    made: list[Harness] = []
+
+    async def make(**kwargs: Any) -> Harness:
+        h = Harness(load(write_config(tmp_path, **kwargs)))
+        await h.start()
+        made.append(h)
+        return h
+
+    yield make
+    for h in made:
+        await h.stop()
+
+
+def restack(t: Harness, cards: list[str]) -> None:
+    """The shoe now holds exactly ``cards`` (of one deck per the table's rules), in order."""
+    decks = t.core.adapter.decks(t.core.rules)
+    t.firmware.shoe = Shoe(decks, random.Random(0), stacked=cards)
+
+
+async def open_with_bets(t: Harness, *bets: tuple[int, str, int, str]) -> None:
+    """Open a round, place (box, kind, amount, player) bets, close betting."""
+    await t.cmd("open_round")
+    for box, kind, amount, player in bets:
+        await t.cmd("bet", box=box, kind=kind, amount=amount, player=player)
+    await t.cmd("close_betting")
+
+
+def hold_alerts(t: Harness) -> list[dict[str, Any]]:
+    return [a for a in t.alerts() if a["hold"]]
