@@ -84,6 +84,20 @@ class Composition:
         return new
 
 
+_FULL_SHOES: dict[tuple[int, frozenset[str]], tuple[Composition, tuple[str, ...]]] = {}
+
+
+def _full_shoe(decks: int, removed_ranks: Iterable[str]) -> tuple[Composition, tuple[str, ...]]:
+    """A full shoe's composition and its cards in deck order, built once per kind of shoe
+    (a simulation shuffles a new shoe every few dozen rounds). Copy the composition to use it."""
+    key = (decks, frozenset(removed_ranks))
+    full = _FULL_SHOES.get(key)
+    if full is None:
+        composition = Composition(decks, key[1])
+        full = _FULL_SHOES[key] = (composition, tuple(composition.cards()))
+    return full
+
+
 class Shoe:
     """A shuffled shoe with a cut card; ``cut_reached`` turns true once the cut card came out.
 
@@ -99,20 +113,20 @@ class Shoe:
         removed_ranks: Iterable[str] = (),
         stacked: Iterable[str] | None = None,
     ) -> None:
-        self.composition = Composition(decks, removed_ranks)
+        full, cards = _full_shoe(decks, removed_ranks)
+        self.composition = full.copy()
         if stacked is not None:
             order = [parse_card(c) for c in stacked]
-            probe = self.composition.copy()
+            probe = full.copy()
             for c in order:
                 probe.take(c)
         else:
-            order = self.composition.cards()
+            order = list(cards)
             rng.shuffle(order)
         order.reverse()  # deal by pop() from the end
         self._order = order
         self.size = len(order)
         self.cut_after = cut_after
-        self.dealt = 0
 
     @classmethod
     def with_penetration(
@@ -131,8 +145,12 @@ class Shoe:
         return shoe
 
     @property
+    def dealt(self) -> int:
+        return self.size - len(self._order)
+
+    @property
     def cut_reached(self) -> bool:
-        return self.cut_after is not None and self.dealt >= self.cut_after
+        return self.cut_after is not None and self.size - len(self._order) >= self.cut_after
 
     @property
     def remaining(self) -> int:
@@ -143,8 +161,10 @@ class Shoe:
             card = self._order.pop()
         except IndexError:
             raise ShoeEmpty(f"all {self.size} cards dealt") from None
-        self.composition.take(card)
-        self.dealt += 1
+        # the card comes from this shoe's own shuffle of its composition: counted out unchecked
+        composition = self.composition
+        composition._left[card] -= 1
+        composition._total -= 1
         return card
 
     def __iter__(self) -> Iterator[str]:

@@ -48,15 +48,14 @@ class ShoeRounds:
         rnd.place_bet(1, "main", self.stake)
         rnd.close_betting()
         draw, deal, decide, expects = self.shoe.draw, rnd.deal, rnd.decide, rnd.expects
-        decision = self.player.decision
+        action = self.player.action
         while True:
             expect = expects()
             kind = expect.kind
             if kind is _CARD or kind is _DEALER_CARD:
                 deal(draw())
             elif kind is _DECISION:
-                d = decision(rnd, expect)
-                decide(d.box, d.hand, d.action)
+                decide(expect.box, expect.hand, action(rnd, expect))
             elif kind is _DONE:
                 return rnd
             else:
@@ -64,8 +63,10 @@ class ShoeRounds:
 
     def net(self) -> tuple[float]:
         """One round's net result per unit of the initial stake (the Monte Carlo sample)."""
-        rnd = self.play()
-        return (sum(s.payout - s.stake for s in rnd.settlements) / self.stake,)
+        net = 0
+        for s in self.play().settlements:
+            net += s.payout - s.stake
+        return (net / self.stake,)
 
 
 def house_edge(options: HouseEdgeOptions) -> dict[str, Any]:

@@ -44,7 +44,7 @@ def check_bet(opts: RoundOptions, book: dict[int, BoxBets], box: int, kind: str,
         raise BetRefused("blackjack.bet.amount", f"a bet must be positive, not {amount}")
     bets = book.get(box) or _EMPTY
     if kind == "main":
-        opts.rules.check_limit("main", amount + bets.main.get(player, 0), "blackjack.bet")
+        _check_limit(opts, "main", amount + bets.main.get(player, 0))
         if player in bets.behind:
             raise BetRefused("blackjack.bet_behind.own_box", f"player {player!r} bets behind box {box}: cannot play it")
         if player not in bets.main:
@@ -59,15 +59,25 @@ def check_bet(opts: RoundOptions, book: dict[int, BoxBets], box: int, kind: str,
         held = bets.behind.get(player)
         if held is not None and held[1] != BEHIND_KINDS[kind]:
             raise BetRefused("blackjack.bet_behind.mixed", "one Bet Behind per player and box: follow or stay")
-        opts.rules.check_limit("behind", amount + (held[0] if held else 0), "blackjack.bet")
+        _check_limit(opts, "behind", amount + (held[0] if held else 0))
     elif kind in SIDE_KINDS:
         if kind not in opts.side_bets:
             raise BetRefused("blackjack.bet.kind", f"this table offers no {kind} side bet")
         if player not in bets.main:
             raise BetRefused("blackjack.side_bet.needs_main", f"a {kind} bet needs the player's main bet on {box}")
-        opts.rules.check_limit(kind, amount + bets.side.get((player, kind), 0), "blackjack.bet")
+        _check_limit(opts, kind, amount + bets.side.get((player, kind), 0))
     else:
         raise BetRefused("blackjack.bet.kind", f"unknown bet kind {kind!r}")
+
+
+def _check_limit(opts: RoundOptions, kind: str, amount: int) -> None:
+    """The table's limit for a bet kind, as ``GameRules.check_limit`` applies it, read from the
+    compiled options (``amount`` is what the player's bet of that kind would come to)."""
+    if amount <= 0:
+        raise BetRefused("blackjack.bet.amount", f"a {kind} bet must be positive, not {amount}")
+    lim = opts.limits.get(kind)
+    if lim is not None and not lim.min <= amount <= lim.max:
+        raise BetRefused("blackjack.bet.limits", f"{kind} bet {amount} outside table limits {lim.min}..{lim.max}")
 
 
 def _check_new_bettor(opts: RoundOptions, book: dict[int, BoxBets], bets: BoxBets, box: int, player: str) -> None:

@@ -20,6 +20,7 @@ non-ten pair are the free ones. ``open_bets()`` lists what still rides; ``void()
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from controller.games.base import (
@@ -73,7 +74,7 @@ from controller.games.blackjack.sidebets import (
     twenty_one_plus_three_lines,
 )
 from controller.money import scale
-from controller.shoe import Composition, ImpossibleCard
+from controller.shoe import Composition
 
 SECOND_CARD = 100  # deal-plan target offset of a box's second card
 CARD, DECISION, DEALER_CARD = ExpectKind.CARD, ExpectKind.DECISION, ExpectKind.DEALER_CARD
@@ -83,9 +84,9 @@ _DEALER_FACE_UP = Expect(DEALER_CARD)
 _DEALER_HOLE = Expect(DEALER_CARD, face_down=True)
 PUSH, LOSE = "push", "lose"  # hand results that are not a win at some ratio
 HIT_STAND, STAND = ("hit", "stand"), ("stand",)
-_EXPECTS: dict[tuple[Any, ...], Expect] = {}
 
 
+@lru_cache(maxsize=4096)
 def _expect(
     kind: ExpectKind,
     box: int,
@@ -95,14 +96,8 @@ def _expect(
     face_down: bool = False,
 ) -> Expect:
     """Expects are immutable values and few: build each once, not per prompt (a frozen
-    dataclass costs more to build than the lookup)."""
-    key = (kind, box, hand, options, players, face_down)
-    e = _EXPECTS.get(key)
-    if e is None:
-        if len(_EXPECTS) > 4096:
-            _EXPECTS.clear()
-        e = _EXPECTS[key] = Expect(kind, box, hand, options, players, face_down)
-    return e
+    dataclass costs more to build than the cache lookup)."""
+    return Expect(kind, box, hand, options, players, face_down)
 
 
 class Box:
@@ -248,14 +243,11 @@ class BlackjackRound(RoundRefusals, EngineRound):
 
     def deal(self, card: str) -> None:
         """The next card out of the shoe; it goes where ``expects()`` says."""
-        if card not in CARD_POINTS:
-            card = self._parse(card)
-        expect = self._expect
-        if expect.kind is not CARD and expect.kind is not DEALER_CARD:
+        kind = self._expect.kind
+        if card not in self._opts.shoe_cards:  # not a card as written, or of a removed rank
+            card = self._checked_card(card)
+        elif kind is not CARD and kind is not DEALER_CARD:
             raise self._card_refused(card)
-        opts = self._opts
-        if card[0] in opts.removed_ranks:
-            raise ImpossibleCard(card, f"rank {card[0]} is removed from this game's shoe")
         if self._composition is not None:
             self._composition.take(card)
         # ---- nothing below may raise
@@ -456,50 +448,51 @@ class BlackjackRound(RoundRefusals, EngineRound):
     def _next_turn(self) -> None:
         """Point at the next hand that needs a card or a decision, or hand over to the dealer."""
         boxes = self._boxes
-        while self._box_i < len(boxes):
-            box = boxes[self._box_i]
+        box_i, hand_i = self._box_i, self._hand_i
+        while box_i < len(boxes):
+            box = boxes[box_i]
             hands = box.hands
-            while self._hand_i < len(hands):
-                h = hands[self._hand_i]
+            while hand_i < len(hands):
+                h = hands[hand_i]
                 status = h.status
                 if len(h.cards) < 2 or status == HIT or status == DOUBLING:
-                    self._expect = _expect(CARD, box.number, self._hand_i + 1, face_down=h.dark)
+                    self._box_i, self._hand_i = box_i, hand_i
+                    self._expect = _expect(CARD, box.number, hand_i + 1, face_down=h.dark)
                     return
                 if status == OPEN:
-                    self._expect = _expect(DECISION, box.number, self._hand_i + 1, self._options(box, h), box.players)
+                    self._box_i, self._hand_i = box_i, hand_i
+                    self._expect = _expect(DECISION, box.number, hand_i + 1, self._options(box, h), box.players)
                     return
-                self._hand_i += 1
-            self._box_i += 1
-            self._hand_i = 0
+                hand_i += 1
+            box_i += 1
+            hand_i = 0
+        self._box_i, self._hand_i = box_i, hand_i
         self._start_dealer()
 
     def _options(self, box: Box, h: Hand) -> tuple[str, ...]:
+        """The decisions open to hand ``h``, in the order they are offered."""
         opts = self._opts
         can_draw = not h.split_aces or opts.hit_split_aces
         if len(h.cards) != 2:  # after a hit: nothing but drawing on or standing
             return HIT_STAND if can_draw else STAND
-        options = ["hit", "stand"] if can_draw else ["stand"]
-        total = h.total
-        if (
+        double_on = opts.double_on_totals
+        can_double = (
             can_draw
             and (not h.split or opts.double_after_split)
-            and (
-                opts.double_totals is None
-                or total in opts.double_totals
-                or (opts.free_bet and total in FREE_DOUBLE_TOTALS)
-            )
-        ):
-            options += opts.multiplier_names
-        if len(box.hands) < opts.max_hands and self._is_pair(h) and not (h.split_aces and opts.split_aces_one_card):
-            options.append("split")
-        if (
+            and (double_on is None or h.total in double_on)
+        )
+        can_split = (
+            len(box.hands) < opts.max_hands
+            and self._is_pair(h)
+            and not (h.split_aces and opts.split_aces_one_card)
+        )
+        can_surrender = (
             opts.surrender
             and not box.acted
             and len(box.hands) == 1
             and (opts.surrender_vs_ace or self._dealer[0][0] != "A")
-        ):
-            options.append("surrender")
-        return tuple(options)
+        )
+        return opts.two_card_options[can_draw, can_double, can_split, can_surrender]
 
     def _is_pair(self, h: Hand) -> bool:
         a, b = h.cards

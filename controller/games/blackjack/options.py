@@ -8,7 +8,9 @@ plain values (cached per rules object) and rounds share it.
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import product
 
+from controller.cards import DECK
 from controller.games.base import Limit
 from controller.games.blackjack.rules import (
     BlackjackRules,
@@ -41,9 +43,10 @@ class RoundOptions:
         "limits", "main_max", "insurance_min", "side_bets", "paytables",
         "hole_card", "peek_on", "hits_soft_17", "blackjack_pays",
         "split_by_rank", "max_hands", "split_aces_one_card", "hit_split_aces",
-        "double_totals", "double_after_split", "multipliers", "multiplier_names", "double_in_dark",
+        "double_totals", "double_on_totals", "double_after_split", "multipliers", "multiplier_names",
+        "two_card_options", "double_in_dark",
         "surrender", "surrender_vs_ace", "insurance", "insurance_exact", "insurance_pays", "even_money",
-        "charlie", "takes_original", "removed_ranks", "free_bet", "dealer_22_pushes",
+        "charlie", "takes_original", "removed_ranks", "shoe_cards", "free_bet", "dealer_22_pushes",
     )  # fmt: skip
 
     def __init__(self, rules: BlackjackRules) -> None:
@@ -73,6 +76,7 @@ class RoundOptions:
             (MULTIPLIER_NAMES[m], m) for m in sorted(set(rules.double_multipliers)) if m in MULTIPLIER_NAMES
         )
         self.multiplier_names = tuple(name for name, _ in self.multipliers)
+        self.two_card_options = two_card_options(self.multiplier_names)
         self.double_in_dark = rules.double_in_dark
         self.surrender = rules.surrender is not Surrender.NONE
         self.surrender_vs_ace = rules.surrender is Surrender.ANY
@@ -83,8 +87,31 @@ class RoundOptions:
         self.charlie = rules.charlie or 99
         self.takes_original = rules.dealer_blackjack_takes is DealerBlackjackTakes.ORIGINAL
         self.removed_ranks = frozenset(rules.removed_ranks)
+        self.shoe_cards = frozenset(c for c in DECK if c[0] not in self.removed_ranks)
         self.free_bet = rules.free_bet
+        #: two-card totals a hand may double on (None: any), a Free Bet table's free doubles included
+        self.double_on_totals = self.double_totals
+        if self.double_totals is not None and self.free_bet:
+            self.double_on_totals = self.double_totals | FREE_DOUBLE_TOTALS
         self.dealer_22_pushes = rules.dealer_22_pushes
+
+
+def two_card_options(
+    multiplier_names: tuple[str, ...],
+) -> dict[tuple[bool, bool, bool, bool], tuple[str, ...]]:
+    """The options offered on a two-card hand, by (may draw, may double, may split, may
+    surrender): hit, stand, the raises, split, surrender, in that order."""
+    table = {}
+    for draw, double, split, surrender in product((False, True), repeat=4):
+        options: tuple[str, ...] = ("hit", "stand") if draw else ("stand",)
+        if double:
+            options += multiplier_names
+        if split:
+            options += ("split",)
+        if surrender:
+            options += ("surrender",)
+        table[draw, double, split, surrender] = options
+    return table
 
 
 _CACHE: dict[int, RoundOptions] = {}

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from controller.cards import CardError, parse_card
 from controller.games.base import ExpectKind, IllegalDecision, PhaseError, RuleError, UnexpectedCard
-from controller.games.blackjack.hand import hand_total
+from controller.games.blackjack.hand import CARD_POINTS, hand_total
 from controller.games.blackjack.phases import (
     ALL_ACTIONS,
     BETTING,
@@ -19,6 +19,7 @@ from controller.games.blackjack.phases import (
     INSURANCE,
     PLAY_ACTIONS,
 )
+from controller.shoe import ImpossibleCard
 
 if TYPE_CHECKING:
     from controller.games.base import Expect
@@ -43,6 +44,17 @@ class RoundRefusals:
 
     def _is_pair(self, h: Hand) -> bool:
         raise NotImplementedError
+
+    def _checked_card(self, text: str) -> str:
+        """A dealt card not written as a card this game's shoe holds: the card it is (parsed,
+        then checked as ``deal`` checks any card), or the refusal."""
+        card = text if text in CARD_POINTS else self._parse(text)
+        kind = self._expect.kind
+        if kind is not ExpectKind.CARD and kind is not ExpectKind.DEALER_CARD:
+            raise self._card_refused(card)
+        if card[0] in self._opts.removed_ranks:
+            raise ImpossibleCard(card, f"rank {card[0]} is removed from this game's shoe")
+        return card
 
     def _parse(self, card: str) -> str:
         try:

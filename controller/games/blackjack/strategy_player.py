@@ -38,6 +38,11 @@ class StrategyPlayer:
         """The decision to make for a DECISION prompt ``expect`` of ``round_``."""
         box = expect.box if expect.box is not None else 1
         hand = expect.hand if expect.hand is not None else 1
-        cards = round_.hand_cards(box, hand)
-        action = self.strategy.decide(cards, round_.dealer_cards()[0], expect.options)
-        return Decide(box=box, action=action, hand=hand, player=self.player)
+        return Decide(box=box, action=self.action(round_, expect), hand=hand, player=self.player)
+
+    def action(self, round_: RoundView, expect: Expect) -> str:
+        """The action ``decision`` would take, without building the Decide (the house-edge
+        runner passes it straight to ``BlackjackRound.decide``)."""
+        box = expect.box if expect.box is not None else 1
+        hand = expect.hand if expect.hand is not None else 1
+        return self.strategy.decide(round_.hand_cards(box, hand), round_.dealer_cards()[0], expect.options)
