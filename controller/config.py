@@ -32,6 +32,14 @@ class TableSection(_Strict):
     game: Literal["blackjack", "roulette", "three-card-blackjack", "catch-a-wave", "baccarat", "russian-poker"]
     preset: str | None = None
     journal: Path
+    #: cards burned out of every new shoe before its first round (journaled, checked like any card)
+    burn_on_new_shoe: int = Field(0, ge=0, le=20)
+
+    @model_validator(mode="after")
+    def _burn_needs_a_shoe(self) -> Self:
+        if self.burn_on_new_shoe and self.game == "roulette":
+            raise ValueError("burn_on_new_shoe: a roulette table has no shoe to burn from")
+        return self
 
 
 class SimulatedShoe(_Strict):

@@ -29,7 +29,8 @@ from controller.table.recovery import device_sync, replay
 
 def build_core(config: TableConfig) -> TableCore:
     adapter = adapter_for(config.table.game)
-    return TableCore(config.table.id, adapter, config.game_rules(), config.table.preset)
+    return TableCore(config.table.id, adapter, config.game_rules(), config.table.preset,
+                     config.table.burn_on_new_shoe)
 
 
 class FeedListener:
@@ -43,6 +44,10 @@ class FeedListener:
 
     def on_prompt(self, prompt: str, core: TableCore) -> None:
         self.feed.set_prompt({"text": prompt, "round": core.round_id})
+        self.feed.set_state(core.state())
+
+    def on_state(self, core: TableCore) -> None:
+        """The prompt is the same but the pit's view changed (open alerts, corrections)."""
         self.feed.set_state(core.state())
 
 
@@ -65,10 +70,12 @@ async def run_table(
     journal.append(
         inputs.TABLE_STARTED,
         {"replayed": result.inputs, "written": result.written, "resumed_round": result.round_id,
-         "game": config.table.game, "preset": config.table.preset, "rules": config.game_rules().model_dump(mode="json")},
+         "game": config.table.game, "preset": config.table.preset, "rules": config.game_rules().model_dump(mode="json"),
+         "burn_on_new_shoe": config.table.burn_on_new_shoe},
         source="table", round_id=core.round_id,
     )
     core.restarted()  # as replay will do at this entry next time
+    core.set_burn(config.table.burn_on_new_shoe)
     loop = TableLoop(core, journal)
     printer = Printer(out, as_json, prompts)
     loop.listeners.append(printer)

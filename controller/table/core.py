@@ -9,7 +9,17 @@ cards and decisions as the engine expects them -> the engine has settled every b
 is told to settle -> ``settle`` closes the round (``round_closed`` record, gate locked). A card
 the engine refuses, an impossible card, a duplicate read or a gap in the shoe's count holds
 the table (see ``holds``); ``void_round`` closes the round void with every stake refunded.
-After the cut card the round is finished, then ``new_shoe`` is required.
+After the cut card the round is finished, then ``new_shoe`` is required. With
+``burn_on_new_shoe`` (config ``[table]``) the first cards out of a new shoe are burned, each
+checked against the shoe like any card, before a round can open.
+
+Corrections of a closed round: the dealer's ``correct`` (round, payout changes, reason) is a
+pending correction, known by its journal seq, that changes nothing until the pit approves it
+(``approve_correction``); approval writes a new ``round_closed`` record for that round whose
+``corrections`` list says what changed, who asked and who approved. The first record stays in
+the journal as it was. The pit acknowledges an alert by its journal seq (``acknowledge_alert``);
+the alerts the table wrote reach the core through ``written`` (live as the loop writes them,
+on replay in journal order), so the open error alerts are rebuilt exactly.
 
 A game with a device of its own (roulette's wheel) has that device's events mapped by its
 adapter (``device_step``): close betting, a result, a void spin, a fault that holds the round
@@ -20,7 +30,7 @@ journaled ``draw`` input, so replay applies the draw that was made and never dra
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from controller.cards import CardError, parse_card
@@ -47,6 +57,10 @@ from controller.table.record import round_record, void_refunds
 
 IDLE, BETTING, PLAYING, SETTLING = "idle", "betting", "playing", "settling"
 RESOLUTIONS = frozenset(("burn", "void_round"))
+#: closed rounds kept in memory for corrections (older ones are recalled from the journal only)
+CORRECTABLE_ROUNDS = 1000
+CHANGE_KEYS = frozenset(("box", "hand", "kind", "player", "payout"))
+TABLE_SOURCE = "table"  # the source of the output entries the table writes
 
 
 class Refusal(Exception):
@@ -66,11 +80,16 @@ class ShoeState:
     last_n: int = 0
     cut_seen: bool = False
     needs_new: bool = False
+    #: cards still to burn out of this shoe before a round may open (``burn_on_new_shoe``)
+    burn_left: int = 0
+    burned: list[str] = field(default_factory=list)
 
 
 class TableCore:
-    def __init__(self, table_id: str, adapter: GameAdapter, rules: GameRules, preset: str | None = None) -> None:
+    def __init__(self, table_id: str, adapter: GameAdapter, rules: GameRules, preset: str | None = None,
+                 burn_on_new_shoe: int = 0) -> None:
         self.table_id = table_id
+        self.burn_on_new_shoe = burn_on_new_shoe
         self.adapter = adapter
         self.rules = rules
         self.preset = preset
@@ -96,6 +115,16 @@ class TableCore:
         self.draw_requested = False  # a ``Draw`` effect is out and its ``draw`` input not yet in
         #: why the last bet-spot press was refused, shown with the prompt until the state changes
         self.notice: str | None = None
+        #: round id -> its latest record (the last ``CORRECTABLE_ROUNDS`` closed rounds)
+        self.records: dict[str, dict[str, Any]] = {}
+        #: correction seq -> the dealer's request (``status`` pending or applied)
+        self.corrections: dict[int, dict[str, Any]] = {}
+        #: alerts the table wrote: every seq, the open (unacknowledged) errors, the acknowledged
+        self._alert_seqs: set[int] = set()
+        self.alerts_open: dict[int, dict[str, Any]] = {}
+        self.acknowledged: dict[int, str] = {}
+        #: bumps when what the pit's ``state`` shows of alerts or corrections changes
+        self.pit_serial = 0
 
     # ------------------------------------------------------------------ stepping
     def step(self, entry: Entry) -> list[Effect]:
@@ -234,6 +263,9 @@ class TableCore:
         except ImpossibleCard as exc:
             self._hold_on("shoe.impossible_card", f"{card}: {exc.reason}", [(card, n)])
             return
+        if self.shoe.burn_left > 0 and self.engine is None:
+            self._burn_from_new_shoe(card, n)
+            return
         if self.engine is None or self.phase not in (BETTING, PLAYING, SETTLING):
             self._hold_on("table.card.no_round", f"{card}: no round is being dealt", [(card, n)])
             return
@@ -245,6 +277,25 @@ class TableCore:
             self._hold_on(code, message, [(card, n)])
             return
         self._advanced()
+
+    def _burn_from_new_shoe(self, card: str, n: int | None) -> None:
+        shoe = self.shoe
+        shoe.burn_left -= 1
+        shoe.burned.append(card)
+        self.serial += 1
+        self._alert(INFO, "shoe.burn", f"burned {card} out of the new shoe ({shoe.burn_left} more to burn)",
+                    card=card, n=n)
+        if shoe.burn_left == 0:
+            self._out.append(Gate(locked=True))
+
+    def set_burn(self, count: int) -> None:
+        """The ``burn_on_new_shoe`` the table runs under from now on (a ``table_started`` entry);
+        a shoe nothing has left yet is burned by it too."""
+        self.burn_on_new_shoe = count
+        shoe = self.shoe
+        if self.engine is None and shoe.last_n == 0 and self.adapter.uses_shoe and shoe.burn_left != count:
+            shoe.burn_left = count
+            self.serial += 1
 
     # ------------------------------------------------------------------ holds
     def _hold_on(self, code: str, message: str, cards: list[tuple[str, int | None]]) -> None:
@@ -310,6 +361,8 @@ class TableCore:
             raise Refusal("table.shoe.shuffle", "this game deals every round from a new deck: load it first")
         if self.shoe.needs_new:
             raise Refusal("table.shoe.cut", "the cut card is out: load a new shoe first")
+        if self.shoe.burn_left > 0:
+            raise Refusal("table.shoe.burn", f"burn {self.shoe.burn_left} more card(s) out of the new shoe first")
         if self.closing:
             raise Refusal("table.closing", "the pit closed the table after the last round")
         if self.adapter.uses_shoe and not self.devices.get("shoe", {}).get("online"):
@@ -414,7 +467,8 @@ class TableCore:
         self.shoe = self._new_shoe(self.shoe.number + 1)
         self._seen.clear()
         self.serial += 1
-        self._out += [LoadShoe(self.shoe.shoe_id, self.adapter.decks(self.rules)), Gate(locked=True)]
+        self._out += [LoadShoe(self.shoe.shoe_id, self.adapter.decks(self.rules)),
+                      Gate(locked=self.shoe.burn_left == 0)]
 
     # ------------------------------------------------------------------ pit commands
     def _pit(self, payload: dict[str, Any]) -> None:
@@ -426,6 +480,121 @@ class TableCore:
             if payload.get("round") != self.round_id or self.engine is None:
                 raise Refusal("pit.void_round.not_open", f"round {payload.get('round')} is not the open round")
             self._cmd_void_round(f"voided by the pit ({payload.get('sender')})")
+        elif kind == "approve_correction":
+            self._approve(payload)
+        elif kind == "acknowledge_alert":
+            self._acknowledge(payload)
+
+    def _acknowledge(self, payload: dict[str, Any]) -> None:
+        seq, sender = payload.get("alert"), str(payload.get("sender", ""))
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq not in self._alert_seqs:
+            raise Refusal("pit.acknowledge_alert.unknown", f"no alert {seq} was raised by this table")
+        if seq in self.acknowledged:
+            raise Refusal("pit.acknowledge_alert.already",
+                          f"alert {seq} was acknowledged already by {self.acknowledged[seq]}")
+        self.acknowledged[seq] = sender
+        self.alerts_open.pop(seq, None)
+        self.pit_serial += 1
+        self._alert(INFO, "pit.alert_acknowledged", f"alert {seq} acknowledged by {sender}", alert=seq, by=sender)
+
+    # ------------------------------------------------------------------ corrections
+    def written(self, entry: Entry) -> None:
+        """An output entry the table wrote (live: as the loop writes it; replay: in journal order)."""
+        if entry.kind != inputs.ALERT or entry.source != TABLE_SOURCE:
+            return
+        self._alert_seqs.add(entry.seq)
+        if entry.payload.get("severity") == ERROR and entry.seq not in self.acknowledged:
+            p = entry.payload
+            self.alerts_open[entry.seq] = {"seq": entry.seq, "code": p.get("code"), "message": p.get("message"),
+                                           "round": entry.round_id}
+            self.pit_serial += 1
+
+    def _cmd_correct(self, round: Any, changes: Any, reason: Any) -> None:
+        round = str(round)
+        record = self.records.get(round)
+        if record is None:
+            raise Refusal("table.correct.unknown_round", f"no closed round {round!r} to correct "
+                                                         f"(the last {CORRECTABLE_ROUNDS} rounds can be corrected)")
+        if record["status"] != "settled":
+            raise Refusal("table.correct.void", f"round {round} is void: its stakes were refunded")
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+            raise Refusal("table.correct.reason", "a correction needs a reason (1 to 200 characters)")
+        pending = [s for s, c in self.corrections.items() if c["round"] == round and c["status"] == "pending"]
+        if pending:
+            raise Refusal("table.correct.pending", f"round {round} has correction {pending[0]} pending approval")
+        rows = self._changed_rows(record, changes)
+        seq = self._entry.seq if self._entry else 0
+        self.corrections[seq] = {
+            "correction": seq, "round": round, "reason": reason, "status": "pending",
+            "requested_by": self._entry.source if self._entry else "", "requested": self._ts(), "changes": rows,
+        }
+        self.pit_serial += 1
+        said = ", ".join(f"box {r['box']}.{r['hand']} {r['kind']} {r['before']}->{r['after']}" for r in rows)
+        self._alert(WARNING, "round.correction_pending",
+                    f"correction {seq} of round {round} waits for the pit's approval: {said} ({reason})",
+                    correction=seq, corrected_round=round,
+                    changes=[{k: v for k, v in r.items() if k != "index"} for r in rows])
+
+    def _changed_rows(self, record: dict[str, Any], changes: Any) -> list[dict[str, Any]]:
+        """The bets a correction changes: each ``{box, hand, kind, player?, payout}`` names exactly
+        one bet of the round and gives its corrected payout."""
+        if not isinstance(changes, list) or not changes:
+            raise Refusal("table.correct.changes", "changes: a list of {box, hand, kind, player, payout}")
+        rows: list[dict[str, Any]] = []
+        for change in changes:
+            if not isinstance(change, dict) or set(change) - CHANGE_KEYS or {"box", "hand", "kind", "payout"} - set(change):
+                raise Refusal("table.correct.changes", f"{change!r}: give box, hand, kind, payout (player optional)")
+            payout = change["payout"]
+            if not isinstance(payout, int) or isinstance(payout, bool) or not 0 <= payout <= 10**12:
+                raise Refusal("table.correct.payout", f"{change!r}: payout must be an amount in minor units")
+            found = [i for i, b in enumerate(record["bets"])
+                     if (b["box"], b["hand"], b["kind"]) == (change["box"], change["hand"], change["kind"])
+                     and ("player" not in change or b["player"] == change["player"])]
+            if len(found) != 1:
+                raise Refusal("table.correct.no_bet", f"{change!r} names {len(found)} bets of round "
+                                                      f"{record['round']}, not one")
+            bet = record["bets"][found[0]]
+            if any(r["index"] == found[0] for r in rows):
+                raise Refusal("table.correct.changes", f"{change!r}: that bet is changed twice")
+            if bet["payout"] == payout:
+                raise Refusal("table.correct.unchanged", f"{change!r}: that bet was paid {payout} already")
+            rows.append({"index": found[0], "box": bet["box"], "hand": bet["hand"], "kind": bet["kind"],
+                         "player": bet["player"], "stake": bet["stake"], "before": bet["payout"], "after": payout})
+        return rows
+
+    def _approve(self, payload: dict[str, Any]) -> None:
+        ident = str(payload.get("correction", ""))
+        request = self.corrections.get(int(ident)) if ident.isdigit() else None
+        if request is None:
+            raise Refusal("pit.approve_correction.unknown", f"no correction {ident} was requested")
+        if request["status"] != "pending":
+            raise Refusal("pit.approve_correction.applied", f"correction {ident} was applied already")
+        record = self.records.get(request["round"])
+        if record is None:
+            raise Refusal("pit.approve_correction.unknown", f"round {request['round']} is too old to correct here")
+        bets = [dict(b) for b in record["bets"]]
+        changes = []
+        for row in request["changes"]:
+            bets[row["index"]]["payout"] = row["after"]
+            changes.append({k: v for k, v in row.items() if k != "index"})
+        sender = str(payload.get("sender", ""))
+        payout_total = sum(b["payout"] for b in bets)
+        correction = {
+            "seq": request["correction"], "reason": request["reason"], "requested_by": request["requested_by"],
+            "requested": request["requested"], "approved_by": sender, "approved": self._ts(),
+            "approval": self._entry.seq if self._entry else 0, "changes": changes,
+            "payout_total_before": record["payout_total"], "payout_total_after": payout_total,
+        }
+        corrected = {**record, "bets": bets, "stake_total": sum(b["stake"] for b in bets),
+                     "payout_total": payout_total, "corrections": [*record["corrections"], correction]}
+        self.records[request["round"]] = corrected
+        request["status"] = "applied"
+        self.pit_serial += 1
+        self._out.append(Record(inputs.ROUND_CLOSED, corrected, request["round"]))
+        self._alert(INFO, "round.correction_applied",
+                    f"correction {request['correction']} of round {request['round']} approved by {sender}: "
+                    f"payout {record['payout_total']} -> {payout_total}",
+                    correction=request["correction"], corrected_round=request["round"])
 
     # ------------------------------------------------------------------ round progress
     def _advanced(self) -> None:
@@ -494,6 +663,9 @@ class TableCore:
         )
         self._out.append(Record(inputs.ROUND_CLOSED, record, self.round_id))
         self._out.append(Gate(locked=True))
+        self.records[self.round_id] = record
+        while len(self.records) > CORRECTABLE_ROUNDS:
+            del self.records[next(iter(self.records))]
         self.engine = None
         self.round_id = None
         self.phase = IDLE
@@ -507,7 +679,8 @@ class TableCore:
     # ------------------------------------------------------------------ helpers
     def _new_shoe(self, number: int) -> ShoeState:
         composition = Composition(self.adapter.decks(self.rules), self.adapter.removed_ranks(self.rules))
-        return ShoeState(number, f"{self.table_id}-shoe-{number}", composition)
+        burn = self.burn_on_new_shoe if self.adapter.uses_shoe else 0
+        return ShoeState(number, f"{self.table_id}-shoe-{number}", composition, burn_left=burn)
 
     def _ts(self) -> str:
         return self._entry.ts if self._entry else ""
@@ -541,6 +714,8 @@ class TableCore:
                 return "Table closed"
             if self.shoe.needs_new:
                 return "Cut card is out: load a new shoe" if self.shoe.cut_seen else "Shuffle: load a new deck"
+            if self.shoe.burn_left > 0:
+                return f"Burn {self.shoe.burn_left} card{'s' if self.shoe.burn_left > 1 else ''}"
             own = getattr(self.adapter, "device", None)
             fault = self.devices.get(own, {}).get("fault") if own else None
             if fault:
@@ -558,7 +733,13 @@ class TableCore:
             "phase": "hold" if self.hold is not None else self.phase,
             "round": self.round_id,
             "limits": {k: v.model_dump() for k, v in self.rules.limits.items()},
-            "shoe": {"id": self.shoe.shoe_id, "cards_dealt": self.shoe.last_n, "cut_card_seen": self.shoe.cut_seen},
+            "shoe": {"id": self.shoe.shoe_id, "cards_dealt": self.shoe.last_n, "cut_card_seen": self.shoe.cut_seen,
+                     "to_burn": self.shoe.burn_left},
             "hold": self.hold.view() if self.hold is not None else None,
             "devices": {d: dict(h) for d, h in self.devices.items()},
+            "alerts_open": [dict(a) for _, a in sorted(self.alerts_open.items())],
+            "corrections_pending": [
+                {k: c[k] for k in ("correction", "round", "reason", "requested_by")}
+                for _, c in sorted(self.corrections.items()) if c["status"] == "pending"
+            ],
         }

@@ -5,7 +5,9 @@ Inputs (replayed on start, in journal order, through the same core as live):
 * ``device``      a device event, ``payload`` = the driver's event (``type`` card, noread, cut,
                   lost_card, shoe_status, fault, online, offline, hello, refused; the wheel's
                   place_bets ... winning_number, void, fault, recovered); ``source`` the device.
-* ``command``     a dealer or player command, ``payload`` = ``{"command": name, ...arguments}``;
+* ``command``     a dealer or player command, ``payload`` = ``{"command": name, ...arguments}``
+                  (``correct``: ``round``, ``reason``, ``changes`` = ``[{box, hand, kind,
+                  player (optional), payout}]``, the corrected payouts of that closed round);
                   ``source`` says who (``dealer``, ``player:<id>``, ``sim-dealer``, ...).
 * ``pit_command`` a pit-boss command as the feed validated it (``PitCommand.journal_payload()``).
 * ``draw``        a random draw the table made from ``secrets`` (roulette multipliers), journaled
@@ -47,6 +49,8 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "burn": ((), ()),
     "void_round": ((), ("reason",)),
     "new_shoe": ((), ()),
+    # a correction of a closed round's payouts, pending until the pit approves it
+    "correct": (("round", "changes", "reason"), ()),
     # a game's own commands, turned into engine actions by its adapter (``game_action``)
     "exchange": (("box", "discard"), ("player",)),
     "misdeal": (("target", "cards_dealt"), ("dealer_cards",)),

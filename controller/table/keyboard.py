@@ -1,12 +1,15 @@
 """Dealer commands keyed on the terminal, one per line, until the web console exists:
 ``open_round``, ``bet box=1 amount=500 player=A``, ``close_betting``,
 ``decide box=1 action=hit``, ``key_card card=AH``, ``burn``, ``void_round``, ``settle``,
-``new_shoe``. Values are read as JSON where they parse (``500``), else as text (``AH``)."""
+``new_shoe``, ``correct round=t1-000004 changes='[{"box":1,"hand":1,"kind":"main","payout":2500}]'
+reason="blackjack paid 1:1"``. Words are split as a shell would (quotes keep blanks); values
+are read as JSON where they parse (``500``), else as text (``AH``)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import shlex
 import sys
 from typing import Any
 
@@ -16,7 +19,7 @@ from controller.table.loop import TableLoop
 
 def parse_line(line: str) -> dict[str, Any] | None:
     """A command payload, or None for a blank line; ValueError for text that is no command."""
-    words = line.split()
+    words = shlex.split(line)  # ValueError on an unclosed quote
     if not words:
         return None
     name, args = words[0], {}

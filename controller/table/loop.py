@@ -58,6 +58,7 @@ class TableLoop:
         self._queue: asyncio.Queue[Entry] = asyncio.Queue()
         self._changed = asyncio.Condition()
         self._prompt = ""
+        self._pit_serial = -1
         self.steps = 0
         self._busy = False
 
@@ -103,8 +104,8 @@ class TableLoop:
     async def carry_out(self, effects: list[Effect]) -> None:
         for effect in effects:
             if isinstance(effect, Record):
-                self._tell(self.journal.append(effect.kind, effect.payload, source=TABLE_SOURCE,
-                                               round_id=effect.round_id))
+                self._wrote(self.journal.append(effect.kind, effect.payload, source=TABLE_SOURCE,
+                                                round_id=effect.round_id))
             elif isinstance(effect, Draw):
                 self.draw(effect)
             elif isinstance(effect, DeviceCommand):
@@ -118,8 +119,8 @@ class TableLoop:
                 except Exception as exc:  # CommandFailed, a dropped link: alert, never crash the table
                     log.warning("shoe command %s failed: %s", effect, exc)
                     payload = alert(ERROR, "shoe.command_failed", f"{type(effect).__name__}: {exc}", 0)
-                    self._tell(self.journal.append(inputs.ALERT, payload, source=TABLE_SOURCE,
-                                                   round_id=self.core.round_id))
+                    self._wrote(self.journal.append(inputs.ALERT, payload, source=TABLE_SOURCE,
+                                                    round_id=self.core.round_id))
 
     def draw(self, effect: Draw) -> None:
         """Make the draw from ``secrets`` and journal it at once, ahead of anything still to come
@@ -139,15 +140,28 @@ class TableLoop:
         except Exception as exc:  # a timeout, a dropped line: alert, never crash the table
             log.warning("%s command %s failed: %s", effect.device, effect.name, exc)
             payload = alert(ERROR, f"{effect.device}.command_failed", f"{effect.name}: {exc}", 0)
-            self._tell(self.journal.append(inputs.ALERT, payload, source=TABLE_SOURCE, round_id=self.core.round_id))
+            self._wrote(self.journal.append(inputs.ALERT, payload, source=TABLE_SOURCE, round_id=self.core.round_id))
+
+    def _wrote(self, entry: Entry) -> None:
+        """An output entry written: the core learns its seq (alerts), then the listeners see it."""
+        self.core.written(entry)
+        self._tell(entry)
 
     def announce(self) -> None:
-        """Tell listeners the prompt if it changed."""
+        """Tell listeners the prompt if it changed; those with ``on_state`` also when only the
+        pit's view changed (an alert acknowledged, a correction requested or applied)."""
         prompt = self.core.prompt()
         if prompt != self._prompt:
             self._prompt = prompt
+            self._pit_serial = self.core.pit_serial
             for listener in self.listeners:
                 listener.on_prompt(prompt, self.core)
+        elif self.core.pit_serial != self._pit_serial:
+            self._pit_serial = self.core.pit_serial
+            for listener in self.listeners:
+                on_state = getattr(listener, "on_state", None)
+                if on_state is not None:
+                    on_state(self.core)
 
     def _tell(self, entry: Entry) -> None:
         for listener in self.listeners:

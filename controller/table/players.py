@@ -80,6 +80,8 @@ class SimulatedTable:
         if core.phase == IDLE:
             if core.shoe.needs_new:
                 loop.command("new_shoe", DEALER)
+            elif core.shoe.burn_left > 0 and self.firmware is not None:
+                self.firmware.draw()  # "Burn 1 card": the dealer pulls it through the gate
             elif self.played >= self.rounds or core.closing:
                 self.done.set()
             else:

@@ -21,6 +21,10 @@ def round_line(record: dict[str, Any]) -> str:
     ]
     if out.get("burned"):
         parts.append(f"burned {' '.join(out['burned'])}")
+    for c in record.get("corrections") or []:
+        changed = " ".join(f"box {x['box']}.{x['hand']} {x['kind']} {x['before']}->{x['after']}" for x in c["changes"])
+        parts.append(f"corrected (#{c['seq']} by {c['requested_by']}, approved by {c['approved_by']}: "
+                     f"{c['reason']}) {changed}")
     return " | ".join(parts)
 
 

@@ -32,12 +32,12 @@ class Replay:
 
 def replay(journal: Journal, core: TableCore) -> Replay:
     """Rebuild ``core`` from ``journal`` (the core must be fresh)."""
-    closed: set[str] = set()
+    closed: set[tuple[str, int]] = set()  # (round, corrections applied): a correction is a record of its own
     alerts: set[tuple[int, str]] = set()
     entries = list(journal.entries())
     for e in entries:
         if e.kind == inputs.ROUND_CLOSED:
-            closed.add(str(e.payload.get("round")))
+            closed.add((str(e.payload.get("round")), len(e.payload.get("corrections") or [])))
         elif e.kind == inputs.ALERT:
             alerts.add((int(e.payload.get("cause", 0)), str(e.payload.get("code"))))
     stepped = written = 0
@@ -47,6 +47,9 @@ def replay(journal: Journal, core: TableCore) -> Replay:
             core.restarted()
             if "rules" in e.payload:  # rounds opened after that start: the rules it journaled
                 core.rules = core.adapter.rules_from_dump(e.payload["rules"])
+            core.set_burn(int(e.payload.get("burn_on_new_shoe", 0)))
+        if e.kind == inputs.ALERT:
+            core.written(e)
         if e.kind not in inputs.INPUT_KINDS:
             continue
         stepped += 1
@@ -54,7 +57,7 @@ def replay(journal: Journal, core: TableCore) -> Replay:
             if not isinstance(effect, Record):
                 continue
             if effect.kind == inputs.ROUND_CLOSED:
-                key = str(effect.payload["round"])
+                key = (str(effect.payload["round"]), len(effect.payload.get("corrections") or []))
                 if key in closed:
                     continue
                 closed.add(key)
@@ -63,7 +66,7 @@ def replay(journal: Journal, core: TableCore) -> Replay:
                 if akey in alerts:
                     continue
                 alerts.add(akey)
-            journal.append(effect.kind, effect.payload, source=TABLE_SOURCE, round_id=effect.round_id)
+            core.written(journal.append(effect.kind, effect.payload, source=TABLE_SOURCE, round_id=effect.round_id))
             written += 1
     core.rules = current  # new rounds from now on: the rules of the config started with
     return Replay(stepped, written, core.round_id)
@@ -73,7 +76,7 @@ def device_sync(core: TableCore) -> list[Effect]:
     """The gate as the rebuilt table needs it: locked unless cards are being dealt; a resumed
     round's device game started again; and the random draw the round was waiting for when the
     process stopped (never journaled: made now)."""
-    out: list[Effect] = [Gate(locked=core.phase in (IDLE, BETTING))]
+    out: list[Effect] = [Gate(locked=core.phase in (IDLE, BETTING) and core.shoe.burn_left == 0)]
     own = getattr(core.adapter, "device", None)
     if own is not None and core.engine is not None and core.phase != SETTLING:
         # a resumed round on the game's own device: start its game again (the wheel's *u 1)
