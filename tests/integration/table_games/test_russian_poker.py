@@ -24,9 +24,8 @@ R1 = ["2H", "AS", "2C", "QC", "5H", "KS", "4D", "QD", "8H", "7S", "7C", "5C",
 R2 = ["3C", "9C", "AH", "7H", "9S", "JC", "TS", "4H", "8D", "QH", "6D", "5S", "4S", "KD", "2C"]
 
 
-async def test_hand_worked_rounds_with_exchange_and_a_box_misdeal(game_table):
-    t = await game_table(game="russian-poker", preset="exchange", stacked=R1, limits=LIMITS)
-
+async def _round1(t) -> None:
+    """Round 1 up to the settle prompt (settled by the caller)."""
     # Round 1. A: Ante 1000 + Bonus 500; B: Ante 2000; C: Ante 500. Dealer pair of queens qualifies.
     # A raises (2000) a flush: Ante 1000 -> 2000, Raise 2000 at 5:1 -> 12000, Bonus 500 at 50:1
     # -> 25500. B exchanges 9D (fee 2000 -> 0), draws 6S: a spade flush, raises 4000:
@@ -48,6 +47,12 @@ async def test_hand_worked_rounds_with_exchange_and_a_box_misdeal(game_table):
     await t.cmd("decide", box=2, action="raise", player="B")
     await t.cmd("decide", box=3, action="fold", player="C")
     assert t.prompt == "Dealer qualifies with pair — settle"
+
+
+async def test_hand_worked_rounds_with_exchange_and_a_box_misdeal(game_table):
+    t = await game_table(game="russian-poker", preset="exchange", stacked=R1, limits=LIMITS)
+
+    await _round1(t)
     await t.cmd("settle")
 
     assert t.prompt == "Shuffle: load a new deck"

@@ -20,9 +20,8 @@ R1 = ["AS", "9C", "7S", "TD", "KH", "8C", "6H", "9D", "5D", "2D", "2C", "3S"]
 R2 = ["AH", "AD", "5H", "6H", "QS", "AC", "5C", "7D", "4C", "6S", "4D", "2S"]
 
 
-async def test_two_hand_worked_rounds_and_a_deck_per_round(game_table):
-    t = await game_table(game="three-card-blackjack", stacked=R1, limits=LIMITS)
-
+async def _round1(t) -> None:
+    """Round 1 up to the settle prompt (settled by the caller)."""
     # Round 1. A: Ante 1000 + Ace Plus 500; B: Ante 2000; C: Ante 500. Dealer T-9-3 = 19 qualifies.
     # Box 1 turned: A-K-5 is Ace Plus "A-T-x" 3:1: 500 -> 2000. A plays: blackjack beats 19:
     # Ante 1000 -> 2000, Play 1000 -> 2000. B plays 9-8-2 = 19 against 19: both push.
@@ -41,6 +40,12 @@ async def test_two_hand_worked_rounds_and_a_deck_per_round(game_table):
     await t.cmd("decide", box=2, action="play", player="B")
     await t.cmd("decide", box=3, action="fold", player="C")
     assert t.prompt == "Dealer qualifies with 19 — settle"
+
+
+async def test_two_hand_worked_rounds_and_a_deck_per_round(game_table):
+    t = await game_table(game="three-card-blackjack", stacked=R1, limits=LIMITS)
+
+    await _round1(t)
     await t.cmd("settle")
 
     # one deck, shuffled every round: no round before a new deck

@@ -19,10 +19,11 @@ async def _croupier(*args: str) -> asyncio.subprocess.Process:
 
 
 async def _stop(process: asyncio.subprocess.Process) -> None:
+    """Ctrl-C, then a kill if it has not exited (generous: the CI machine may be loaded)."""
     if process.returncode is None:
         process.send_signal(signal.SIGINT)
         try:
-            await asyncio.wait_for(process.wait(), 10)
+            await asyncio.wait_for(process.wait(), 30)
         except TimeoutError:
             process.kill()
             await process.wait()
@@ -50,7 +51,8 @@ async def test_sim_and_listen_print_json_events() -> None:
         if listen is not None:
             await _stop(listen)
         await _stop(sim)
-    assert sim.returncode == 0 and listen.returncode == 0
+    assert sim.returncode == 0, (await sim.stderr.read()).decode()[-2000:] if sim.stderr else ""
+    assert listen.returncode == 0, (await listen.stderr.read()).decode()[-2000:] if listen.stderr else ""
 
 
 async def test_listen_replays_a_trace_offline() -> None:
