@@ -8,7 +8,7 @@ card of the stacked shoe through the gate and waits until the table has taken it
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -137,12 +137,12 @@ class Harness:
         await self.cmd("close_betting")
 
 
-@pytest.fixture
-async def table_factory(tmp_path: Path) -> AsyncIterator[Any]:
+async def harnesses(tmp_path: Path, writer: Callable[..., Path]) -> AsyncIterator[Any]:
+    """A factory of started tables, each from ``writer(tmp_path, **options)``; all stopped after."""
     made: list[Harness] = []
 
     async def make(**kwargs: Any) -> Harness:
-        h = Harness(load(write_config(tmp_path, **kwargs)))
+        h = Harness(load(writer(tmp_path, **kwargs)))
         await h.start()
         made.append(h)
         return h
@@ -150,6 +150,12 @@ async def table_factory(tmp_path: Path) -> AsyncIterator[Any]:
     yield make
     for h in made:
         await h.stop()
+
+
+@pytest.fixture
+async def table_factory(tmp_path: Path) -> AsyncIterator[Any]:
+    async for make in harnesses(tmp_path, write_config):
+        yield make
 
 
 def bets(record: dict[str, Any]) -> list[tuple[int, int, str, str, int, int]]:

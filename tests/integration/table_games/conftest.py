@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 
-from controller.config import load
 from controller.shoe import Shoe
-from tests.integration.table.conftest import Harness
+from tests.integration.table.conftest import Harness, harnesses
 
 
 def write_config(tmp_path: Path, *, game: str, stacked: list[str], limits: str, preset: str = "standard",
@@ -56,17 +55,8 @@ broker = "none"
 
 @pytest.fixture
 async def game_table(tmp_path: Path) -> AsyncIterator[Any]:
-    made: list[Harness] = []
-
-    async def make(**kwargs: Any) -> Harness:
-        h = Harness(load(write_config(tmp_path, **kwargs)))
-        await h.start()
-        made.append(h)
-        return h
-
-    yield make
-    for h in made:
-        await h.stop()
+    async for make in harnesses(tmp_path, write_config):
+        yield make
 
 
 def restack(t: Harness, cards: list[str]) -> None:
