@@ -14,10 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.cards import BACCARAT_POINTS  # noqa: E402
-from controller.games.baccarat import BET_KINDS, BaccaratRound, baccarat_rules, banker_draws, player_draws  # noqa: E402
-from controller.games.base import ExpectKind  # noqa: E402
-from controller.shoe import Shoe  # noqa: E402
+from controller.cards import BACCARAT_POINTS
+from controller.games.baccarat import BET_KINDS, BaccaratRound, baccarat_rules, banker_draws, player_draws
+from controller.games.base import ExpectKind
+from controller.shoe import Shoe
 
 
 def bare_coup(shoe: Shoe) -> int:

@@ -24,12 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.analysis.blackjack import ShoeRounds  # noqa: E402
-from controller.cli import parse_overrides  # noqa: E402
-from controller.games.blackjack.hand import hand_total  # noqa: E402
-from controller.games.blackjack.rules import BlackjackRules, blackjack_rules  # noqa: E402
-from controller.games.blackjack.strategy import BasicStrategy  # noqa: E402
-from controller.shoe import Shoe  # noqa: E402
+from controller.analysis.blackjack import ShoeRounds
+from controller.cli import parse_overrides
+from controller.games.blackjack.hand import hand_total
+from controller.games.blackjack.rules import BlackjackRules, blackjack_rules
+from controller.games.blackjack.strategy import BasicStrategy
+from controller.shoe import Shoe
 
 HIT_LIKE = ("hit",)
 

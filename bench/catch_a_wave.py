@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.analysis.catch_a_wave import round_player  # noqa: E402
-from controller.games.catch_a_wave import SeedStrategy, catch_a_wave_rules  # noqa: E402
-from controller.shoe import Shoe  # noqa: E402
+from controller.analysis.catch_a_wave import round_player
+from controller.games.catch_a_wave import SeedStrategy, catch_a_wave_rules
+from controller.shoe import Shoe
 
 
 class CountingShoe(Shoe):

@@ -26,12 +26,12 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a script from the repo root or bench/
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.shoe import Shoe  # noqa: E402
-from drivers.events import DeviceEvent  # noqa: E402
-from drivers.shoe import SerialTransport, ShoeSession, UsbTransport  # noqa: E402
-from drivers.shoe.codec import Card, encode  # noqa: E402
-from drivers.shoe.events import CardDrawn  # noqa: E402
-from simulators.shoe import SerialShoeSim, ShoeFirmware, UsbShoeSim  # noqa: E402
+from controller.shoe import Shoe
+from drivers.events import DeviceEvent
+from drivers.shoe import SerialTransport, ShoeSession, UsbTransport
+from drivers.shoe.codec import Card, encode
+from drivers.shoe.events import CardDrawn
+from simulators.shoe import SerialShoeSim, ShoeFirmware, UsbShoeSim
 
 SERIAL_BPS = 115200
 USB_FS_BPS = 12_000_000

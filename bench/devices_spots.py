@@ -16,11 +16,11 @@ import aiomqtt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from drivers.mqtt import MqttLink  # noqa: E402
-from drivers.mqtt.link import TCP_NODELAY  # noqa: E402
-from drivers.spots import SpotPress, SpotsSession  # noqa: E402
-from simulators.spots import SpotDevice  # noqa: E402
-from tests.fixtures.mosquitto import MosquittoBroker  # noqa: E402
+from drivers.mqtt import MqttLink
+from drivers.mqtt.link import TCP_NODELAY
+from drivers.spots import SpotPress, SpotsSession
+from simulators.spots import SpotDevice
+from tests.fixtures.mosquitto import MosquittoBroker
 
 TABLE = "bench"
 WARMUP = 20

@@ -12,10 +12,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from drivers.events import DeviceEvent  # noqa: E402
-from drivers.wheel import codec  # noqa: E402
-from drivers.wheel.session import WheelSession  # noqa: E402
-from simulators.pty_port import PtyPort  # noqa: E402
+from drivers.events import DeviceEvent
+from drivers.wheel import codec
+from drivers.wheel.session import WheelSession
+from simulators.pty_port import PtyPort
 
 BAUD_BITS = 10 / 9600
 

@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.games.roulette import RouletteRound, roulette_rules  # noqa: E402
-from controller.games.roulette.bets import parse_bet  # noqa: E402
-from controller.games.roulette.layout import EUROPEAN_ORDER  # noqa: E402
+from controller.games.roulette import RouletteRound, roulette_rules
+from controller.games.roulette.bets import parse_bet
+from controller.games.roulette.layout import EUROPEAN_ORDER
 
 BETS: tuple[tuple[int, str, int], ...] = (
     (1, "straight:17", 500),

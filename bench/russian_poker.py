@@ -15,10 +15,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.analysis.russian_poker import play_round, simple  # noqa: E402
-from controller.cards import DECK  # noqa: E402
-from controller.games.poker_hands import evaluate  # noqa: E402
-from controller.games.russian_poker import russian_poker_rules  # noqa: E402
+from controller.analysis.russian_poker import play_round, simple
+from controller.cards import DECK
+from controller.games.poker_hands import evaluate
+from controller.games.russian_poker import russian_poker_rules
 
 
 def bare_round(rng: random.Random) -> int:

@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.analysis.three_card_blackjack import ante_analysis, strategy_summary  # noqa: E402
-from controller.cards import DECK, TEN_VALUES  # noqa: E402
-from controller.games.three_card_blackjack import (  # noqa: E402
+from controller.analysis.three_card_blackjack import ante_analysis, strategy_summary
+from controller.cards import DECK, TEN_VALUES
+from controller.games.three_card_blackjack import (
     ThreeCardBlackjackRound,
     hand_value,
     three_card_blackjack_rules,

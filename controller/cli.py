@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
@@ -33,12 +33,12 @@ def parse_overrides(pairs: list[str]) -> dict[str, Any]:
 @app.command("house-edge")
 def house_edge(
     game: Annotated[str, typer.Argument(help=f"one of: {', '.join(HOUSE_EDGE)}")],
-    preset: Annotated[Optional[str], typer.Option(help="rule preset, e.g. ru6, am8, european")] = None,
+    preset: Annotated[str | None, typer.Option(help="rule preset, e.g. ru6, am8, european")] = None,
     set_: Annotated[list[str], typer.Option("--set", help="rule override key=value (repeatable)")] = [],
-    rounds: Annotated[Optional[int], typer.Option(min=1, help="Monte Carlo rounds")] = None,
+    rounds: Annotated[int | None, typer.Option(min=1, help="Monte Carlo rounds")] = None,
     seed: Annotated[int, typer.Option(help="seed of the shuffles")] = 1,
-    method: Annotated[Optional[str], typer.Option(help="exact | monte-carlo")] = None,
-    strategy: Annotated[Optional[str], typer.Option(help="player strategy, e.g. seed")] = None,
+    method: Annotated[str | None, typer.Option(help="exact | monte-carlo")] = None,
+    strategy: Annotated[str | None, typer.Option(help="player strategy, e.g. seed")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
 ) -> None:
     """Measure a game's house edge through the same engine the table uses."""

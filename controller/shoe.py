@@ -29,7 +29,7 @@ class ShoeEmpty(RuntimeError):
 class Composition:
     """The multiset of cards still in a shoe of ``decks`` decks, less ``removed_ranks``."""
 
-    __slots__ = ("decks", "removed_ranks", "_left", "_total")
+    __slots__ = ("_left", "_total", "decks", "removed_ranks")
 
     def __init__(self, decks: int, removed_ranks: Iterable[str] = ()) -> None:
         if decks < 1:

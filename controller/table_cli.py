@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
     @app.command("run")
     def run(
         config: Annotated[Path, typer.Option(help="the table's TOML config file")],
-        rounds: Annotated[Optional[int], typer.Option(min=1, help="simulated players and dealer play N rounds, then exit")] = None,
+        rounds: Annotated[int | None, typer.Option(min=1, help="simulated players and dealer play N rounds, then exit")] = None,
         pace: Annotated[float, typer.Option(min=0.0, help="with --rounds: seconds the simulated people take per action")] = 0.0,
         as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
         quiet: Annotated[bool, typer.Option("--quiet", help="alerts and rounds only, no prompts")] = False,
@@ -41,9 +41,9 @@ def register(app: typer.Typer) -> None:
     def recall_cmd(
         config: Annotated[Path, typer.Option(help="the table's TOML config file")],
         as_json: Annotated[bool, typer.Option("--json", help="a JSON array of round records")] = False,
-        last: Annotated[Optional[int], typer.Option(min=1, help="the last N rounds (default 10)")] = None,
+        last: Annotated[int | None, typer.Option(min=1, help="the last N rounds (default 10)")] = None,
         all_: Annotated[bool, typer.Option("--all", help="every round in the journal")] = False,
-        round_id: Annotated[Optional[str], typer.Option("--round", help="one round by id")] = None,
+        round_id: Annotated[str | None, typer.Option("--round", help="one round by id")] = None,
     ) -> None:
         """Print closed rounds from the journal (works while the table runs or holds)."""
         from controller.table.printer import round_line

@@ -14,7 +14,6 @@ from typing import Any
 
 from controller.analysis import HouseEdgeOptions
 from controller.analysis.montecarlo import run_monte_carlo
-from controller.games.base import CloseBetting, ExpectKind
 from controller.games.baccarat import (
     BET_KINDS,
     BaccaratRound,
@@ -23,6 +22,7 @@ from controller.games.baccarat import (
     banker_draws,
     player_draws,
 )
+from controller.games.base import CloseBetting, ExpectKind
 from controller.shoe import Shoe
 
 DEFAULT_ROUNDS = 200_000

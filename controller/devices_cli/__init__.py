@@ -4,8 +4,8 @@ Events print as one line each, or with ``--json`` one JSON object per line with 
 
 from __future__ import annotations
 
-from pydantic import BaseModel
 import typer
+from pydantic import BaseModel
 
 
 def print_event(event: BaseModel, as_json: bool) -> None:

@@ -13,20 +13,20 @@ import asyncio
 import contextlib
 import random
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from controller.devices_cli import print_event
-from drivers.events import DeviceEvent
 from controller.shoe import Shoe
+from drivers.events import DeviceEvent
 from drivers.shoe import DEFAULT_PID, DEFAULT_VID, SerialTransport, ShoeSession, UsbTransport, parse_vid_pid
 from simulators.shoe import SerialShoeSim, ShoeFirmware, SimUsbBackend, UsbShoeSim
 
 _DEFAULT_USB = f"{DEFAULT_VID:04x}:{DEFAULT_PID:04x}"
 
 
-def _firmware(decks: int, seed: Optional[int]) -> ShoeFirmware:
+def _firmware(decks: int, seed: int | None) -> ShoeFirmware:
     rng = random.Random(seed)
     return ShoeFirmware(Shoe.with_penetration(decks, rng, decks * 0.7, decks * 0.8), rng=rng)
 
@@ -42,10 +42,10 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
     @sim_app.command("shoe")
     def sim_shoe(
         decks: Annotated[int, typer.Option(min=1, max=16, help="decks in the shoe")] = 6,
-        seed: Annotated[Optional[int], typer.Option(help="seed of the shuffle")] = None,
+        seed: Annotated[int | None, typer.Option(help="seed of the shuffle")] = None,
         on_usb: Annotated[bool, typer.Option("--usb", help="a USB shoe on an in-process pyusb backend")] = False,
         vid_pid: Annotated[str, typer.Option("--vid-pid", help="USB VID:PID (hex)")] = _DEFAULT_USB,
-        link: Annotated[Optional[Path], typer.Option(help="serial: also a stable symlink to the pty")] = None,
+        link: Annotated[Path | None, typer.Option(help="serial: also a stable symlink to the pty")] = None,
         pace: Annotated[float, typer.Option(min=0.01, help="seconds between cards")] = 2.0,
     ) -> None:
         """Run the simulated shoe standalone, dealing a card every PACE seconds."""
@@ -73,11 +73,11 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
 
     @listen_app.command("shoe")
     def listen_shoe(
-        port: Annotated[Optional[str], typer.Option(help="serial port or pyserial URL of the shoe")] = None,
-        usb_id: Annotated[Optional[str], typer.Option("--usb", help=f"USB VID:PID of the shoe, e.g. {_DEFAULT_USB}")] = None,
+        port: Annotated[str | None, typer.Option(help="serial port or pyserial URL of the shoe")] = None,
+        usb_id: Annotated[str | None, typer.Option("--usb", help=f"USB VID:PID of the shoe, e.g. {_DEFAULT_USB}")] = None,
         simulated: Annotated[bool, typer.Option("--simulated", help="with --usb: a simulated shoe on an in-process backend")] = False,
         pace: Annotated[float, typer.Option(min=0.01, help="with --simulated: seconds between cards")] = 1.0,
-        count: Annotated[Optional[int], typer.Option(min=1, help="stop after this many events")] = None,
+        count: Annotated[int | None, typer.Option(min=1, help="stop after this many events")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
     ) -> None:
         """Run the shoe driver alone and print every event it emits."""

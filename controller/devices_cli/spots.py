@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -24,8 +24,8 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
     def listen_spots(
         broker: Annotated[str, typer.Option(help="mqtt://user:pass@host:port or unix://user:pass@/path.sock")],
         table: Annotated[str, typer.Option(help="table id (topic croupier/<table>/...)")],
-        spots: Annotated[Optional[int], typer.Option(min=1, help="spots at the table; others are refused")] = None,
-        client_id: Annotated[Optional[str], typer.Option(help="MQTT client id, default croupier-<table>-listen")] = None,
+        spots: Annotated[int | None, typer.Option(min=1, help="spots at the table; others are refused")] = None,
+        client_id: Annotated[str | None, typer.Option(help="MQTT client id, default croupier-<table>-listen")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
     ) -> None:
         """Run the bet-spot driver alone and print every event. Its own client id by default, so it
@@ -38,11 +38,11 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
 
     @sim_app.command("spots", help=f"Run simulated bet spots, each its own MQTT client. {SIM_HELP}")
     def sim_spots(
-        broker: Annotated[Optional[str], typer.Option(help="broker URL (credentials ignored); none: start an embedded demo broker")] = None,
+        broker: Annotated[str | None, typer.Option(help="broker URL (credentials ignored); none: start an embedded demo broker")] = None,
         table: Annotated[str, typer.Option(help="table id")] = "demo",
         spots: Annotated[int, typer.Option(min=1, max=999, help="number of spots")] = 7,
         spot_password: Annotated[
-            Optional[str],
+            str | None,
             typer.Option(envvar="CROUPIER_SPOT_PASSWORD", help="password of user spot-<n>; '{n}' is replaced by n"),
         ] = None,
     ) -> None:

@@ -7,7 +7,7 @@ import asyncio
 import logging
 import random
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -30,7 +30,7 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
     @sim_app.command("wheel")
     def sim_wheel(
         pockets: Annotated[int, typer.Option(help="37 (single zero) or 38 (with 00)")] = 37,
-        seed: Annotated[Optional[int], typer.Option(help="seed of the random results")] = None,
+        seed: Annotated[int | None, typer.Option(help="seed of the random results")] = None,
         result: Annotated[list[str], typer.Option(help="next winning number (repeatable, in order)")] = [],
         mode: Annotated[int, typer.Option(help="operating mode bit sum (1159: vendor's recommendation)")] = 1159,
         off: Annotated[bool, typer.Option("--off", help="start powered down (state 6)")] = False,
@@ -48,8 +48,8 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
 
     @listen_app.command("wheel")
     def listen_wheel(
-        port: Annotated[Optional[str], typer.Option(help="tty path or pyserial URL, e.g. /dev/ttyUSB0")] = None,
-        replay: Annotated[Optional[Path], typer.Option(help="instead of a port: a trace file, replayed offline")] = None,
+        port: Annotated[str | None, typer.Option(help="tty path or pyserial URL, e.g. /dev/ttyUSB0")] = None,
+        replay: Annotated[Path | None, typer.Option(help="instead of a port: a trace file, replayed offline")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
         auto_start: Annotated[bool, typer.Option(help="answer every place_bets with *u 1 (modes with bit 2)")] = False,
         speed: Annotated[float, typer.Option(min=0.01, help=SPEED_HELP)] = 1.0,

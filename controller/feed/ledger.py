@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from controller.journal import Entry
 from controller.feed.messages import ROUND_CLOSED, VERSION
+from controller.journal import Entry
 
 log = logging.getLogger(__name__)
 

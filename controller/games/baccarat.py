@@ -17,8 +17,8 @@ from pydantic import Field
 
 from controller.cards import BACCARAT_POINTS, CARDS
 from controller.games.base import (
-    EngineRound,
     BetRefused,
+    EngineRound,
     Expect,
     ExpectKind,
     GameRules,

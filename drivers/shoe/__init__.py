@@ -6,6 +6,15 @@ from drivers.shoe.transport_serial import SerialTransport
 from drivers.shoe.transport_usb import DEFAULT_PID, DEFAULT_VID, UsbTransport, parse_vid_pid
 
 __all__ = [
-    "CommandFailed", "DEFAULT_PID", "DEFAULT_VID", "SerialTransport", "SessionConfig", "SessionStats",
-    "ShoeSession", "Transport", "TransportClosed", "UsbTransport", "parse_vid_pid",
+    "DEFAULT_PID",
+    "DEFAULT_VID",
+    "CommandFailed",
+    "SerialTransport",
+    "SessionConfig",
+    "SessionStats",
+    "ShoeSession",
+    "Transport",
+    "TransportClosed",
+    "UsbTransport",
+    "parse_vid_pid",
 ]

@@ -10,9 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
 
-BUTTONS = (
-    "bet clear hit stand double split surrender insurance even_money higher lower play fold raise exchange"
-).split()
+BUTTONS = ["bet", "clear", "hit", "stand", "double", "split", "surrender", "insurance", "even_money", "higher", "lower", "play", "fold", "raise", "exchange"]
 Button = Literal[
     "bet", "clear", "hit", "stand", "double", "split", "surrender", "insurance", "even_money",
     "higher", "lower", "play", "fold", "raise", "exchange",

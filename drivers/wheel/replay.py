@@ -10,9 +10,9 @@ wheel's automatic-status period.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Iterable
+from datetime import UTC, datetime
 
 from drivers.events import DeviceEvent
 from drivers.wheel import codec
@@ -38,7 +38,7 @@ def split(line: str) -> tuple[float | None, str | None, str]:
     line = line.rstrip("\r\n")
     if m := _TIMED.fullmatch(line):
         stamp = datetime.fromisoformat(m.group(1))
-        return stamp.replace(tzinfo=timezone.utc).timestamp(), m.group(2), m.group(3)
+        return stamp.replace(tzinfo=UTC).timestamp(), m.group(2), m.group(3)
     if m := _DIRECTED.fullmatch(line):
         return None, m.group(1), m.group(2)
     return None, None, line

@@ -2,9 +2,10 @@ import random
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from controller.cards import BJ_POINTS, CardError, DECK, parse_card
+from controller.cards import BJ_POINTS, DECK, CardError, parse_card
 from controller.money import Rounding, parse_ratio, scale, win
 from controller.shoe import Composition, ImpossibleCard, Shoe, ShoeEmpty
 

@@ -19,7 +19,7 @@ SIDE_KINDS = frozenset(("perfect_pairs", "21+3"))
 class BoxBets:
     """The bets on one box while betting is open; the first main bettor owns the box."""
 
-    __slots__ = ("main", "behind", "side")
+    __slots__ = ("behind", "main", "side")
 
     def __init__(self) -> None:
         self.main: dict[str, int] = {}

@@ -103,7 +103,7 @@ def _expect(
 class Box:
     """A box that plays the round: its hands left to right, side bets, insurance."""
 
-    __slots__ = ("number", "owner", "owner_main", "hands", "side", "insurance", "acted", "players")
+    __slots__ = ("acted", "hands", "insurance", "number", "owner", "owner_main", "players", "side")
 
     def __init__(self, number: int, bets: BoxBets) -> None:
         owner = next(iter(bets.main))

@@ -28,7 +28,7 @@ class HandBet:
     False for a Bet Behind that opted out of doubles and splits.
     """
 
-    __slots__ = ("player", "kind", "stake", "free", "original", "follows")
+    __slots__ = ("follows", "free", "kind", "original", "player", "stake")
 
     def __init__(self, player: str, kind: str, stake: int, follows: bool = True, original: int = 0) -> None:
         self.player = player
@@ -42,7 +42,7 @@ class HandBet:
 class Hand:
     """Cards of one hand with a running hard total (aces as 1) and whether it holds an ace."""
 
-    __slots__ = ("cards", "hard", "ace", "bets", "split", "split_aces", "mult", "dark", "status", "settled")
+    __slots__ = ("ace", "bets", "cards", "dark", "hard", "mult", "settled", "split", "split_aces", "status")
 
     def __init__(self, bets: list[HandBet], split: bool = False) -> None:
         self.cards: list[str] = []

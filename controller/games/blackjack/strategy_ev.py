@@ -61,7 +61,7 @@ class DealerBlackjack:
     box whatever the player does (peeked or 'original bet only').
     """
 
-    __slots__ = ("p", "per_stake", "box", "surrender")
+    __slots__ = ("box", "p", "per_stake", "surrender")
 
     def __init__(self, p: float, peeked: bool, takes_all: bool) -> None:
         self.p = p

@@ -24,7 +24,7 @@ class RoundView(Protocol):
 class StrategyPlayer:
     """Answers decision prompts with the basic-strategy choice among the offered options."""
 
-    __slots__ = ("strategy", "player")
+    __slots__ = ("player", "strategy")
 
     def __init__(self, strategy: BasicStrategy, player: str = "") -> None:
         self.strategy = strategy

@@ -16,8 +16,8 @@ from typing import Any, Final
 
 from controller.cards import CARDS, RANK_INDEX
 from controller.games.base import (
-    EngineRound,
     BetRefused,
+    EngineRound,
     Expect,
     ExpectKind,
     IllegalDecision,

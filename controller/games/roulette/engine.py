@@ -13,8 +13,8 @@ from enum import Enum
 from typing import Any
 
 from controller.games.base import (
-    EngineRound,
     BetRefused,
+    EngineRound,
     Expect,
     ExpectKind,
     PhaseError,

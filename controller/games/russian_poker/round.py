@@ -31,8 +31,8 @@ from typing import Any, Final, Literal
 
 from controller.cards import CARDS
 from controller.games.base import (
-    EngineRound,
     BetRefused,
+    EngineRound,
     Expect,
     ExpectKind,
     IllegalDecision,

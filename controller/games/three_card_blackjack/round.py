@@ -15,8 +15,8 @@ from typing import Any, Final
 
 from controller.cards import CARDS
 from controller.games.base import (
-    EngineRound,
     BetRefused,
+    EngineRound,
     Expect,
     ExpectKind,
     IllegalDecision,

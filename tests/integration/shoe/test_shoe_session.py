@@ -16,7 +16,8 @@ from controller.shoe import Shoe
 from drivers.clock import ScaledClock
 from drivers.events import DeviceEvent, Refused
 from drivers.shoe import CommandFailed, SerialTransport, SessionConfig, ShoeSession, UsbTransport
-from drivers.shoe.events import CardDrawn, LostCard, NoRead as NoReadEvent
+from drivers.shoe.events import CardDrawn, LostCard
+from drivers.shoe.events import NoRead as NoReadEvent
 from simulators.shoe import LineFaults, SerialShoeSim, ShoeFirmware, UsbShoeSim
 
 FACTOR = 10.0

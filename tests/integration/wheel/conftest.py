@@ -69,7 +69,7 @@ class Rig:
 
 
 @pytest.fixture
-def make_rig() -> Callable[..., "RigFactory"]:
+def make_rig() -> Callable[..., RigFactory]:
     return RigFactory
 
 

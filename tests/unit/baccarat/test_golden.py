@@ -10,8 +10,8 @@ import pickle
 
 import pytest
 
-from controller.games.base import BetRefused, ExpectKind, PhaseError, UnexpectedCard
 from controller.games.baccarat import BaccaratRound, baccarat_rules
+from controller.games.base import BetRefused, ExpectKind, PhaseError, UnexpectedCard
 
 RULES = baccarat_rules()
 PLAYER_WINS = {"player": 2000, "banker": 0, "tie": 0}
@@ -97,7 +97,7 @@ def test_many_seats_settle_in_seat_order():
     game.place_bet(1, "player", 500, "ann")
     game.place_bet(1, "player", 500, "ann")  # adds up to 1000
     game.close_betting()
-    for card in "4S 7D 5H KC".split():
+    for card in ["4S", "7D", "5H", "KC"]:
         game.deal(card)
     assert [(s.box, s.kind, s.stake, s.payout) for s in game.settlements] == [
         (1, "player", 1000, 2000),
@@ -137,6 +137,6 @@ def test_illegal_inputs_are_refused_unchanged():
     _refused(game, lambda: game.close_betting(), PhaseError, "baccarat.phase")
     _refused(game, lambda: game.place_bet(1, "tie", 1000, "ann"), BetRefused, "baccarat.betting_closed")
     _refused(game, lambda: game.deal("1S"), UnexpectedCard, "baccarat.card")
-    for card in "4S 7D 5H KC".split():
+    for card in ["4S", "7D", "5H", "KC"]:
         game.deal(card)
     _refused(game, lambda: game.void_round("late"), PhaseError, "baccarat.phase")

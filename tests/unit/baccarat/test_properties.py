@@ -3,11 +3,12 @@ below), money is conserved, refusals leave no trace, replays are deterministic."
 
 import pickle
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.cards import DECK
-from controller.games.base import ClearBets, CloseBetting, Deal, ExpectKind, PlaceBet, RuleError, VoidRound
 from controller.games.baccarat import BaccaratRound, baccarat_rules
+from controller.games.base import ClearBets, CloseBetting, Deal, ExpectKind, PlaceBet, RuleError, VoidRound
 
 RULES = baccarat_rules()
 VALUE = {"A": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 0, "J": 0, "Q": 0, "K": 0}

@@ -13,13 +13,14 @@ import pickle
 import random
 from dataclasses import dataclass, field
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.cards import BJ_POINTS
 from controller.games.base import ExpectKind, IllegalDecision, PhaseError, RuleError, UnexpectedCard
 from controller.games.blackjack.engine import BlackjackRound
-from controller.games.blackjack.phases import ALL_ACTIONS
 from controller.games.blackjack.hand import hand_total
+from controller.games.blackjack.phases import ALL_ACTIONS
 from controller.games.blackjack.rules import BlackjackRules
 from controller.shoe import Composition
 

@@ -2,7 +2,6 @@
 
 import random
 
-
 from controller.analysis import HouseEdgeOptions
 from controller.analysis.blackjack import ShoeRounds, house_edge
 from controller.games.base import ExpectKind

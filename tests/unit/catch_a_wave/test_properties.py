@@ -5,7 +5,8 @@ from __future__ import annotations
 import pickle
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.cards import DECK
 from controller.games.base import ClearBets, CloseBetting, Deal, Decide, ExpectKind, PlaceBet, RuleError, VoidRound

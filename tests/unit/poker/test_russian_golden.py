@@ -209,7 +209,7 @@ def test_illegal_inputs_are_refused_unchanged():
     _refused(game, lambda: game.deal("AS"), UnexpectedCard)  # one deck: no second AS
     _refused(game, lambda: game.decide(1, "raise"), PhaseError)  # still dealing
     _refused(game, lambda: game.declare_misdeal(1, 4), PhaseError)
-    for c in "2S 3S 4S 5S 6S 7S 8S 9S TS".split():
+    for c in ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS"]:
         game.deal(c)
     _refused(game, lambda: game.decide(1, "exchange"), IllegalDecision)
     _refused(game, lambda: game.exchange(1, "AS"), IllegalDecision)  # table without exchange

@@ -4,7 +4,8 @@ replays are deterministic."""
 import pickle
 from fractions import Fraction
 
-from hypothesis import event, given, settings, strategies as st
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 from pokerkit import StandardHighHand
 from pokerkit.lookups import Label
 

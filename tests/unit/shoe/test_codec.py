@@ -1,12 +1,31 @@
 """CSP/1 codec against the golden vectors of PROTOCOLS.md §2, hand-worked cases and fuzzing."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from drivers.shoe import codec
 from drivers.shoe.codec import (
-    Ack, Card, CodecError, Cut, Decoder, Fault, Frame, FrameError, Hello, Lock, Nak, NewShoe, NoRead,
-    Ping, Reset, Status, Unlock, crc16, decode_frame, encode,
+    Ack,
+    Card,
+    CodecError,
+    Cut,
+    Decoder,
+    Fault,
+    Frame,
+    FrameError,
+    Hello,
+    Lock,
+    Nak,
+    NewShoe,
+    NoRead,
+    Ping,
+    Reset,
+    Status,
+    Unlock,
+    crc16,
+    decode_frame,
+    encode,
 )
 
 GOLDEN = [

@@ -6,7 +6,24 @@ import random
 import pytest
 
 from controller.shoe import Shoe
-from drivers.shoe.codec import Ack, Card, Cut, Decoder, Fault, Frame, Hello, Lock, Nak, NewShoe, NoRead, Ping, Reset, Status, Unlock, encode
+from drivers.shoe.codec import (
+    Ack,
+    Card,
+    Cut,
+    Decoder,
+    Fault,
+    Frame,
+    Hello,
+    Lock,
+    Nak,
+    NewShoe,
+    NoRead,
+    Ping,
+    Reset,
+    Status,
+    Unlock,
+    encode,
+)
 from simulators.shoe.firmware import LineFaults, ShoeFirmware
 
 

@@ -2,7 +2,8 @@
 
 from drivers.events import Refused
 from drivers.shoe.codec import Ack, Card, Cut, Fault, Frame, Hello, Nak, NoRead, Status
-from drivers.shoe.events import CardDrawn, CutCard, LostCard, NoRead as NoReadEvent, ShoeFault, ShoeStatus
+from drivers.shoe.events import CardDrawn, CutCard, LostCard, ShoeFault, ShoeStatus
+from drivers.shoe.events import NoRead as NoReadEvent
 from drivers.shoe.session import Receiver
 
 
@@ -143,7 +144,8 @@ def test_acks_from_the_shoe_are_not_acknowledged_and_seq_gaps_are_counted():
 
 # ------------------------------------------------------------------ property: never a wrong card
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st
 
 DECK = [r + s for r in "23456789TJQKA" for s in "SHDC"]
 

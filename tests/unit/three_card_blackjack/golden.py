@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from controller.games.base import CloseBetting, Deal, Decide, PlaceBet
-from controller.games.three_card_blackjack import ThreeCardBlackjackRound, ThreeCardBlackjackRules, three_card_blackjack_rules
+from controller.games.three_card_blackjack import (
+    ThreeCardBlackjackRound,
+    ThreeCardBlackjackRules,
+    three_card_blackjack_rules,
+)
 
 
 def play(

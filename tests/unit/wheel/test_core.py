@@ -35,7 +35,7 @@ def status(state: int, flags: int = 0, spin: int = 7, win: str = "  ") -> str:
 
 
 def verdicts(events: list[DeviceEvent]) -> list[tuple[str, str]]:
-    return [(e.type, getattr(e, "reason")) for e in events if e.type in ("void", "fault")]
+    return [(e.type, e.reason) for e in events if e.type in ("void", "fault")]
 
 
 def every(start: float, stop: float, step: float, line: str) -> list[tuple[float, str]]:
