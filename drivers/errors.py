@@ -1,0 +1,68 @@
+"""One exception tree for every driver, so the table catches driver failures by kind and
+never a bare ``Exception`` (see ``docs/architecture.md``, "The device contract").
+
+::
+
+    DriverError                      any failure a driver reports
+     +-- DeviceUnavailable           the device cannot be reached: port missing, busy, unplugged
+     |    +-- DeviceNotFound         nothing at that address (no tty, no USB VID:PID)
+     |    +-- DeviceBusy             another process holds the port (exclusive open refused)
+     +-- DeviceDisconnected          a link that was open went away (the transport closed)
+     +-- DeviceTimeout               the device did not answer a command in time
+     +-- CommandRefused              the device answered a command with a refusal (NAK, error)
+     +-- DeviceIdentityMismatch      after a (re)connect the device is not the one first seen
+     +-- ProtocolError               bytes that do not follow the protocol
+     |    +-- CodecError             one frame or line that does not decode (each codec's own)
+     +-- DeviceAddressError          a device URL or address that names no registered device
+
+Each class keeps the builtin it stands for as a second base where one exists
+(``DeviceTimeout`` is a ``TimeoutError``, ``DeviceDisconnected`` a ``ConnectionError``), so
+code written against the builtins keeps working. A message says what an operator can do:
+"cannot open /dev/ttyUSB9: no such device", not "LOCK not acknowledged after 20 tries".
+"""
+
+from __future__ import annotations
+
+
+class DriverError(Exception):
+    """Any failure a driver reports."""
+
+
+class DeviceUnavailable(DriverError, ConnectionError):
+    """The device cannot be reached: port missing or busy, cable pulled."""
+
+
+class DeviceNotFound(DeviceUnavailable):
+    """Nothing answers at that address (no such tty, no USB device with that VID:PID)."""
+
+
+class DeviceBusy(DeviceUnavailable):
+    """Another process holds the port; serial ports are opened exclusively."""
+
+
+class DeviceDisconnected(DriverError, ConnectionError):
+    """A link that was open went away."""
+
+
+class DeviceTimeout(DriverError, TimeoutError):
+    """The device did not answer in time."""
+
+
+class CommandRefused(DriverError):
+    """The device answered a command with a refusal."""
+
+
+class DeviceIdentityMismatch(DriverError):
+    """After a (re)connect the device's identity (serial number) is not the one expected."""
+
+
+class ProtocolError(DriverError, ValueError):
+    """Bytes that do not follow the device's protocol."""
+
+
+class CodecError(ProtocolError):
+    """One frame or line that does not decode; each codec subclasses it."""
+
+
+class DeviceAddressError(DriverError, ValueError):
+    """A device URL or address that names no registered device kind."""
