@@ -1,0 +1,88 @@
+"""Who may use the dealer console and the pit dashboard (see ``docs/security.md``).
+
+Accounts live in config as ``name -> {role, password_hash}``; hashes are argon2 (pwdlib), so a
+config file never holds a password. A sign-in returns an opaque random token; sessions expire
+after ``ttl`` seconds of the injected clock and are kept in memory only (a restart signs
+everybody out, which is what a table restart should do anyway).
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from pwdlib import PasswordHash
+
+Role = Literal["dealer", "pit_boss"]
+ROLES: tuple[Role, ...] = ("dealer", "pit_boss")
+_HASHER = PasswordHash.recommended()
+
+
+def hash_password(password: str) -> str:
+    """An argon2 hash for an account's ``password_hash`` in config."""
+    return _HASHER.hash(password)
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    name: str
+    role: Role
+    password_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    token: str
+    user: str
+    role: Role
+    expires: float
+
+
+class Accounts:
+    """The accounts of one console or dashboard, and their live sessions."""
+
+    def __init__(self, accounts: Mapping[str, Account], ttl: float = 8 * 3600.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._accounts = dict(accounts)
+        self._sessions: dict[str, Session] = {}
+        self.ttl = ttl
+        self._clock = clock
+
+    def sign_in(self, user: str, password: str) -> Session | None:
+        """A new session, or None for an unknown user or a wrong password (said the same way)."""
+        account = self._accounts.get(user)
+        if account is None:
+            _HASHER.verify(password, _DUMMY_HASH)  # the same cost whether or not the user exists
+            return None
+        if not _HASHER.verify(password, account.password_hash):
+            return None
+        self._expire()
+        session = Session(secrets.token_urlsafe(32), account.name, account.role, self._clock() + self.ttl)
+        self._sessions[session.token] = session
+        return session
+
+    def session(self, token: str | None) -> Session | None:
+        """The live session of ``token``; None when unknown or expired."""
+        if not token:
+            return None
+        session = self._sessions.get(token)
+        if session is None:
+            return None
+        if session.expires <= self._clock():
+            del self._sessions[token]
+            return None
+        return session
+
+    def sign_out(self, token: str) -> None:
+        self._sessions.pop(token, None)
+
+    def _expire(self) -> None:
+        now = self._clock()
+        for token in [t for t, s in self._sessions.items() if s.expires <= now]:
+            del self._sessions[token]
+
+
+_DUMMY_HASH = _HASHER.hash(secrets.token_urlsafe(16))
