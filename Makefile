@@ -14,14 +14,20 @@ $(STAMP): pyproject.toml
 system-deps:
 	@bash scripts/system-deps
 
-# A whole simulated table (shoe on a pseudo-terminal, embedded MQTT broker, simulated players
-# and dealer) printing prompts, alerts and settled rounds until stopped with Ctrl-C.
+# A small simulated floor (embedded MQTT broker; blackjack, roulette and baccarat tables with
+# simulated devices, players and dealer; a console per table and the pit dashboard), printing
+# each page's URL and the demo accounts, until stopped with Ctrl-C.
 demo: $(STAMP)
-	$(VENV)/bin/croupier run --config config/blackjack-ru6.toml --rounds 1000000 --pace 0.3
+	$(VENV)/bin/croupier demo
 
+# Lint (ruff), types (mypy, strict on controller/ and drivers/), then the suite.
 test: $(STAMP) system-deps
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 	$(PY) -m pytest -q
 
-# bench/devices.py runs the three devices_*.py measurements itself
+# Every benchmark, one Markdown table and the machine line (bench/report.py; README "Figures").
+# The full run generates a 1M-entry journal once (about 150 s); `make bench BENCH_ARGS=--quick`
+# stops at 100k entries and takes a few minutes.
 bench: $(STAMP)
-	for b in bench/*.py; do case $$b in bench/devices_*) ;; *) $(PY) $$b || exit 1;; esac; done
+	$(PY) bench/report.py $(BENCH_ARGS)

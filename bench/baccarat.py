@@ -1,12 +1,13 @@
 """Baccarat engine speed: coups/s through ``BaccaratRound`` (three bets, settlement) against a
 baseline in the same process that deals the same kind of coups with the bare drawing rules.
 
-    .venv/bin/python bench/baccarat.py [--rounds 50000] [--seed 1] [--repeat 3]
+    .venv/bin/python bench/baccarat.py [--rounds 50000] [--seed 1] [--repeat 3] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -62,12 +63,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=50_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="best of N alternating runs (shared CPUs)")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = parser.parse_args()
     rules = baccarat_rules()
     base = engine = 0.0
     for _ in range(args.repeat):
         base = max(base, measure(args.rounds, args.seed, bare_coup))
         engine = max(engine, measure(args.rounds, args.seed, lambda shoe: engine_coup(shoe, rules)))
+    if args.json:
+        print(json.dumps({"clock": "wall", "rounds": args.rounds, "repeat": args.repeat,
+                          "engine_rounds_per_s": round(engine), "baseline_rounds_per_s": round(base)}))
+        return
     print(f"baseline (drawing rules only): {base:>10,.0f} coups/s")
     print(f"engine (3 bets, settled):      {engine:>10,.0f} coups/s   ({engine / base:.2f} x baseline)")
 

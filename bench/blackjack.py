@@ -7,13 +7,14 @@ processes still slow a CPU second down. The engine loop is the house-edge runner
 (``ShoeRounds.net``); the baseline deals the same kind of round with shoe draws and strategy
 lookups only (no engine, no money), so the gap is the engine's cost.
 
-    python bench/blackjack.py [--rounds N] [--repeat K] [--preset ru6] [--set key=value ...] [--profile]
+    python bench/blackjack.py [--rounds N] [--repeat K] [--preset ru6] [--set key=value ...] [--profile] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import pstats
 import random
 import statistics
@@ -91,14 +92,22 @@ def main() -> None:
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="print the engine loop's cProfile hot spots")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = parser.parse_args()
     rules = blackjack_rules(args.preset, parse_overrides(args.overrides))
     started = time.perf_counter()
     BasicStrategy.for_rules(rules)
-    print(f"strategy computed in {time.perf_counter() - started:.2f} s")
+    strategy_s = time.perf_counter() - started
+    if not args.json:
+        print(f"strategy computed in {strategy_s:.2f} s")
     repeat = max(args.repeat, 1)
     base, base_median = best_of(baseline, rules, args.rounds, repeat, args.seed)
     eng, eng_median = best_of(engine, rules, args.rounds, repeat, args.seed)
+    if args.json:
+        print(json.dumps({"clock": "cpu", "rounds": args.rounds, "repeat": repeat, "strategy_s": round(strategy_s, 2),
+                          "engine_rounds_per_s": round(eng), "engine_median": round(eng_median),
+                          "baseline_rounds_per_s": round(base), "baseline_median": round(base_median)}))
+        return
     print(f"best of {repeat} runs of {args.rounds // repeat:,} rounds (median in brackets)")
     print(f"baseline (draws + strategy, no engine): {base:>10,.0f} rounds per CPU second ({base_median:,.0f})")
     print(f"engine + strategy (house-edge path):    {eng:>10,.0f} rounds per CPU second ({eng_median:,.0f})")

@@ -5,12 +5,13 @@ baseline, run in the same process, draws the same number of cards from the same 
 with no engine and no strategy, so the figure reads as engine (plus strategy) cost per round
 rather than as a property of whichever machine ran it.
 
-    .venv/bin/python bench/catch_a_wave.py [--rounds N]
+    .venv/bin/python bench/catch_a_wave.py [--rounds N] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -62,14 +63,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = parser.parse_args()
     engine, engine_cpu, cards = engine_rounds(args.rounds, args.seed)
     base = baseline_rounds(args.rounds, args.seed, cards)
+    if args.json:
+        print(json.dumps({"clock": "wall", "rounds": args.rounds, "cards_per_round": round(cards / args.rounds, 2),
+                          "engine_rounds_per_s": round(engine), "engine_rounds_per_cpu_s": round(engine_cpu),
+                          "baseline_rounds_per_s": round(base)}))
+        return
     print(f"engine   : {engine:>12,.0f} rounds/s  ({cards / args.rounds:.2f} cards a round)")
     print(f"baseline : {base:>12,.0f} rounds/s  (the same cards drawn from the same shoe, no engine)")
     print(f"overhead : {base / engine:>12.1f} x baseline")
     print(f"engine   : {engine_cpu:>12,.0f} rounds per CPU second (one core, whatever else the machine runs)")
-    print(f"20,000,000 rounds: {20_000_000 / engine / 60:.1f} min at the wall rate, {20_000_000 / engine_cpu / 60:.1f} min of one core")
+    print(f"20,000,000 rounds: {20_000_000 / engine / 60:.1f} min at the wall rate, "
+          f"{20_000_000 / engine_cpu / 60:.1f} min of one core")
 
 
 if __name__ == "__main__":

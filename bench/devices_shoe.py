@@ -88,7 +88,8 @@ async def _measure_one(kind: str, samples: int) -> dict[str, float | int | str]:
         "p99_us": round(_pct(lat, 0.99), 1),
         "frame_bytes": frame,
         "wire_us": round(wire * 1e6, 1),
-        "wire_model": "115200 8N1, 10 bits/byte" if kind == "serial" else "USB full-speed 12 Mbit/s bulk, 1 short packet + 13 B overhead",
+        "wire_model": ("115200 8N1, 10 bits/byte" if kind == "serial"
+                       else "USB full-speed 12 Mbit/s bulk, 1 short packet + 13 B overhead"),
     }
 
 

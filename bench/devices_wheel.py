@@ -40,9 +40,8 @@ async def measure(samples: int) -> dict:
             emitted.set()
 
     lat: dict[str, list[float]] = {"status": [], "number": []}
-    async with PtyPort() as port:
-        # mode with automatic status: the driver neither asks *O nor polls, the line carries only our lines
-        async with WheelSession(port.path, emit=emit, mode=128) as session:
+    # mode with automatic status: the driver neither asks *O nor polls, the line carries only our lines
+    async with PtyPort() as port, WheelSession(port.path, emit=emit, mode=128) as session:
             await asyncio.wait_for(session.connected.wait(), 5)
 
             async def send(message: codec.Reply, kind: str | None) -> None:

@@ -4,12 +4,13 @@ The baseline, run in the same process, settles the same 20 bets by bare set memb
 paytable (no parsing, validation or state), so the figure is read as engine overhead per round
 rather than as a property of whichever machine ran it.
 
-    .venv/bin/python bench/roulette.py [--rounds N]
+    .venv/bin/python bench/roulette.py [--rounds N] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -80,9 +81,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = parser.parse_args()
     engine = engine_rounds(args.rounds, args.seed)
     base = baseline_rounds(args.rounds, args.seed)
+    if args.json:
+        print(json.dumps({"clock": "wall", "rounds": args.rounds, "bets_per_round": len(BETS),
+                          "engine_rounds_per_s": round(engine), "baseline_rounds_per_s": round(base)}))
+        return
     print(
         f"engine   : {engine:>12,.0f} rounds/s  ({len(BETS)} bets a round, {engine * len(BETS):,.0f} bets/s)"
     )

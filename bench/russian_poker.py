@@ -2,12 +2,13 @@
 own round, simple strategy) against a baseline in the same process that samples the same ten
 cards and only evaluates and compares the two hands.
 
-    .venv/bin/python bench/russian_poker.py [--rounds 50000] [--seed 1] [--repeat 3]
+    .venv/bin/python bench/russian_poker.py [--rounds 50000] [--seed 1] [--repeat 3] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -41,12 +42,17 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=50_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="best of N alternating runs (shared CPUs)")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = parser.parse_args()
     rules = russian_poker_rules()
     base = engine = 0.0
     for _ in range(args.repeat):
         base = max(base, measure(args.rounds, args.seed, bare_round))
         engine = max(engine, measure(args.rounds, args.seed, lambda rng: play_round(rules, rng, simple)))
+    if args.json:
+        print(json.dumps({"clock": "wall", "rounds": args.rounds, "repeat": args.repeat,
+                          "engine_rounds_per_s": round(engine), "baseline_rounds_per_s": round(base)}))
+        return
     print(f"baseline (deal + evaluate):    {base:>10,.0f} rounds/s")
     print(f"engine (ante + bonus, settled): {engine:>9,.0f} rounds/s   ({engine / base:.2f} x baseline)")
 

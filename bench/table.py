@@ -15,12 +15,13 @@ here (as tests/fixtures/mosquitto.py does), all in this one process.
    ``TableCore`` alone, no I/O: rounds/s, and the step time of each card; and for scale, one
    durable journal append on the same disk.
 
-    python bench/table.py [rounds] [latency_rounds]
+    python bench/table.py [rounds] [latency_rounds] [--json]
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import statistics
 import sys
@@ -78,6 +79,7 @@ seed = 11
 
 [mqtt]
 broker = "{broker}"
+insecure = true   # plaintext mosquitto on loopback, password in the URL
 """)
     return load(path)
 
@@ -145,18 +147,18 @@ async def full_stack(directory: Path, broker: MosquittoBroker, rounds: int, pace
     BasicStrategy.for_rules(config.game_rules())  # computed once per process: not part of a round
     loop = TableLoop(core, journal)
     clock = PromptClock(core)
-    devices = await open_shoe(config, core, loop.device_event)
+    devices: Any = await open_shoe(config, core, loop.device_event)  # simulated: it has ``firmware``
     assert devices.firmware is not None
     devices.firmware.tap = clock.tap
-    loop.shoe = devices.session
+    loop.devices["shoe"] = devices
     ready = asyncio.Event()
-    tasks = [asyncio.create_task(devices.session.run()), asyncio.create_task(_pit(broker, clock, ready))]
+    tasks = [asyncio.create_task(_pit(broker, clock, ready))]
     await asyncio.wait_for(ready.wait(), 5)
     players = [SeatedPlayer(f"P{b}", b, 100 * b) for b in range(1, BOXES + 1)]
     async with Feed.connect(broker.tcp_url(), journal, TABLE) as feed:
         loop.listeners += [FeedListener(feed), clock]
         await loop.carry_out(list(device_sync(core)))
-        while not devices.session.online:
+        while not devices.health().online:
             await asyncio.sleep(0.01)
         sim = SimulatedTable(loop, devices.firmware, players, rounds, pace)
         began = time.perf_counter()
@@ -169,7 +171,7 @@ async def full_stack(directory: Path, broker: MosquittoBroker, rounds: int, pace
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    await devices.stop()
+    await devices.close()
     entries = journal.last_seq()
     journal.close()
     return {"rounds": core.closed_rounds, "elapsed": elapsed, "entries": entries,
@@ -203,7 +205,28 @@ def journal_alone(directory: Path, samples: int = 500) -> list[float]:
     return times
 
 
-async def main_async(rounds: int, latency_rounds: int) -> None:
+def figures(fast: dict[str, Any], clock: PromptClock, base: dict[str, Any], appends: list[float]) -> dict[str, Any]:
+    """The figures printed, as one JSON-ready object (microseconds, rounds per second)."""
+    us = 1e6
+    steps = base["card_steps"]
+    return {
+        "rounds": fast["rounds"], "full_stack_rounds_per_s": round(fast["rounds"] / fast["elapsed"], 1),
+        "cards_per_s": round(len(steps) / fast["elapsed"]), "journal_entries_per_s": round(fast["entries"] / fast["elapsed"]),
+        "core_alone_rounds_per_s": round(base["rounds"] / base["elapsed"]),
+        "card_to_prompt_samples": len(clock.to_feed),
+        "card_to_prompt_p50_us": round(statistics.median(clock.to_feed) * us),
+        "card_to_prompt_p99_us": round(_pct(clock.to_feed, 0.99) * us),
+        "card_to_pit_samples": len(clock.to_pit),
+        "card_to_pit_p50_us": round(statistics.median(clock.to_pit) * us),
+        "card_to_pit_p99_us": round(_pct(clock.to_pit, 0.99) * us),
+        "core_card_step_p50_us": round(statistics.median(steps) * us, 1),
+        "core_card_step_p99_us": round(_pct(steps, 0.99) * us, 1),
+        "journal_append_p50_us": round(statistics.median(appends) * us, 1),
+        "journal_append_p99_us": round(_pct(appends, 0.99) * us, 1),
+    }
+
+
+async def main_async(rounds: int, latency_rounds: int, as_json: bool = False) -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-table-"))
     try:
         with MosquittoBroker() as broker:
@@ -214,6 +237,9 @@ async def main_async(rounds: int, latency_rounds: int) -> None:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     clock: PromptClock = slow["clock"]
+    if as_json:
+        print(json.dumps({**figures(fast, clock, base, appends), "latency_rounds": latency_rounds}))
+        return
     us = 1e6
     print("Table, 7-box blackjack (ru6), simulated shoe on a pty, journal fsync, pit feed on mosquitto")
     print(f"  full stack : {fast['rounds']} rounds in {fast['elapsed']:.2f} s = {fast['rounds'] / fast['elapsed']:.1f} "
@@ -234,9 +260,10 @@ async def main_async(rounds: int, latency_rounds: int) -> None:
 
 
 def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    latency_rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 30
-    asyncio.run(main_async(rounds, latency_rounds))
+    positional = [a for a in sys.argv[1:] if a != "--json"]
+    rounds = int(positional[0]) if len(positional) > 0 else 200
+    latency_rounds = int(positional[1]) if len(positional) > 1 else 30
+    asyncio.run(main_async(rounds, latency_rounds, as_json="--json" in sys.argv[1:]))
 
 
 if __name__ == "__main__":

@@ -5,12 +5,13 @@ the same process, shuffles the same deck and values the same six hands with the 
 ``hand_value`` function (no bets, validation, state or settlement), so the figure reads as engine
 overhead per round rather than as a property of whichever machine ran it.
 
-    .venv/bin/python bench/three_card_blackjack.py [--rounds N]
+    .venv/bin/python bench/three_card_blackjack.py [--rounds N] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
@@ -66,11 +67,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = parser.parse_args()
     summary = strategy_summary(ante_analysis(three_card_blackjack_rules()).strategy)
     play_from = {up: row["play_from"] for up, row in summary.items()}
     engine = engine_rounds(args.rounds, args.seed, play_from)
     base = baseline_rounds(args.rounds, args.seed)
+    if args.json:
+        print(json.dumps({"clock": "wall", "rounds": args.rounds, "boxes": len(BOXES),
+                          "engine_rounds_per_s": round(engine), "baseline_rounds_per_s": round(base)}))
+        return
     print(f"engine   : {engine:>12,.0f} rounds/s  ({len(BOXES)} boxes with Ante + Ace Plus a round)")
     print(f"baseline : {base:>12,.0f} rounds/s  (shuffle and bare hand values of the same six hands)")
     print(f"overhead : {base / engine:>12.1f} x baseline")

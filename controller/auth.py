@@ -12,7 +12,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from pwdlib import PasswordHash
 
@@ -83,6 +83,12 @@ class Accounts:
         now = self._clock()
         for token in [t for t, s in self._sessions.items() if s.expires <= now]:
             del self._sessions[token]
+
+
+def accounts_from_config(entries: Mapping[str, Any], ttl: float = 8 * 3600.0,
+                         clock: Callable[[], float] = time.monotonic) -> Accounts:
+    """The ``[accounts.<name>]`` sections of a config (each with ``role`` and ``password_hash``)."""
+    return Accounts({name: Account(name, e.role, e.password_hash) for name, e in entries.items()}, ttl, clock)
 
 
 _DUMMY_HASH = _HASHER.hash(secrets.token_urlsafe(16))

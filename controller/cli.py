@@ -5,11 +5,13 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from controller.analysis import HOUSE_EDGE, HouseEdgeOptions
+from controller import table_cli
+from controller.analysis import REPORTS, HouseEdgeOptions
 from controller.games.base import RulesConfigError
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Croupier live-dealer table controller.")
@@ -32,38 +34,48 @@ def parse_overrides(pairs: list[str]) -> dict[str, Any]:
 
 @app.command("house-edge")
 def house_edge(
-    game: Annotated[str, typer.Argument(help=f"one of: {', '.join(HOUSE_EDGE)}")],
+    game: Annotated[str, typer.Argument(help="a game as a table config names it, e.g. blackjack, roulette")],
     preset: Annotated[str | None, typer.Option(help="rule preset, e.g. ru6, am8, european")] = None,
-    set_: Annotated[list[str], typer.Option("--set", help="rule override key=value (repeatable)")] = [],
+    set_: Annotated[list[str] | None, typer.Option("--set", help="rule override key=value (repeatable)")] = None,
     rounds: Annotated[int | None, typer.Option(min=1, help="Monte Carlo rounds")] = None,
     seed: Annotated[int, typer.Option(help="seed of the shuffles")] = 1,
     method: Annotated[str | None, typer.Option(help="exact | monte-carlo")] = None,
     strategy: Annotated[str | None, typer.Option(help="player strategy, e.g. seed")] = None,
+    decks: Annotated[int | None, typer.Option(min=1, max=8, help="decks in the shoe (blackjack, side-bets)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
 ) -> None:
     """Measure a game's house edge through the same engine the table uses."""
-    if game not in HOUSE_EDGE:
-        raise typer.BadParameter(f"unknown game {game!r}; known: {', '.join(HOUSE_EDGE)}", param_hint="GAME")
+    from controller.table.registry import GAMES  # every game, registered once
+
+    report = REPORTS.get(game)  # an analysis that is not a table game (side-bets)
+    if game not in GAMES and report is None:
+        known = ", ".join([*GAMES, *REPORTS])
+        raise typer.BadParameter(f"unknown game {game!r}; known: {known}", param_hint="GAME")
     if method not in (None, "exact", "monte-carlo"):
         raise typer.BadParameter("method is exact or monte-carlo", param_hint="--method")
     options = HouseEdgeOptions(
         preset=preset,
-        overrides=parse_overrides(set_),
+        overrides=parse_overrides(set_ or []),
         rounds=rounds,
         seed=seed,
         method=method,
         strategy=strategy,
         progress=sys.stderr.isatty(),
+        decks=decks,
     )
-    module = importlib.import_module(HOUSE_EDGE[game])
+    module = importlib.import_module(report) if report else None
     try:
-        result: dict[str, Any] = module.house_edge(options)
+        result: dict[str, Any] = module.house_edge(options) if module else GAMES[game].house_edge(options)
     except RulesConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    result = {"game": game, **result}
+    if module is None:  # a report (side-bets) keeps its own shape
+        result = {"game": game, **result}
     if as_json:
         typer.echo(json.dumps(result))
+        return
+    if module is not None:
+        typer.echo("\n".join(module.format_text(result)))
         return
     for key, value in result.items():
         if isinstance(value, float) and key in ("house_edge", "std_error", "theoretical_edge"):
@@ -79,6 +91,82 @@ def house_edge(
             typer.echo(f"{key:>18}: {value}")
 
 
+@app.command("verify-journal")
+def verify_journal(
+    config: Annotated[str, typer.Option(help="the table's TOML config file")],
+) -> None:
+    """Walk the journal's hash chain: exit 0 if intact, 1 naming the first bad seq (docs/deployment.md)."""
+    from controller.config import ConfigError, load
+    from controller.verify import verify_file
+
+    try:
+        verdict = verify_file(load(config).journal_path)
+    except (ConfigError, FileNotFoundError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for line in verdict.lines():
+        typer.echo(line, err=not verdict.ok)
+    raise typer.Exit(0 if verdict.ok else 1)
+
+
+@app.command("broker-config")
+def broker_config(
+    tables: Annotated[str, typer.Option(help="table ids, comma-separated; T:N gives table T N bet spots")],
+    out: Annotated[Path, typer.Option(help="an empty directory for mosquitto.conf, passwd, acl and secrets/")],
+    spots: Annotated[int, typer.Option(min=0, max=999, help="bet spots per table unless T:N says")] = 7,
+    make_ca: Annotated[bool, typer.Option("--make-ca", help="a throwaway CA and broker certificate (lab only)")] = False,
+    cafile: Annotated[Path | None, typer.Option(help="the CA that signed the broker's certificate")] = None,
+    certfile: Annotated[Path | None, typer.Option(help="the broker's certificate (PEM)")] = None,
+    keyfile: Annotated[Path | None, typer.Option(help="the broker's private key (PEM)")] = None,
+    host: Annotated[list[str] | None, typer.Option(help="with --make-ca: a name or address clients dial (repeatable)")] = None,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="the TLS listener's port")] = 8883,
+    bind: Annotated[str | None, typer.Option(help="the listener's address (default: every interface)")] = None,
+    pit: Annotated[str, typer.Option(help="the pit dashboard's account, the only one that sends commands")] = "pit",
+    readers: Annotated[str, typer.Option(help="read-only accounts for the feed, comma-separated")] = "viewer",
+    client_certs: Annotated[bool, typer.Option("--client-certs", help="clients must also present a certificate")] = False,
+    install_dir: Annotated[Path | None, typer.Option(help="where the files will live on the broker (default: --out)")] = None,
+) -> None:
+    """Write a TLS mosquitto config, password file and ACL for these tables (docs/security.md)."""
+    import socket
+
+    from controller import broker_config as bc
+    from controller.lab_ca import CaError
+
+    files = (cafile, certfile, keyfile)
+    try:
+        if any(files) and not all(files):
+            raise ValueError("--cafile, --certfile and --keyfile go together")
+        tls = None
+        if cafile and certfile and keyfile:
+            tls = bc.TlsPaths(cafile.absolute(), certfile.absolute(), keyfile.absolute())
+        notes = bc.generate(out, bc.parse_tables(tables, spots), tls=tls, make_ca=make_ca,
+                            hosts=host or [socket.gethostname(), "localhost", "127.0.0.1"], port=port, bind=bind,
+                            pit=pit, readers=[r for r in readers.split(",") if r], client_certificates=client_certs,
+                            install_dir=install_dir)
+    except (ValueError, CaError, OSError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    for line in notes:
+        typer.echo(line)
+
+
+@app.command("hash-password")
+def hash_password_command(
+    password_stdin: Annotated[bool, typer.Option("--stdin", help="read the password from standard input")] = False,
+) -> None:
+    """Print the argon2 hash of a password for an account's ``password_hash`` (docs/console.md)."""
+    from controller.auth import hash_password
+
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+    else:
+        password = typer.prompt("password", hide_input=True, confirmation_prompt=True)
+    if not 8 <= len(password) <= 256:
+        typer.echo("error: a password has 8 to 256 characters", err=True)
+        raise typer.Exit(2)
+    typer.echo(hash_password(password))
+
+
 def _register_device_commands() -> None:
     """Each device's listen/sim commands live beside its own CLI glue module."""
     listen_app = typer.Typer(no_args_is_help=True, help="Run one device driver alone and print its events.")
@@ -91,7 +179,10 @@ def _register_device_commands() -> None:
 
 
 _register_device_commands()
-importlib.import_module("controller.table_cli").register(app)
+table_cli.register(app)
+importlib.import_module("controller.pit.cli").register(app)
+importlib.import_module("controller.demo").register(app)
+importlib.import_module("controller.hil.cli").register(app)
 
 
 def main() -> None:

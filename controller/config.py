@@ -8,15 +8,15 @@ directory, so a config runs from any working directory.
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from pathlib import Path
-from typing import Any, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
 
 from controller.games.base import GameRules, Limit, RulesConfigError
-
-GAMES = ("blackjack", "roulette", "three-card-blackjack", "catch-a-wave", "baccarat", "russian-poker")
+from controller.mqtt_config import Mqtt  # the [mqtt] section: broker, TLS, secrets
 
 
 class ConfigError(ValueError):
@@ -29,11 +29,25 @@ class _Strict(BaseModel):
 
 class TableSection(_Strict):
     id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")
-    game: Literal["blackjack", "roulette", "three-card-blackjack", "catch-a-wave", "baccarat", "russian-poker"]
+    #: a game of the registry (controller/table/registry.py)
+    game: str
     preset: str | None = None
     journal: Path
     #: cards burned out of every new shoe before its first round (journaled, checked like any card)
     burn_on_new_shoe: int = Field(0, ge=0, le=20)
+    #: the currency amounts are shown in (ISO 4217 code); money is kept in its minor units
+    currency: str = Field(default="EUR", pattern=r"^[A-Z]{3}$")
+    #: digits of the minor unit (2: 1250 minor units are shown as 12.50)
+    currency_digits: int = Field(default=2, ge=0, le=3)
+
+    @field_validator("game")
+    @classmethod
+    def _registered(cls, game: str) -> str:
+        from controller.table.registry import GAMES
+
+        if game not in GAMES:
+            raise ValueError(f"no game {game!r}; known: {', '.join(GAMES)}")
+        return game
 
     @model_validator(mode="after")
     def _burn_needs_a_shoe(self) -> Self:
@@ -61,9 +75,17 @@ class ShoeDevice(_Strict):
     simulated: SimulatedShoe = SimulatedShoe()
     #: seconds before a missing card is declared lost
     gap_timeout: float = Field(6.0, gt=0)
+    #: a device registry URL (docs/devices.md), e.g. "serial:///dev/ttyUSB0"; set, it wins over transport/port/usb
+    url: str | None = None
+    #: the shoe's serial number, checked at every HELLO (None: the first one seen is this table's)
+    identity: str | None = None
 
     @model_validator(mode="after")
     def _addressed(self) -> Self:
+        if self.url is not None:
+            from drivers.registry import parse
+
+            parse(self.url, "shoe")  # DeviceAddressError (a ValueError) naming what is known
         if self.transport == "serial" and not self.port:
             raise ValueError("a serial shoe needs port = \"/dev/ttyUSB0\" (or a pyserial URL)")
         if self.transport == "simulated" and self.port not in (None, "serial", "usb"):
@@ -88,20 +110,28 @@ class WheelDevice(_Strict):
     #: serial: the tty path or pyserial URL (``/dev/ttyUSB0``)
     port: str | None = None
     simulated: SimulatedWheel = SimulatedWheel()
+    #: a device registry URL (docs/devices.md), e.g. "serial:///dev/ttyUSB1"; set, it wins over transport/port
+    url: str | None = None
+    #: the wheel's ``*V`` banner, checked after every (re)connect (None: the first one seen)
+    identity: str | None = None
 
     @model_validator(mode="after")
     def _addressed(self) -> Self:
+        if self.url is not None:
+            from drivers.registry import parse
+
+            parse(self.url, "wheel")  # DeviceAddressError (a ValueError) naming what is known
         if self.transport == "serial" and not self.port:
             raise ValueError('a serial wheel needs port = "/dev/ttyUSB0" (or a pyserial URL)')
         return self
 
 
 class SpotsDevice(_Strict):
-    """Bet-spot buttons over MQTT (PROTOCOLS.md §3); spot n is box n."""
+    """Bet-spot buttons over MQTT (docs/protocols.md §3); spot n is box n."""
 
     enabled: bool = False
     spots: int = Field(7, ge=1, le=999)
-    #: mqtt://user:pass@host:port or unix://user:pass@/path; unset: the ``[mqtt]`` broker
+    #: mqtts://user@host:8883?cafile=... under the ``[mqtt]`` rules (docs/security.md); unset: the ``[mqtt]`` broker
     broker: str | None = None
 
     @model_validator(mode="after")
@@ -119,9 +149,30 @@ class Devices(_Strict):
     spots: SpotsDevice = SpotsDevice()
 
 
-class Mqtt(_Strict):
-    #: "embedded" (in-process demo broker), "none" (no pit feed), or mqtt://host:port
-    broker: str = "embedded"
+class ConsoleSection(_Strict):
+    """The dealer console served by the table process (docs/console.md)."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    #: 0: any free port (the URL is printed at start)
+    port: int = Field(default=8080, ge=0, le=65535)
+
+
+class AccountSection(_Strict):
+    """One console or dashboard account (docs/security.md): ``password_hash`` is an argon2 hash
+    (``controller.auth.hash_password``), never a password."""
+
+    role: Literal["dealer", "pit_boss"]
+    password_hash: str = Field(pattern=r"^\$argon2")
+
+
+class MetricsSection(_Strict):
+    """The table's Prometheus endpoint (docs/deployment.md, "Metrics")."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    #: 0: any free port
+    port: Annotated[int, Field(ge=0, le=65535)] = 9464
 
 
 class TableConfig(_Strict):
@@ -130,12 +181,23 @@ class TableConfig(_Strict):
     limits: dict[str, Limit] = {}
     devices: Devices = Devices()
     mqtt: Mqtt = Mqtt()
+    console: ConsoleSection = ConsoleSection()
+    metrics: MetricsSection = MetricsSection()
+    #: ``[accounts.<name>]``: who may sign in to the console (and the pit dashboard)
+    accounts: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{1,32}$")], AccountSection] = {}
     #: the directory relative paths are resolved against (set by ``load``)
     base: Path = Path(".")
 
+    @model_validator(mode="after")
+    def _spots_broker_secured(self) -> Self:
+        """A device's own broker follows the ``[mqtt]`` policy (plaintext, anonymous, secrets)."""
+        if self.devices.spots.broker is not None:
+            self.mqtt.check(self.devices.spots.broker, "devices.spots.broker")
+        return self
+
     def game_rules(self) -> GameRules:
         """The rule set: preset, then ``[rules]``, then ``[limits]`` over the preset's limits."""
-        from controller.table.games import adapter_for
+        from controller.table.registry import adapter_for
 
         return adapter_for(self.table.game).rules(self.table.preset, self.rules, self.limits)
 
@@ -156,6 +218,21 @@ def _key(loc: tuple[Any, ...]) -> str:
     return ".".join(str(part) for part in loc)
 
 
+def _suggestion(error: Any) -> str:
+    """For a misspelt key, the key of that section it is closest to (`` (did you mean ...)``)."""
+    if error["type"] != "extra_forbidden":
+        return ""
+    model: Any = TableConfig
+    for part in error["loc"][:-1]:
+        field = model.model_fields.get(part) if isinstance(part, str) else None
+        annotation = field.annotation if field is not None else None
+        if not (isinstance(annotation, type) and issubclass(annotation, BaseModel)):
+            return ""
+        model = annotation
+    close = difflib.get_close_matches(str(error["loc"][-1]), list(model.model_fields), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def load(path: str | Path) -> TableConfig:
     """Read and validate a table config; ConfigError naming the key on any problem."""
     path = Path(path)
@@ -170,7 +247,7 @@ def load(path: str | Path) -> TableConfig:
     try:
         config = TableConfig.model_validate({**raw, "base": path.parent})
     except ValidationError as exc:
-        msgs = "; ".join(f"{_key(e['loc'])}: {e['msg']}" for e in exc.errors())
+        msgs = "; ".join(f"{_key(e['loc'])}: {e['msg']}{_suggestion(e)}" for e in exc.errors())
         raise ConfigError(f"{path}: {msgs}") from None
     try:
         config.game_rules()

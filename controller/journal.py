@@ -3,13 +3,29 @@
 Every input is committed here before the table acts on it, so a crash at any instant loses at
 most an input that was never acted on. Replaying rows in ``seq`` order rebuilds the table; the
 pit feed keeps its own cursor so a broker outage is caught up in journal order.
+
+Tamper evidence (docs/deployment.md, "Journal integrity"): every row carries ``hash``, the
+SHA-256 of the previous row's hash and the row's own canonical content (``chain_hash``), so an
+edited, deleted or reordered row breaks the chain from that row on; ``croupier verify-journal``
+walks it in one streaming pass and the pit feed publishes the head, so a rewrite of the whole
+chain is still visible from outside. Rows written before the chain existed keep a NULL hash
+and are reported as predating it. The append-only triggers are checked on open: an existing
+journal found without them is flagged (``triggers_missing``) before they are re-created.
+
+Snapshots of the table state (``snapshot`` rows) are ordinary chained rows whose payload holds
+the SHA-256 of a compressed blob kept beside them in ``snapshots``; only the newest few blobs
+are kept, the rows stay. Files are created mode 0600.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import sqlite3
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,18 +38,36 @@ CREATE TABLE IF NOT EXISTS events (
     round_id TEXT,
     kind     TEXT    NOT NULL,
     source   TEXT    NOT NULL,
-    payload  TEXT    NOT NULL
+    payload  TEXT    NOT NULL,
+    hash     TEXT
 );
 CREATE INDEX IF NOT EXISTS events_round ON events(round_id);
+CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq);
+CREATE INDEX IF NOT EXISTS events_press ON events(json_extract(payload, '$.device'), json_extract(payload, '$.seq'))
+    WHERE kind = 'device' AND json_extract(payload, '$.type') = 'press';
 CREATE TABLE IF NOT EXISTS cursors (
-    name TEXT PRIMARY KEY,
-    seq  INTEGER NOT NULL
+    name  TEXT PRIMARY KEY,
+    seq   INTEGER NOT NULL,
+    state TEXT
 );
+CREATE TABLE IF NOT EXISTS snapshots (
+    seq  INTEGER PRIMARY KEY,
+    data BLOB NOT NULL
+);
+"""
+TRIGGERS = """
 CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'journal is append-only'); END;
 """
+TRIGGER_NAMES = frozenset(("events_append_only_update", "events_append_only_delete"))
+#: the "previous hash" of the first chained row
+GENESIS = "0" * 64
+SNAPSHOT = "snapshot"
+#: snapshot blobs kept (the rows naming older ones stay in the chain)
+SNAPSHOTS_KEPT = 2
+COLUMNS = "seq, ts, round_id, kind, source, payload, hash"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +78,69 @@ class Entry:
     kind: str
     source: str
     payload: dict[str, Any]
+    hash: str | None = None
+
+
+class JournalFull(Exception):
+    """The disk (or the database's size limit) is full: the entry was not written, nothing of it is kept.
+
+    The table holds on it (``journal.disk_full``) and retries once space returns; see docs/deployment.md.
+    """
+
+
+def _is_full(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code == sqlite3.SQLITE_FULL or "database or disk is full" in str(exc)
 
 
 def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def chain_hash(prev: str, seq: int, ts: str, round_id: str | None, kind: str, source: str, payload: str) -> str:
+    """SHA-256 (hex) of the previous row's hash and this row's content, as stored (``payload``
+    is the stored JSON text): the one definition the writer and every verifier share."""
+    content = json.dumps([seq, ts, round_id, kind, source, payload], ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(f"{prev}\n{content}".encode()).hexdigest()
+
+
+def encode_payload(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, separators=(",", ":"), sort_keys=True)
+
+
+def _private_file(path: Path) -> None:
+    """Create the database file 0600 before SQLite does (its -wal and -shm take the same mode);
+    an existing journal is narrowed to 0600 too."""
+    fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+    os.close(fd)
+    for suffix in ("", "-wal", "-shm"):
+        p = Path(f"{path}{suffix}")
+        if p.exists() and p.stat().st_mode & 0o077:
+            p.chmod(0o600)
+
+
+def connect(path: str | Path) -> sqlite3.Connection:
+    """A connection in the journal's settings (autocommit, WAL, full sync, 5 s busy wait)."""
+    db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    db.execute("PRAGMA busy_timeout = 5000")
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    return db
+
+
+def triggers_present(db: sqlite3.Connection) -> bool:
+    rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    return {r[0] for r in rows} >= TRIGGER_NAMES
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Journals made before the chain, the cursor state or the snapshots: add what they lack."""
+    columns = {r[1] for r in db.execute("PRAGMA table_info(events)")}
+    if columns and "hash" not in columns:
+        db.execute("ALTER TABLE events ADD COLUMN hash TEXT")
+    cursor_columns = {r[1] for r in db.execute("PRAGMA table_info(cursors)")}
+    if cursor_columns and "state" not in cursor_columns:
+        db.execute("ALTER TABLE cursors ADD COLUMN state TEXT")
 
 
 class Journal:
@@ -57,49 +150,154 @@ class Journal:
         self.path = str(path)
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+            _private_file(Path(self.path))
+        self._db = connect(self.path)
+        self._lock = threading.Lock()
+        #: told of every row written, with the seconds the durable write took (metrics)
+        self.observers: list[Callable[[Entry, float], None]] = []
+        existed = bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone())
+        #: an existing journal was found without its append-only triggers (someone dropped them)
+        self.triggers_missing = existed and not triggers_present(self._db)
+        _migrate(self._db)
+        self._db.executescript(SCHEMA + TRIGGERS)
 
+    # ------------------------------------------------------------------ writing
     def append(self, kind: str, payload: dict[str, Any], *, source: str, round_id: str | None = None,
                ts: str | None = None) -> Entry:
-        ts = ts or utc_now()
-        text = json.dumps(payload, separators=(",", ":"), sort_keys=True)
-        cur = self._db.execute(
-            "INSERT INTO events (ts, round_id, kind, source, payload) VALUES (?, ?, ?, ?, ?)",
-            (ts, round_id, kind, source, text),
-        )
-        return Entry(int(cur.lastrowid or 0), ts, round_id, kind, source, payload)
+        """One row, chained to the head; ``JournalFull`` (nothing written) when the disk is full."""
+        return self._write(kind, payload, source, round_id, ts, None)
 
-    def entries(self, after: int = 0, round_id: str | None = None) -> Iterator[Entry]:
-        """Rows in journal order, after ``after`` (exclusive), optionally of one round."""
+    def append_snapshot(self, payload: dict[str, Any], blob: bytes, *, source: str,
+                        round_id: str | None = None) -> Entry:
+        """A ``snapshot`` row whose payload carries the blob's SHA-256 and size, and the blob
+        beside it, in one transaction; blobs older than the last ``SNAPSHOTS_KEPT`` are dropped."""
+        meta = {**payload, "sha256": hashlib.sha256(blob).hexdigest(), "bytes": len(blob)}
+        return self._write(SNAPSHOT, meta, source, round_id, None, blob)
+
+    def _write(self, kind: str, payload: dict[str, Any], source: str, round_id: str | None, ts: str | None,
+               blob: bytes | None) -> Entry:
+        ts = ts or utc_now()
+        text = encode_payload(payload)
+        started = time.perf_counter()
+        try:
+            with self._lock:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    seq, digest = self._insert(ts, round_id, kind, source, text)
+                    if blob is not None:
+                        self._db.execute("INSERT INTO snapshots (seq, data) VALUES (?, ?)", (seq, blob))
+                        self._db.execute(
+                            "DELETE FROM snapshots WHERE seq NOT IN"
+                            " (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)", (SNAPSHOTS_KEPT,))
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+        except sqlite3.OperationalError as exc:
+            if _is_full(exc):
+                raise JournalFull(f"journal {self.path}: disk full, entry {kind!r} not written") from exc
+            raise
+        entry = Entry(seq, ts, round_id, kind, source, payload, digest)
+        if self.observers:
+            took = time.perf_counter() - started
+            for observe in self.observers:
+                observe(entry, took)
+        return entry
+
+    def _insert(self, ts: str, round_id: str | None, kind: str, source: str, text: str) -> tuple[int, str]:
+        last = self._db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        issued = self._db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'events'").fetchone()
+        seq = max(last[0] if last else 0, issued[0] if issued else 0) + 1
+        prev = last[1] if last and last[1] else GENESIS
+        digest = chain_hash(prev, seq, ts, round_id, kind, source, text)
+        self._db.execute(
+            f"INSERT INTO events ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (seq, ts, round_id, kind, source, text, digest),
+        )
+        return seq, digest
+
+    # ------------------------------------------------------------------ reading
+    def entries(self, after: int = 0, round_id: str | None = None, *, until: int | None = None) -> Iterator[Entry]:
+        """Rows in journal order, after ``after`` (exclusive) up to ``until`` (inclusive), optionally
+        of one round; streamed (SQLite's cursor), never the whole journal in memory. Rows appended
+        on this connection while iterating are seen too unless ``until`` bounds it."""
+        last = until if until is not None else (1 << 62)
         if round_id is None:
             rows = self._db.execute(
-                "SELECT seq, ts, round_id, kind, source, payload FROM events WHERE seq > ? ORDER BY seq", (after,)
-            )
+                f"SELECT {COLUMNS} FROM events WHERE seq > ? AND seq <= ? ORDER BY seq", (after, last))
         else:
             rows = self._db.execute(
-                "SELECT seq, ts, round_id, kind, source, payload FROM events WHERE seq > ? AND round_id = ?"
-                " ORDER BY seq",
-                (after, round_id),
-            )
-        for seq, ts, rid, kind, source, payload in rows:
-            yield Entry(seq, ts, rid, kind, source, json.loads(payload))
+                f"SELECT {COLUMNS} FROM events WHERE seq > ? AND seq <= ? AND round_id = ? ORDER BY seq",
+                (after, last, round_id))
+        for row in rows:
+            yield row_entry(row)
+
+    def rows(self, after: int = 0, until: int | None = None) -> Iterator[tuple[Any, ...]]:
+        """Raw rows (``COLUMNS``, the payload as stored text) in seq order: what the chain covers."""
+        last = until if until is not None else (1 << 62)
+        yield from self._db.execute(f"SELECT {COLUMNS} FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
+                                    (after, last))
+
+    def latest(self, kind: str, *, before: int | None = None) -> Iterator[Entry]:
+        """Rows of one kind, newest first (through the kind index: the cost is the rows read)."""
+        bound = before if before is not None else (1 << 62)
+        rows = self._db.execute(
+            f"SELECT {COLUMNS} FROM events WHERE kind = ? AND seq < ? ORDER BY seq DESC", (kind, bound))
+        for row in rows:
+            yield row_entry(row)
+
+    def entry(self, seq: int) -> Entry | None:
+        row = self._db.execute(f"SELECT {COLUMNS} FROM events WHERE seq = ?", (seq,)).fetchone()
+        return row_entry(row) if row else None
+
+    def hash_at(self, seq: int) -> tuple[bool, str | None]:
+        """Whether row ``seq`` exists, and its stored hash."""
+        row = self._db.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
+        return (True, row[0]) if row else (False, None)
 
     def last_seq(self) -> int:
         row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
         return int(row[0])
 
+    def head(self) -> tuple[int, str | None]:
+        """The newest row's seq and hash ((0, None) for an empty journal)."""
+        row = self._db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+        return (int(row[0]), row[1]) if row else (0, None)
+
+    def snapshot_blob(self, seq: int) -> bytes | None:
+        row = self._db.execute("SELECT CAST(data AS BLOB) FROM snapshots WHERE seq = ?", (seq,)).fetchone()
+        return bytes(row[0]) if row else None
+
+    def press_watermark(self, device: str) -> int:
+        """The highest journaled press ``seq`` of one bet-spot device (through its index)."""
+        row = self._db.execute(
+            "SELECT MAX(json_extract(payload, '$.seq')) FROM events WHERE kind = 'device'"
+            " AND json_extract(payload, '$.type') = 'press' AND json_extract(payload, '$.device') = ?",
+            (device,),
+        ).fetchone()
+        return int(row[0] or 0)
+
+    # ------------------------------------------------------------------ cursors
     def cursor(self, name: str) -> int:
         row = self._db.execute("SELECT seq FROM cursors WHERE name = ?", (name,)).fetchone()
         return int(row[0]) if row else 0
 
-    def set_cursor(self, name: str, seq: int) -> None:
-        self._db.execute(
-            "INSERT INTO cursors (name, seq) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET seq = excluded.seq",
-            (name, seq),
-        )
+    def cursor_state(self, name: str) -> tuple[int, dict[str, Any] | None]:
+        """A cursor and the state its owner saved with it (None: saved without, or never)."""
+        row = self._db.execute("SELECT seq, state FROM cursors WHERE name = ?", (name,)).fetchone()
+        if not row:
+            return 0, None
+        return int(row[0]), json.loads(row[1]) if row[1] else None
+
+    def set_cursor(self, name: str, seq: int, state: dict[str, Any] | None = None) -> None:
+        text = json.dumps(state, separators=(",", ":")) if state is not None else None
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO cursors (name, seq, state) VALUES (?, ?, ?)"
+                " ON CONFLICT(name) DO UPDATE SET seq = excluded.seq, state = excluded.state",
+                (name, seq, text),
+            )
 
     def close(self) -> None:
         self._db.close()
@@ -109,3 +307,14 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def row_entry(row: tuple[Any, ...]) -> Entry:
+    seq, ts, rid, kind, source, payload, digest = row
+    try:
+        data = json.loads(payload)
+    except (TypeError, ValueError):  # a damaged row must not stop a reader (the chain check names it)
+        data = None
+    if not isinstance(data, dict):
+        data = {"unreadable": str(payload)[:200]}
+    return Entry(seq, ts, rid, kind, source, data, digest)

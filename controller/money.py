@@ -1,7 +1,7 @@
 """Money: integer minor units end to end, payout ratios as exact fractions.
 
 A payout ratio ``a:b`` returns the stake plus ``stake * a / b``; a fractional minor unit is
-rounded by the table's option (RULES.md: round down by default, or half up).
+rounded by the table's option (docs/rules.md: round down by default, or half up).
 """
 
 from __future__ import annotations

@@ -167,6 +167,16 @@ class Shoe:
         composition._total -= 1
         return card
 
+    def put_on_top(self, card: str) -> bool:
+        """Move one copy of ``card`` still in the shoe to be dealt next (a simulated dealer's
+        chosen card); False when no copy is left."""
+        card = parse_card(card)
+        for i in range(len(self._order) - 1, -1, -1):
+            if self._order[i] == card:
+                self._order.append(self._order.pop(i))
+                return True
+        return False
+
     def __iter__(self) -> Iterator[str]:
         while self._order:
             yield self.draw()

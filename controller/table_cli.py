@@ -29,13 +29,26 @@ def register(app: typer.Typer) -> None:
         pace: Annotated[float, typer.Option(min=0.0, help="with --rounds: seconds the simulated people take per action")] = 0.0,
         as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
         quiet: Annotated[bool, typer.Option("--quiet", help="alerts and rounds only, no prompts")] = False,
+        log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error (to stderr)")]
+        = "warning",
+        log_json: Annotated[bool, typer.Option("--log-json", help="log as JSON lines")] = False,
     ) -> None:
         """Run the table with its configured devices (journal replayed first: an open round resumes)."""
+        from controller.logs import LEVELS, configure
         from controller.table.app import run_table
 
+        if log_level.lower() not in LEVELS:
+            raise typer.BadParameter(f"one of {', '.join(LEVELS)}", param_hint="--log-level")
+        configure(log_level, as_json=log_json)
+        from drivers.errors import DriverError
+
         cfg = _config(config)
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(run_table(cfg, rounds, pace=pace, as_json=as_json, prompts=not quiet))
+        try:
+            with contextlib.suppress(KeyboardInterrupt):
+                asyncio.run(run_table(cfg, rounds, pace=pace, as_json=as_json, prompts=not quiet))
+        except DriverError as exc:  # a device that cannot be opened: one line an operator can act on
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
 
     @app.command("recall")
     def recall_cmd(
@@ -64,12 +77,10 @@ def register(app: typer.Typer) -> None:
 
 
 def main() -> None:
-    """``python -m controller.table_cli``: the croupier CLI with these commands added (for
-    environments whose controller/cli.py does not register them yet)."""
-    from controller.cli import app
-
-    if not any(c.name == "run" for c in app.registered_commands):
-        register(app)
+    """``python -m controller.table_cli``: these commands alone (the whole command line is
+    ``croupier``, controller/cli.py, which registers them; this module never imports it)."""
+    app = typer.Typer(no_args_is_help=True, add_completion=False, help="Croupier: run a table, recall its rounds.")
+    register(app)
     app()
 
 

@@ -1,10 +1,14 @@
-"""The device contract: what the table sees of any device (see ``docs/architecture.md``).
+"""The device contract: what the table sees of any device (``docs/devices.md``).
 
 As every CAN interface is a ``can.BusABC``, every Croupier device (card shoe, roulette wheel,
 bet spots) is one ``Device``: it is opened, yields an async stream of typed events (pydantic
 models deriving from ``drivers.events.DeviceEvent``), takes named commands, reports its health,
 and closes. The table never calls a device's own methods by name; a simulator and the real
 device differ only by the address the registry (``drivers.registry``) builds them from.
+
+A device built with a ``sink`` (``registry.build(url, sink=...)``) calls it synchronously for
+each event instead, before it acknowledges what it received: the table journals there, so an
+event is durable before the device hears it arrived. ``events()`` is then not used.
 """
 
 from __future__ import annotations
@@ -37,15 +41,17 @@ class Device(Protocol):
     name: str
 
     async def open(self) -> None:
-        """Open the transport and start the session; raises ``DeviceUnavailable`` when the
-        address cannot be opened at all (a later loss is reported as events, not raised)."""
+        """Open the transport and start the session; raises ``DeviceUnavailable``
+        (``DeviceNotFound``, ``DeviceBusy``) when the address cannot be opened at all (a later
+        loss is reported as ``offline``/``online`` events and a reconnect, not raised)."""
 
     def events(self) -> AsyncIterator[DeviceEvent]:
         """The device's events, in the order the device produced them, until closed."""
 
     async def command(self, name: str, **arguments: Any) -> None:
         """Carry out one named command ("lock", "new_shoe", "start_game", "lamp" ...);
-        raises a ``DriverError`` (``CommandRefused``, ``DeviceTimeout`` ...) when it fails."""
+        raises a ``DriverError`` (``UnsupportedCommand`` before sending anything when the name
+        or arguments do not fit, ``DeviceTimeout``, ``DeviceUnavailable`` ...) when it fails."""
 
     def health(self) -> Health:
         """The device's health now."""

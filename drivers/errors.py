@@ -1,5 +1,5 @@
 """One exception tree for every driver, so the table catches driver failures by kind and
-never a bare ``Exception`` (see ``docs/architecture.md``, "The device contract").
+never a bare ``Exception`` (``docs/devices.md``, "Errors").
 
 ::
 
@@ -10,6 +10,7 @@ never a bare ``Exception`` (see ``docs/architecture.md``, "The device contract")
      +-- DeviceDisconnected          a link that was open went away (the transport closed)
      +-- DeviceTimeout               the device did not answer a command in time
      +-- CommandRefused              the device answered a command with a refusal (NAK, error)
+     +-- UnsupportedCommand          a command name (or its arguments) this device does not take
      +-- DeviceIdentityMismatch      after a (re)connect the device is not the one first seen
      +-- ProtocolError               bytes that do not follow the protocol
      |    +-- CodecError             one frame or line that does not decode (each codec's own)
@@ -17,7 +18,9 @@ never a bare ``Exception`` (see ``docs/architecture.md``, "The device contract")
 
 Each class keeps the builtin it stands for as a second base where one exists
 (``DeviceTimeout`` is a ``TimeoutError``, ``DeviceDisconnected`` a ``ConnectionError``), so
-code written against the builtins keeps working. A message says what an operator can do:
+code written against the builtins keeps working. A caller's own mistake in code (subscribing
+after the link started, an impossible qos) stays a builtin ``RuntimeError``/``ValueError``: a bug
+to fix, not a device failure to handle. A message says what an operator can do:
 "cannot open /dev/ttyUSB9: no such device", not "LOCK not acknowledged after 20 tries".
 """
 
@@ -50,6 +53,10 @@ class DeviceTimeout(DriverError, TimeoutError):
 
 class CommandRefused(DriverError):
     """The device answered a command with a refusal."""
+
+
+class UnsupportedCommand(DriverError, ValueError):
+    """A command name, or arguments, that this kind of device does not take."""
 
 
 class DeviceIdentityMismatch(DriverError):

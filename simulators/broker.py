@@ -1,9 +1,11 @@
 """An in-process amqtt broker so ``croupier sim spots`` works with nothing installed.
 
-Demo only, never the broker of record: amqtt speaks MQTT 3.1.1 only, runs anonymous here (its
-ACL configuration is fragile, so a spot can publish as another spot), keeps sessions and
-retained messages in memory only (a restart forgets them), and has an open memory-growth issue.
-Tests and production use mosquitto (tests/fixtures/mosquitto.py, PROTOCOLS.md section 3)."""
+Demo only, never the broker of record: amqtt speaks MQTT 3.1.1 only, runs plaintext and
+anonymous here (its ACL configuration is fragile, so a spot can publish as another spot, and
+anyone on the machine can send pit commands), keeps sessions and retained messages in memory
+only (a restart forgets them), and has an open memory-growth issue. A table config therefore
+gets it only with ``[mqtt] insecure = true``. Tests and production use mosquitto over TLS with
+an ACL (tests/fixtures/mosquitto.py, ``croupier broker-config``, docs/security.md)."""
 
 from __future__ import annotations
 

@@ -7,9 +7,20 @@ hang the line up; ``close()`` is the cable being pulled (the driver sees EOF / I
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import pty
 import tty
+from pathlib import Path
+
+
+def point_link(link: Path, target: str) -> None:
+    """Point the stable ``link`` (like a /dev/serial/by-id name) at ``target``, atomically."""
+    tmp = link.with_name(link.name + ".new")
+    with contextlib.suppress(FileNotFoundError):
+        tmp.unlink()
+    tmp.symlink_to(target)
+    tmp.replace(link)
 
 
 class PtyPort:
@@ -25,11 +36,11 @@ class PtyPort:
     async def open(self) -> None:
         """Attach asyncio streams to the master side (call once, inside the running loop)."""
         loop = asyncio.get_running_loop()
-        self.reader = asyncio.StreamReader()
+        reader = self.reader = asyncio.StreamReader()
         rfile = os.fdopen(os.dup(self._master), "rb", buffering=0)
         wfile = os.fdopen(os.dup(self._master), "wb", buffering=0)
         self._read_transport, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(self.reader), rfile
+            lambda: asyncio.StreamReaderProtocol(reader), rfile
         )
         self._write_transport, _ = await loop.connect_write_pipe(asyncio.Protocol, wfile)
 

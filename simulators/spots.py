@@ -23,6 +23,7 @@ from typing import Any
 import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 
+from drivers.mqtt.tls import tls_context
 from drivers.mqtt.url import BrokerUrl
 
 
@@ -69,6 +70,8 @@ class SpotDevice:
         )
         if self.address.username is not None:
             client.username_pw_set(self.address.username, self.address.password)
+        if self.address.tls:  # mqtts://: the broker's certificate checked as the table's link does
+            client.tls_set_context(tls_context(self.address))
         client.will_set(self.topic("online"), b"0", qos=1, retain=True)
         client.reconnect_delay_set(min_delay=0.1, max_delay=1.0)  # type: ignore[arg-type]
         client.on_socket_open = self._on_socket_open
@@ -148,7 +151,7 @@ class SpotDevice:
             while True:
                 for lamp in reversed(self.lamps):
                     if predicate(lamp):
-                        return lamp
+                        return dict(lamp)
                 self._lamp_seen.clear()
                 await self._lamp_seen.wait()
 

@@ -12,16 +12,18 @@ codec with the driver and nothing else; all waiting goes through the injected ``
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Coroutine, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal
+from pathlib import Path
+from typing import Any, Literal
 
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.wheel import codec
-from simulators.pty_port import PtyPort
+from simulators.pty_port import PtyPort, point_link
 
 IDLE = (1, 6)
 """States in which the wheel accepts ``*o <mode>`` and ``*F``."""
@@ -96,6 +98,7 @@ class WheelSimulator:
         banner: str = "Cammegh SS2 Slingshot II",
         wall: Callable[[], datetime] = datetime.now,
         rpm: float = 16.5,
+        link: str | os.PathLike[str] | None = None,
     ) -> None:
         if pockets not in (37, 38):
             raise ValueError("pockets is 37 or 38")
@@ -108,6 +111,8 @@ class WheelSimulator:
         self.banner = banner
         self.wall = wall
         self.rpm = rpm
+        #: a stable symlink to the current pty (like /dev/serial/by-id), kept across ``replug``
+        self.link = Path(link) if link is not None else None
         self.results: deque[str] = deque()
         self.queue_results(*results)
         self.state = 1 if powered else 6
@@ -137,13 +142,14 @@ class WheelSimulator:
 
     @property
     def path(self) -> str:
+        """What the driver opens: the stable ``link`` if any, else the pty's own path."""
+        if self.link is not None:
+            return str(self.link)
         assert self.port is not None, "start() first"
         return self.port.path
 
     async def start(self) -> None:
-        self.port = PtyPort()
-        await self.port.open()
-        self._spawn(self._serve())
+        await self.replug()
         self._spawn(self._auto_status())
         if self._powered_at_start:
             self._power_on(delay=0.0)
@@ -164,8 +170,20 @@ class WheelSimulator:
 
     def unplug(self) -> None:
         """The cable is pulled: the pty goes away (the driver sees EOF / I/O errors)."""
+        if self.link is not None:
+            self.link.unlink(missing_ok=True)
         if self.port is not None:
             self.port.close()
+
+    async def replug(self) -> None:
+        """A cable in: a new pty (the ``link``, if any, now points at it)."""
+        port = PtyPort()
+        await port.open()
+        self.port = port
+        self._framer = codec.LineFramer()
+        if self.link is not None:
+            point_link(self.link, port.path)
+        self._spawn(self._serve())
 
     # -- test controls --------------------------------------------------------------------------
 
@@ -204,7 +222,7 @@ class WheelSimulator:
     def _pocket_names(self) -> list[str]:
         return [str(n) for n in range(37)] + (["00"] if self.pockets == 38 else [])
 
-    def _spawn(self, coro) -> asyncio.Task[None]:
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -410,7 +428,7 @@ class WheelSimulator:
                 return codec.Banner(self.banner).line()
             case codec.SetMode(mode=None):
                 return codec.ModeReply(self.mode).line()
-            case codec.SetMode(mode=mode):
+            case codec.SetMode(mode=int() as mode):
                 if self.state not in IDLE:
                     return codec.ModeReply(None).line()
                 self.mode = mode
@@ -428,7 +446,7 @@ class WheelSimulator:
                 if key not in self.settings:
                     return "*T NO"
                 return codec.Setting(key, tuple(self.settings[key].split(" "))).line()
-            case codec.SetSetting(key=key, value=value):
+            case codec.SetSetting(key=key, value=str() as value):
                 if key == "z":
                     if value not in ("37", "38") or self.state not in IDLE:
                         return "*T NO"

@@ -1,20 +1,15 @@
 """House-edge analysis per game: exact enumeration where it is cheap, Monte Carlo through the
-same engines the table uses where it is not. ``HOUSE_EDGE`` maps the CLI's game names to modules
-exposing ``house_edge(options: HouseEdgeOptions) -> dict``."""
+same engines the table uses where it is not. Each game's module exposes ``house_edge(options:
+HouseEdgeOptions) -> dict``; the game registry (controller/table/registry.py) names it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-HOUSE_EDGE: dict[str, str] = {
-    "blackjack": "controller.analysis.blackjack",
-    "three-card-blackjack": "controller.analysis.three_card_blackjack",
-    "catch-a-wave": "controller.analysis.catch_a_wave",
-    "roulette": "controller.analysis.roulette",
-    "russian-poker": "controller.analysis.russian_poker",
-    "baccarat": "controller.analysis.baccarat",
-}
+#: ``croupier house-edge`` reports that are not a table game: name -> module with
+#: ``house_edge(options) -> dict`` and ``format_text(result) -> list[str]``
+REPORTS: dict[str, str] = {"side-bets": "controller.analysis.side_bets"}
 
 
 @dataclass(frozen=True)
@@ -26,3 +21,4 @@ class HouseEdgeOptions:
     method: str | None = None  # "exact" | "monte-carlo" | None: the game's default
     strategy: str | None = None
     progress: bool = True
+    decks: int | None = None  # None: the preset's

@@ -3,11 +3,18 @@
 Each round is one box with one main bet, dealt from a shuffled shoe with its cut card; a new
 shoe is shuffled once a round has brought the cut card out, as at the table. The computed
 (theoretical) edge of the same strategy is reported beside the estimate.
+
+A cut card before the first card (``--set cut_card=[0,0]``) reshuffles before every round: a
+continuous shuffler. Every round then starts from the full shoe, which is what the theoretical
+edge assumes, so the difference between the two runs measures the cut-card effect. Such rounds
+draw each card uniformly from the cards not yet dealt this round (the same distribution as a
+fresh shuffle, without shuffling 300 cards per round).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from controller.analysis import HouseEdgeOptions
@@ -17,13 +24,40 @@ from controller.games.blackjack.engine import BlackjackRound
 from controller.games.blackjack.rules import BlackjackRules, blackjack_rules
 from controller.games.blackjack.strategy import BasicStrategy
 from controller.games.blackjack.strategy_player import StrategyPlayer
-from controller.shoe import Shoe
+from controller.shoe import Shoe, ShoeEmpty
 
 DEFAULT_PRESET = "ru6"
 DEFAULT_ROUNDS = 1_000_000
 STAKE = 1000  # minor units: large enough that 3:2 and halves stay whole
 
 _CARD, _DEALER_CARD, _DECISION, _DONE = ExpectKind.CARD, ExpectKind.DEALER_CARD, ExpectKind.DECISION, ExpectKind.DONE
+
+
+class ContinuousShoe:
+    """A shoe every round starts full: each card is drawn uniformly from those not yet dealt in
+    the round (a partial Fisher-Yates shuffle over one array, reset by ``new_round``)."""
+
+    __slots__ = ("_cards", "_left", "_rng")
+
+    def __init__(self, cards: Sequence[str], rng: random.Random) -> None:
+        self._cards = list(cards)
+        self._rng = rng
+        self._left = len(self._cards)
+
+    def new_round(self) -> None:
+        self._left = len(self._cards)
+
+    def draw(self) -> str:
+        left = self._left
+        if not left:
+            raise ShoeEmpty(f"all {len(self._cards)} cards dealt in one round")
+        cards = self._cards
+        i = int(self._rng.random() * left)
+        left -= 1
+        card = cards[i]
+        cards[i], cards[left] = cards[left], card
+        self._left = left
+        return card
 
 
 class ShoeRounds:
@@ -35,6 +69,10 @@ class ShoeRounds:
         self.stake = stake
         self.player = StrategyPlayer.for_rules(rules)
         self.shoe = self._new_shoe()
+        #: a cut card before the first card: a continuous shuffler
+        self.continuous = (
+            ContinuousShoe(self.shoe.composition.cards(), rng) if max(rules.cut_card) <= 0 else None
+        )
 
     def _new_shoe(self) -> Shoe:
         r = self.rules
@@ -42,12 +80,18 @@ class ShoeRounds:
 
     def play(self) -> BlackjackRound:
         """Play one round to the end and return it."""
-        if self.shoe.cut_reached:
-            self.shoe = self._new_shoe()
+        draw: Callable[[], str]
+        if self.continuous is not None:
+            self.continuous.new_round()
+            draw = self.continuous.draw
+        else:
+            if self.shoe.cut_reached:
+                self.shoe = self._new_shoe()
+            draw = self.shoe.draw
         rnd = BlackjackRound(self.rules)
         rnd.place_bet(1, "main", self.stake)
         rnd.close_betting()
-        draw, deal, decide, expects = self.shoe.draw, rnd.deal, rnd.decide, rnd.expects
+        deal, decide, expects = rnd.deal, rnd.decide, rnd.expects
         action = self.player.action
         while True:
             expect = expects()
@@ -55,7 +99,7 @@ class ShoeRounds:
             if kind is _CARD or kind is _DEALER_CARD:
                 deal(draw())
             elif kind is _DECISION:
-                decide(expect.box, expect.hand, action(rnd, expect))
+                decide(expect.box or 1, expect.hand or 1, action(rnd, expect))
             elif kind is _DONE:
                 return rnd
             else:
@@ -71,7 +115,10 @@ class ShoeRounds:
 
 def house_edge(options: HouseEdgeOptions) -> dict[str, Any]:
     preset = options.preset or DEFAULT_PRESET
-    rules = blackjack_rules(preset, options.overrides)
+    overrides = dict(options.overrides)
+    if options.decks is not None:
+        overrides["decks"] = options.decks
+    rules = blackjack_rules(preset, overrides)
     rounds = options.rounds or DEFAULT_ROUNDS
     theory = BasicStrategy.for_rules(rules).theoretical_edge
     runner = ShoeRounds(rules, random.Random(options.seed))
@@ -85,7 +132,8 @@ def house_edge(options: HouseEdgeOptions) -> dict[str, Any]:
         "rounds_per_s": result.rounds_per_s,
         "seconds": result.seconds,
         "method": "monte-carlo",
+        "shuffle": "continuous" if runner.continuous is not None else "cut card",
         "preset": preset,
-        "settings": dict(options.overrides),
+        "settings": overrides,
         "seed": options.seed,
     }

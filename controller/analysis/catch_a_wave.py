@@ -18,7 +18,7 @@ from controller.shoe import Shoe
 
 DEFAULT_ROUNDS = 1_000_000
 STAKE = 100
-#: the published house edge of the seed strategy (RULES.md §3)
+#: the published house edge of the seed strategy (docs/rules.md §3)
 SEED_EDGE = 0.0050
 STRATEGIES = {"seed": SeedStrategy}
 

@@ -36,7 +36,7 @@ class MonteCarloResult:
 
 
 def run_monte_carlo(
-    play_round: Callable[[], Sequence[float]],
+    play_round: Callable[[], Sequence[float | None]],
     bet_names: Sequence[str],
     rounds: int,
     progress: bool = True,

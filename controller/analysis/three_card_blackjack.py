@@ -58,7 +58,7 @@ def ante_analysis(rules: ThreeCardBlackjackRules) -> AnteAnalysis:
     values = range(BLACKJACK + 1)
     # net of Ante + Bet per Ante for every (player value, dealer value): the engine's rule
     play_net = {(p, d): sum(resolve(p, d, qualifies, bj_pays)) for p in values for d in values}
-    dealer_value = {h: _value(h) for h in combinations_with_replacement(range(10), 3)}
+    dealer_value: dict[tuple[int, ...], int] = {h: _value(h) for h in combinations_with_replacement(range(10), 3)}
     pairs = list(combinations_with_replacement(range(10), 2))
     strategy: dict[tuple[str, str], tuple[bool, Fraction]] = {}
     total = Fraction(0)
@@ -74,7 +74,7 @@ def ante_analysis(rules: ThreeCardBlackjackRules) -> AnteAnalysis:
             if not w_up:
                 continue
             left[up] -= 1
-            net = 0
+            net: Fraction | int = 0
             ways = 0
             for pair in pairs:
                 w = _weight(left, pair)

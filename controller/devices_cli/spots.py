@@ -16,7 +16,10 @@ from drivers.spots.codec import BUTTONS
 from simulators.broker import EmbeddedBroker
 from simulators.spots import SpotDevice, SpotsSimulator
 
-SIM_HELP = """Type presses on stdin, one per line: <spot> <button>, then for a bet <amount> and optionally <kind>, e.g. "3 hit" or "2 bet 500 main"."""
+SIM_HELP = (
+    "Type presses on stdin, one per line: <spot> <button>, then for a bet <amount> and optionally <kind>, "
+    'e.g. "3 hit" or "2 bet 500 main".'
+)
 
 
 def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
@@ -38,7 +41,9 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
 
     @sim_app.command("spots", help=f"Run simulated bet spots, each its own MQTT client. {SIM_HELP}")
     def sim_spots(
-        broker: Annotated[str | None, typer.Option(help="broker URL (credentials ignored); none: start an embedded demo broker")] = None,
+        broker: Annotated[
+            str | None, typer.Option(help="broker URL (credentials ignored); none: start an embedded demo broker")
+        ] = None,
         table: Annotated[str, typer.Option(help="table id")] = "demo",
         spots: Annotated[int, typer.Option(min=1, max=999, help="number of spots")] = 7,
         spot_password: Annotated[

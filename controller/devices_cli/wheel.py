@@ -1,5 +1,6 @@
 """`croupier sim wheel` (the simulated Cammegh SS2 on a pty) and `croupier listen wheel` (the
-driver alone, printing every event) for hardware-in-the-loop work."""
+driver alone, opened through the device registry, printing every event) for hardware-in-the-loop
+work (``docs/devices.md``). A port that cannot be opened is one line saying why."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ from typing import Annotated
 import typer
 
 from controller.devices_cli import print_event
+from drivers import registry
 from drivers.clock import SYSTEM_CLOCK, Clock, ScaledClock
+from drivers.errors import DriverError
 from drivers.events import DeviceEvent
 from drivers.wheel.replay import replay as replay_trace
-from drivers.wheel.session import WheelNotConnected, WheelSession, WheelTimeout
 from simulators.wheel import WheelSimulator
 
 
@@ -31,7 +33,7 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
     def sim_wheel(
         pockets: Annotated[int, typer.Option(help="37 (single zero) or 38 (with 00)")] = 37,
         seed: Annotated[int | None, typer.Option(help="seed of the random results")] = None,
-        result: Annotated[list[str], typer.Option(help="next winning number (repeatable, in order)")] = [],
+        result: Annotated[list[str] | None, typer.Option(help="next winning number (repeatable, in order)")] = None,
         mode: Annotated[int, typer.Option(help="operating mode bit sum (1159: vendor's recommendation)")] = 1159,
         off: Annotated[bool, typer.Option("--off", help="start powered down (state 6)")] = False,
         speed: Annotated[float, typer.Option(min=0.01, help=SPEED_HELP)] = 1.0,
@@ -40,7 +42,7 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
         if pockets not in (37, 38):
             raise typer.BadParameter("37 or 38", param_hint="--pockets")
         try:
-            asyncio.run(_simulate(pockets, seed, result, mode, not off, _clock(speed)))
+            asyncio.run(_simulate(pockets, seed, result or [], mode, not off, _clock(speed)))
         except KeyboardInterrupt:
             pass
         except ValueError as exc:
@@ -63,10 +65,14 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
                 for _, event in replay_trace(lines).events:
                     print_event(event, as_json)
             return
+        assert port is not None
         try:
             asyncio.run(_listen(port, as_json, auto_start, _clock(speed)))
         except KeyboardInterrupt:
             pass
+        except DriverError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
 
 
 async def _simulate(pockets: int, seed: int | None, results: list[str], mode: int, powered: bool, clock: Clock) -> None:
@@ -81,18 +87,22 @@ async def _simulate(pockets: int, seed: int | None, results: list[str], mode: in
 async def _listen(port: str, as_json: bool, auto_start: bool, clock: Clock) -> None:
     pending: set[asyncio.Task[None]] = set()
 
-    async def start_game(session: WheelSession) -> None:
+    async def start_game() -> None:
         try:
-            await session.start_game()
-        except (WheelTimeout, WheelNotConnected) as exc:
+            await device.command("start_game")
+        except DriverError as exc:
             logging.warning("*u 1 failed: %s", exc)
 
     def emit(event: DeviceEvent) -> None:
         print_event(event, as_json)
         if auto_start and event.type == "place_bets":
-            task = asyncio.get_running_loop().create_task(start_game(session))
+            task = asyncio.get_running_loop().create_task(start_game())
             pending.add(task)
             task.add_done_callback(pending.discard)
 
-    session = WheelSession(port, clock=clock, emit=emit)
-    await session.run()
+    device = registry.build(port if "://" in port else f"serial://{port}", "wheel", sink=emit, clock=clock)
+    await device.open()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await device.close()

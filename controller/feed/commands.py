@@ -7,12 +7,14 @@ as such.
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, StringConstraints, ValidationError, model_validator
+
+from controller.table.inputs import InputRefused
+from controller.table.schema import check_json
 
 MAX_PAYLOAD = 4096
 # Printable ASCII, no surrounding blanks: ids and names that log, journal and display safely.
@@ -20,7 +22,9 @@ PRINTABLE = r"^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$"
 Text = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=PRINTABLE)]
 
 
-CommandKind = Literal["close_after_round", "void_round", "approve_correction", "acknowledge_alert"]
+CommandKind = Literal["close_after_round", "void_round", "approve_correction", "acknowledge_alert", "reopen", "dismiss"]
+#: a command is a flat object: deeper nesting is refused before the JSON parser sees it
+MAX_DEPTH = 2
 
 # The field each command cannot do without.
 _NEEDS: dict[str, str] = {"void_round": "round", "approve_correction": "correction", "acknowledge_alert": "alert"}
@@ -93,9 +97,9 @@ def parse_command(payload: bytes, *, retained: bool = False) -> PitCommand | Ref
     if len(payload) > MAX_PAYLOAD:
         return Refusal(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}", raw)
     try:
-        data = json.loads(payload)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return Refusal(f"not JSON: {exc}", raw)
+        data = check_json(payload, max_bytes=MAX_PAYLOAD, max_depth=MAX_DEPTH)
+    except InputRefused as refused:
+        return Refusal(refused.message, raw)
     ident, sender = _claimed(data, "id"), _claimed(data, "sender")
     if retained:
         # A retained command would run again on every resubscription, hours later.

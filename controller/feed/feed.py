@@ -31,13 +31,20 @@ from controller.feed.commands import PitCommand, RecentIds, Refusal, parse_comma
 from controller.feed.ledger import Ledger
 from controller.feed.messages import Message, Topics, encode, entry_messages, snapshot_message
 from controller.journal import Entry, Journal, utc_now
-from drivers.mqtt import MqttLink, OutboxFull, Received
+from controller.table.admission import Admission
+from drivers.mqtt import MqttLink, OutboxFull, Outgoing, Received
 
 log = logging.getLogger(__name__)
 
 CURSOR = "feed"
+LEDGER_CURSOR = "feed-ledger"  # the ledger's state, saved every LEDGER_SAVE_EVERY entries read
+LEDGER_SAVE_EVERY = 1000
+RECENT_COMMANDS = 10_000  # as many as RecentIds keeps
 COMMAND_KIND = "pit_command"  # the kind the table journals a valid command under
 REFUSAL_SOURCE = "pit-command"
+COMMAND_QUEUE = 1000  # pit commands waiting to be read; beyond it a flood is dropped unread
+PIT_SOURCE = "pit"  # the pit's rate-limit class: one bucket, whatever sender a command claims
+PRESENT, PRESENT_NOT = b"1", b"0"  # the retained ``online`` topic (PROTOCOLS §4)
 
 CommandHandler = Callable[[PitCommand], Awaitable[None] | None]
 
@@ -55,6 +62,10 @@ class FeedStats:
 
 class Feed:
     """Run with ``async with feed:``; call ``notify()`` after each journal append."""
+
+    #: the table's rate limit and refusal counter (controller/table/admission.py); when set, pit
+    #: commands over the limit are dropped unparsed and refusals are journaled aggregated
+    admission: Admission | None = None
 
     def __init__(
         self,
@@ -80,7 +91,7 @@ class Feed:
         self._ack_tick = ack_tick
         self._poll_interval = poll_interval
         self._cursor_interval = cursor_interval
-        self._commands = link.subscribe(self.topics.command, qos=1)
+        self._commands = link.subscribe(self.topics.command, qos=1, limit=COMMAND_QUEUE)
         self._acks = AckTracker()
         self._ledger = Ledger()
         self._seen = RecentIds()
@@ -90,6 +101,7 @@ class Feed:
         self._round_seq = 0
         self._read_seq = 0  # the newest entry handed to the link
         self._saved_cursor = 0
+        self._ledger_saved = 0  # the read position the ledger state was last saved at
         self._saved_at = float("-inf")  # the first save may happen at once
         self._tasks: list[asyncio.Task[None]] = []
         self.stats = FeedStats()
@@ -98,9 +110,14 @@ class Feed:
     def connect(cls, url: str, journal: Journal, table: str, on_command: CommandHandler | None = None,
                 **options: Any) -> Feed:
         """A feed on its own link, client id ``croupier-<table>-feed`` (kept across restarts so
-        the broker holds commands sent while the controller was away)."""
+        the broker holds commands sent while the controller was away). The link announces the
+        table's presence: a retained ``online`` of ``1`` on every connection and ``0`` as its
+        last will, so a controller killed outright shows offline within the keepalive."""
         link_options = {k: options.pop(k) for k in ("backoff_min", "backoff_max", "keepalive") if k in options}
-        return cls(journal, MqttLink(url, f"croupier-{table}-feed", **link_options), table, on_command, **options)
+        online = Topics(table).online
+        link = MqttLink(url, f"croupier-{table}-feed", will=Outgoing(online, PRESENT_NOT, 1, True),
+                        birth=Outgoing(online, PRESENT, 1, True), **link_options)
+        return cls(journal, link, table, on_command, **options)
 
     # -- the table's side --------------------------------------------------------------------------
     def notify(self) -> None:
@@ -108,7 +125,10 @@ class Feed:
         self._wake.set()
 
     def set_state(self, state: dict[str, Any]) -> None:
-        self._snapshot(self.topics.state, state)
+        """The retained ``state``, stamped with the journal's head (seq and chain hash): a witness
+        outside the table against which a rewritten journal no longer verifies."""
+        seq, digest = self.journal.head()
+        self._snapshot(self.topics.state, {**state, "journal": {"seq": seq, "hash": digest}})
 
     def set_prompt(self, prompt: dict[str, Any]) -> None:
         self._snapshot(self.topics.prompt, prompt)
@@ -161,6 +181,8 @@ class Feed:
             except asyncio.CancelledError:
                 pass
         self._tasks = []
+        if self.link.connected:  # a clean DISCONNECT does not fire the will: say it ourselves
+            self.link.publish(self.topics.online, PRESENT_NOT, retain=True)
         # Drained first, so the link is not cancelled in the middle of a publish: on Python 3.11
         # asyncio.wait_for can swallow a cancellation that meets a PUBACK, and the link then hangs.
         await self.link.close(drain_timeout=max(drain_timeout, 0.1))
@@ -178,16 +200,26 @@ class Feed:
             self._rebuild(reader)
 
     def _rebuild(self, journal: Journal) -> None:
-        """Ledger and command ids from the journal up to the cursor; the pump continues from there."""
+        """Ledger and command ids from the journal up to the cursor; the pump continues from there.
+        The ledger starts from the state saved beside the cursor (``LEDGER_CURSOR``), so a start
+        reads the entries since that save, not the journal (folding a round again is harmless:
+        the ledger counts a round's latest record once)."""
         cursor = journal.cursor(CURSOR)
-        for entry in journal.entries():
+        saved, state = journal.cursor_state(LEDGER_CURSOR)
+        start = 0
+        if state is not None:
+            self._ledger = Ledger.from_state(state)
+            start = self._ledger_saved = min(saved, cursor)
+        for entry in journal.entries(after=start):
             if entry.seq <= cursor:
                 self._fold(entry)
             else:
                 self._note_round(entry)
-            # Commands journaled after the cursor must not run twice either.
-            if entry.kind == COMMAND_KIND and isinstance(entry.payload.get("id"), str):
-                self._seen.add(entry.payload["id"])
+        # Commands journaled after the cursor must not run twice either: the newest ones, oldest first.
+        recent = [e.payload["id"] for e in islice(journal.latest(COMMAND_KIND), RECENT_COMMANDS)
+                  if isinstance(e.payload.get("id"), str)]
+        for ident in reversed(recent):
+            self._seen.add(ident)
         self._read_seq = self._saved_cursor = self.stats.cursor = cursor
         self._queue_ledger()
 
@@ -226,6 +258,10 @@ class Feed:
         if acked > self._saved_cursor and (force_save or self._save_due() <= 0):
             self.journal.set_cursor(CURSOR, acked)
             self._saved_cursor, self._saved_at = acked, time.monotonic()
+        unsaved = self._read_seq - self._ledger_saved
+        if (force_save and unsaved > 0) or unsaved >= LEDGER_SAVE_EVERY:
+            self.journal.set_cursor(LEDGER_CURSOR, self._read_seq, self._ledger.state())
+            self._ledger_saved = self._read_seq
 
     def _save_due(self) -> float:
         """Seconds until the cursor may be saved again."""
@@ -294,6 +330,9 @@ class Feed:
     async def _command(self, message: Received) -> None:
         if not message.payload:
             return  # how MQTT deletes a retained message, not a command
+        if self.admission is not None and not self.admission.admit(PIT_SOURCE):
+            self.stats.commands_refused += 1
+            return
         parsed = parse_command(message.payload, retained=message.retain)
         if isinstance(parsed, Refusal):
             self._refuse(parsed)
@@ -317,6 +356,9 @@ class Feed:
 
     def _refuse(self, refusal: Refusal) -> None:
         self.stats.commands_refused += 1
+        if self.admission is not None:  # counted with the pit's other refusals, one alert a window
+            self.admission.refused(PIT_SOURCE, "pit.command_refused", refusal.reason)
+            return
         log.warning("feed %s: %s", self.table, refusal.reason)
         self.journal.append("alert", refusal.alert_payload(), source=REFUSAL_SOURCE, round_id=self._round)
         self.notify()

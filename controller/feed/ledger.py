@@ -20,6 +20,11 @@ from controller.journal import Entry
 log = logging.getLogger(__name__)
 
 
+#: rounds whose last record is kept (a correction replaces its round's counted record); the
+#: table corrects only its last 1000 rounds
+ROUNDS_KEPT = 2000
+
+
 class RoundTotals(BaseModel):
     """The part of a round record the ledger needs; money in integer minor units, strictly."""
 
@@ -84,5 +89,20 @@ class Ledger:
                 void += sign
                 refunds += sign * rec.stake_total
         self._by_round[round_id] = record
+        while len(self._by_round) > ROUNDS_KEPT:  # corrections reach only recent rounds
+            del self._by_round[next(iter(self._by_round))]
         self._totals = LedgerTotals(settled, void, stake, payout, refunds, entry.seq, round_id)
         return True
+
+    def state(self) -> dict[str, Any]:
+        """Totals and the recent rounds, as JSON, for ``from_state`` (saved beside the feed cursor)."""
+        return {"totals": asdict(self._totals),
+                "rounds": {r: [t.status, t.stake_total, t.payout_total] for r, t in self._by_round.items()}}
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any]) -> Ledger:
+        ledger = cls()
+        ledger._totals = LedgerTotals(**state["totals"])
+        for round_id, (status, stake, payout) in state["rounds"].items():
+            ledger._by_round[round_id] = RoundTotals(status=status, stake_total=stake, payout_total=payout)
+        return ledger

@@ -53,6 +53,11 @@ class Topics:
     def command(self) -> str:
         return self._topic("command")
 
+    @property
+    def online(self) -> str:
+        """Presence (retained): ``1`` while the controller is connected, ``0`` as its last will."""
+        return self._topic("online")
+
 
 @dataclass(frozen=True, slots=True)
 class Message:

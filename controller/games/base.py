@@ -1,4 +1,4 @@
-"""Conventions every game engine follows (ARCHITECTURE.md layer 1).
+"""Conventions every game engine follows (docs/architecture.md, "Layers").
 
 An engine round is a pure, synchronous, deterministic object:
 
@@ -17,9 +17,11 @@ Boxes are numbered 1..N as the dealer sees them, hands 1.. within a box; box-lev
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from fractions import Fraction
 from typing import Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
@@ -174,6 +176,10 @@ class GameRules(BaseModel):
     """Base of every game's rule set: data, loaded from presets + config, validated by key."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+    #: limit keys a table may set besides those of the default ``limits`` (``check_names``)
+    LIMIT_KINDS: ClassVar[frozenset[str]] = frozenset()
+    #: paytable field -> its line names, where they are not simply its default's keys
+    PAYTABLE_LINES: ClassVar[dict[str, frozenset[str]]] = {}
     rounding: Rounding = Rounding.DOWN
     limits: dict[str, Limit] = {}
 
@@ -208,13 +214,56 @@ def build_rules(
     unknown = set(overrides) - set(model.model_fields)
     if unknown:
         raise RulesConfigError(
-            f"unknown setting(s) {', '.join(sorted(unknown))}; known: {', '.join(sorted(model.model_fields))}"
+            f"unknown setting(s) {', '.join(sorted(unknown))}{did_you_mean(unknown, model.model_fields)}; "
+            f"known: {', '.join(sorted(model.model_fields))}"
         )
+    check_names(model, overrides)
     try:
         return model.model_validate({**base, **overrides})
     except ValidationError as exc:
         msgs = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
         raise RulesConfigError(msgs) from exc
+
+
+def did_you_mean(unknown: Collection[str], known: Collection[str]) -> str:
+    """`` (did you mean main?)`` for the first unknown name close to a known one, else ``""``."""
+    for name in sorted(unknown):
+        close = difflib.get_close_matches(str(name), [str(k) for k in known], n=1)
+        if close:
+            return f" (did you mean {close[0]!r} for {name!r}?)"
+    return ""
+
+
+def check_names(model: type[GameRules], overrides: Mapping[str, Any]) -> None:
+    """Limit keys and paytable line names the game knows, so a misspelt one fails at start
+    instead of leaving that limit at its default or paying that line at 0.
+
+    A game's limit kinds are the keys of its default ``limits`` plus its ``LIMIT_KINDS``; a
+    paytable's lines (a ``dict`` field of ratios) are its ``PAYTABLE_LINES`` entry, else the keys of
+    its default. A paytable field with a validator of its own is left to that validator."""
+    limits = overrides.get("limits")
+    if isinstance(limits, Mapping):
+        known = set(model.model_fields["limits"].default or {}) | set(model.LIMIT_KINDS)
+        _refuse_unknown("limits", set(limits) - known, known)
+    own = {f for d in model.__pydantic_decorators__.field_validators.values() for f in d.info.fields}
+    for name, value in overrides.items():
+        if name == "limits" or name in own or not isinstance(value, Mapping):
+            continue
+        lines = model.PAYTABLE_LINES.get(name)
+        if lines is None:
+            default = model.model_fields[name].default
+            if not isinstance(default, Mapping) or not all(isinstance(v, Fraction) for v in default.values()):
+                continue
+            lines = frozenset(default)
+        _refuse_unknown(name, set(value) - set(lines), lines)
+
+
+def _refuse_unknown(section: str, unknown: set[Any], known: Collection[str]) -> None:
+    if unknown:
+        raise RulesConfigError(
+            f"{section}: unknown {', '.join(repr(u) for u in sorted(map(str, unknown)))}"
+            f"{did_you_mean(unknown, known)}; known: {', '.join(sorted(known))}"
+        )
 
 
 @dataclass(slots=True)

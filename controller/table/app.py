@@ -12,19 +12,23 @@ import asyncio
 import contextlib
 import random
 import sys
+from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from controller.config import TableConfig
 from controller.journal import Journal
+from controller.metrics import table_metrics
 from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.devices import open_shoe
-from controller.table.games import adapter_for
 from controller.table.keyboard import read_commands
 from controller.table.loop import TableLoop
 from controller.table.players import SimulatedTable, default_players
 from controller.table.printer import Printer
 from controller.table.recovery import device_sync, replay
+from controller.table.registry import adapter_for
+from controller.table.snapshot import Snapshots
+from controller.table.strategy_cache import warm as warm_strategy
 
 
 def build_core(config: TableConfig) -> TableCore:
@@ -59,24 +63,32 @@ async def run_table(
     out: TextIO = sys.stdout,
     as_json: bool = False,
     prompts: bool = True,
+    on_ready: Callable[[TableLoop, Any], Awaitable[None]] | None = None,
+    keyboard: bool = True,
 ) -> int:
-    """Run until cancelled, or with ``rounds`` until simulated people played that many rounds."""
+    """Run until cancelled, or with ``rounds`` until simulated people played that many rounds.
+    ``on_ready(loop, devices)`` runs once the table takes inputs (``croupier demo`` starts each
+    table's console there); ``keyboard=False`` reads no dealer commands from stdin."""
     journal = Journal(config.journal_path)
+    metrics = table_metrics(config, journal)  # before replay: what replay writes is counted too
     core = build_core(config)
-    prepare = getattr(core.adapter, "prepare_simulation", None)
-    if rounds is not None and prepare is not None:
-        prepare(core.rules)  # before any device or broker is waiting on this loop
+    if rounds is not None:
+        warm_strategy(core.rules, config.journal_path.parent)  # from its cache after the first start
+        core.adapter.prepare_simulation(core.rules)  # before any device or broker is waiting on this loop
     result = replay(journal, core)
     journal.append(
         inputs.TABLE_STARTED,
         {"replayed": result.inputs, "written": result.written, "resumed_round": result.round_id,
          "game": config.table.game, "preset": config.table.preset, "rules": config.game_rules().model_dump(mode="json"),
-         "burn_on_new_shoe": config.table.burn_on_new_shoe},
+         "burn_on_new_shoe": config.table.burn_on_new_shoe, "hold_open_round": True},
         source="table", round_id=core.round_id,
     )
     core.restarted()  # as replay will do at this entry next time
     core.set_burn(config.table.burn_on_new_shoe)
     loop = TableLoop(core, journal)
+    loop.applied_hooks.append(Snapshots(journal).applied)
+    if metrics is not None:
+        loop.applied_hooks.append(metrics.applied)
     printer = Printer(out, as_json, prompts)
     loop.listeners.append(printer)
     if result.round_id is not None and not as_json:
@@ -84,35 +96,46 @@ async def run_table(
     devices: Any
     if core.adapter.uses_shoe:
         devices = await open_shoe(config, core, loop.device_event)
-        loop.shoe = devices.session
+        loop.devices["shoe"] = devices
     else:  # a wheel game
         from controller.table.wheel import open_wheel
 
         devices = await open_wheel(config, core, loop.device_event)
         loop.devices["wheel"] = devices
-    tasks: list[asyncio.Task[Any]] = [asyncio.create_task(devices.session.run(), name="device-session")]
+    tasks: list[asyncio.Task[Any]] = []  # an open device runs itself until closed
     stack = contextlib.AsyncExitStack()
     try:
         broker = await _start_feed(config, journal, loop, stack)
+        feeds = [listener.feed for listener in loop.listeners if isinstance(listener, FeedListener)]
+        if metrics is not None and feeds:
+            metrics.watch_feed_lag(lambda: feeds[0].stats.lag)
         await _start_spots(config, journal, loop, stack, broker)
+        if config.console.enabled:  # the dealer's touch console (docs/console.md)
+            from controller.console import serve_console
+
+            await serve_console(config, loop, stack, out, simulator=getattr(devices, "firmware", None)
+                                if rounds is None else None)
         await loop.carry_out(list(device_sync(core)))
         tasks.append(asyncio.create_task(loop.run(), name="table"))
+        if on_ready is not None:
+            await on_ready(loop, devices)
         if rounds is None:
-            await read_commands(loop)
+            if keyboard:
+                await read_commands(loop)
             await asyncio.Event().wait()  # stdin closed: the devices still play, until stopped
             return 0
-        limits = core.rules.limits.get(getattr(core.adapter, "bet_kind", "main"))
+        limits = core.rules.limits.get(core.adapter.bet_kind)
         players = default_players(limits.min if limits else 100)
         sim: SimulatedTable
         if not core.adapter.uses_shoe:
             from controller.table.wheel import WheelTable
 
-            if devices.simulator is None:
+            if getattr(devices, "simulator", None) is None and config.devices.wheel.transport != "serial":
                 raise RuntimeError("--rounds needs a simulated wheel (devices.wheel.transport = \"simulated\")")
             sim = WheelTable(loop, players, rounds, pace, random.Random(config.devices.wheel.simulated.seed))
         else:
-            firmware = devices.firmware
-            if firmware is None:
+            firmware = getattr(devices, "firmware", None)
+            if firmware is None and config.devices.shoe.transport != "serial":  # serial: a rig deals (docs/hil.md)
                 raise RuntimeError("--rounds needs a simulated shoe (devices.shoe.transport = \"simulated\")")
             sim = SimulatedTable(loop, firmware, players, rounds, pace)
         tasks.append(asyncio.create_task(sim.run(), name="simulated-people"))
@@ -124,7 +147,9 @@ async def run_table(
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         await stack.aclose()
-        await devices.stop()
+        await devices.close()
+        if metrics is not None:
+            metrics.close()
         journal.close()
 
 
@@ -146,7 +171,7 @@ async def _until(done: asyncio.Event, tasks: list[asyncio.Task[Any]]) -> None:
 async def _start_feed(config: TableConfig, journal: Journal, loop: TableLoop,
                       stack: contextlib.AsyncExitStack) -> str | None:
     """The pit feed on the ``[mqtt]`` broker; that broker's URL (the embedded one's once started)."""
-    broker = config.mqtt.broker
+    broker = config.mqtt.connect_url()  # with its secret (docs/security.md)
     if broker == "none":
         return None
     from controller.feed import Feed, PitCommand
@@ -160,7 +185,9 @@ async def _start_feed(config: TableConfig, journal: Journal, loop: TableLoop,
     def on_command(command: PitCommand) -> None:
         loop.submit(inputs.PIT_COMMAND, command.journal_payload(), f"pit:{command.sender}")
 
-    feed = await stack.enter_async_context(Feed.connect(broker, journal, config.table.id, on_command))
+    feed = Feed.connect(broker, journal, config.table.id, on_command)
+    feed.admission = loop.admission  # pit commands rate-limited, refusals counted (admission.py)
+    await stack.enter_async_context(feed)
     loop.listeners.append(FeedListener(feed))
     return broker
 
@@ -171,7 +198,7 @@ async def _start_spots(config: TableConfig, journal: Journal, loop: TableLoop, s
     spots = config.devices.spots
     if not spots.enabled:
         return
-    broker = spots.broker or feed_broker
+    broker = config.mqtt.connect_url(spots.broker) if spots.broker else feed_broker
     if broker is None:
         raise RuntimeError("devices.spots needs a broker: set devices.spots.broker or mqtt.broker")
     from controller.table.spots import TableSpots

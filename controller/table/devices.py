@@ -1,4 +1,8 @@
-"""The table's devices as its config says: a real shoe (serial, USB) or the simulated one.
+"""The table's shoe as its config says, opened through the device registry (``docs/devices.md``).
+
+The ``[devices.shoe]`` keys become one registry URL: ``transport = "serial"`` with ``port`` is
+``serial://<port>`` (or the pyserial URL given as the port), ``"usb"`` is ``usb://<usb>``,
+``"simulated"`` is ``sim+pty://shoe`` or ``sim+usb://<usb>``; ``url`` gives one directly.
 
 A simulated shoe runs in this process on a real transport (a pty, or the pyusb backend), so
 it goes when the process goes. On a restart it is rebuilt where the physical shoe would
@@ -9,18 +13,26 @@ from the current one (both known from the replayed journal) are dealt off silent
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
-from controller.config import TableConfig
 from controller.shoe import Shoe
 from controller.table.core import TableCore
-from drivers.shoe import SerialTransport, SessionConfig, ShoeSession, UsbTransport, parse_vid_pid
-from simulators.shoe import SerialShoeSim, ShoeFirmware, UsbShoeSim
+from drivers import registry
+from drivers.device import Device
+from drivers.events import DeviceEvent
+from drivers.shoe import SessionConfig
+from simulators.shoe import ShoeFirmware
+
+if TYPE_CHECKING:  # the config imports the game registry, which imports the table
+    from controller.config import TableConfig
+
+SHOE = "shoe"
 
 
 def _shuffled(decks: int, rng: random.Random) -> Shoe:
-    """As the simulator's firmware shuffles a new shoe (70-80 % penetration)."""
+    """A new shoe as the simulated firmware shuffles it on ``SHOE`` (70-80 % penetration)."""
     return Shoe.with_penetration(decks, rng, decks * 0.7, decks * 0.8)
 
 
@@ -39,47 +51,33 @@ def simulated_firmware(config: TableConfig, core: TableCore) -> ShoeFirmware:
     for _ in range(min(core.shoe.last_n, shoe.remaining)):
         shoe.draw()
     # a CUT frame that already reached the table is not sent again
-    return ShoeFirmware(shoe, rng=rng, shoe_id=core.shoe.shoe_id, cut_sent=core.shoe.cut_seen)
+    return ShoeFirmware(shoe, rng=rng, reshuffle=lambda n: _shuffled(n, rng), shoe_id=core.shoe.shoe_id,
+                        cut_sent=core.shoe.cut_seen)
 
 
-@dataclass
-class ShoeDevices:
-    session: ShoeSession
-    simulator: SerialShoeSim | UsbShoeSim | None = None
-
-    @property
-    def firmware(self) -> ShoeFirmware | None:
-        return self.simulator.firmware if self.simulator is not None else None
-
-    async def stop(self) -> None:
-        await self.session.transport.close()
-        if self.simulator is not None:
-            await self.simulator.stop()
-
-
-async def open_shoe(config: TableConfig, core: TableCore, on_event: Any) -> ShoeDevices:
-    """Build (and start, when simulated) the shoe; the caller runs ``session.run()``."""
+def shoe_url(config: TableConfig) -> str:
+    """The registry URL of the configured shoe."""
     dev = config.devices.shoe
-    session_config = SessionConfig(gap_timeout=dev.gap_timeout)
-    simulator: SerialShoeSim | UsbShoeSim | None = None
+    if dev.url:
+        return dev.url
     if dev.transport == "simulated":
-        firmware = simulated_firmware(config, core)
         if dev.port == "usb":
-            vid, pid = parse_vid_pid(dev.usb)
-            usb_sim = UsbShoeSim(firmware, vid, pid)
-            await usb_sim.start()
-            simulator = usb_sim
-            transport: Any = UsbTransport(vid, pid, usb_sim.backend)
-        else:
-            serial_sim = SerialShoeSim(firmware, config.shoe_link)
-            await serial_sim.start()
-            simulator = serial_sim
-            transport = SerialTransport(serial_sim.path)
-    elif dev.transport == "serial":
-        assert dev.port is not None
-        transport = SerialTransport(dev.port)
-    else:
-        vid, pid = parse_vid_pid(dev.usb)
-        transport = UsbTransport(vid, pid)
-    session = ShoeSession(transport, config=session_config, on_event=on_event)
-    return ShoeDevices(session, simulator)
+            return f"sim+usb://{dev.usb}"
+        link = config.shoe_link
+        return "sim+pty://shoe" + (f"?link={quote(str(link))}" if link is not None else "")
+    if dev.transport == "serial":
+        assert dev.port is not None  # the config requires it
+        return dev.port if "://" in dev.port else f"serial://{dev.port}"
+    return f"usb://{dev.usb}"
+
+
+async def open_shoe(config: TableConfig, core: TableCore, on_event: Callable[[DeviceEvent], None]) -> Device:
+    """Build and open the shoe (a simulated one where the journal left it); it runs until
+    ``close()``. ``DeviceUnavailable`` (``DeviceNotFound``, ``DeviceBusy``) when its port
+    cannot be opened, with the port in the message."""
+    dev = config.devices.shoe
+    extras: dict[str, Any] = {"session_config": SessionConfig(gap_timeout=dev.gap_timeout), "identity": dev.identity}
+    url = shoe_url(config)
+    if url.startswith("sim+"):
+        extras["firmware"] = simulated_firmware(config, core)
+    return await registry.open_device(url, SHOE, sink=on_event, **extras)

@@ -1,9 +1,15 @@
-"""Holds and alerts: how the table refuses to guess.
+"""Holds and alerts: how the table refuses to guess (docs/rules.md, procedures).
 
 A *hold* stops the round: no input reaches the engine until the dealer takes one of the legal
-ways out (``burn`` the offending cards, ``void_round`` with refunds). Every card that leaves
-the shoe while the table holds joins the hold, since nobody may deal through an alert. An
-*alert* is the journaled notice of a hold or of a refused input (which changes nothing).
+ways out it names. Every card that leaves the shoe while the table holds joins the hold, since
+nobody may deal through an alert. The ways out:
+
+* ``burn``: the held cards are burned and the round goes on (a card the round cannot take);
+* ``void_round``: the round closes void, every stake refunded (and the held cards with it);
+* ``resume``: after a restart with a round open, the dealer checked the layout and goes on;
+* ``dismiss``: a journal entry the table could not apply was looked at; nothing to undo.
+
+An *alert* is the journaled notice of a hold or of a refused input (which changes nothing).
 """
 
 from __future__ import annotations
@@ -11,7 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.table.refusal import Refusal
+
 ERROR, WARNING, INFO = "error", "warning", "info"
+#: the commands that release a hold, each only where the hold names it
+RESOLUTIONS = frozenset(("burn", "void_round", "resume", "dismiss"))
 
 
 @dataclass(slots=True)
@@ -31,6 +41,27 @@ class Hold:
             "cause": self.cause,
             "cards": [c for c, _ in self.cards],
         }
+
+    def release(self, way: str) -> list[str]:
+        """The cards set aside by releasing the hold ``way`` (Refusal if that is no way out)."""
+        if way not in self.options:
+            raise Refusal(f"table.{way}.not_an_option", f"{self.code}: the way out is {' or '.join(self.options)}")
+        return [c for c, _ in self.cards]
+
+
+def released(way: str, code: str, cards: list[str], round_id: str | None, by: str) -> tuple[str, str]:
+    """The alert (code, message) of a hold released ``way``."""
+    shown = " ".join(cards)
+    if way == "burn":
+        return "table.burned", f"burned {shown or 'nothing'}; the round goes on"
+    if way == "resume":
+        return "table.resumed", f"round {round_id} resumed by {by}" + (f"; set aside {shown}" if shown else "")
+    return "table.dismissed", f"{code} dismissed; cards set aside: {shown or 'none'}"
+
+
+def refused_in_hold(hold: Hold, name: str) -> Refusal:
+    """The refusal of a command the hold does not allow."""
+    return Refusal("table.hold", f"{name} refused: the table holds ({hold.code}); first {' or '.join(hold.options)}")
 
 
 def alert(

@@ -18,7 +18,8 @@ Outputs (written by the table after the input that caused them; never replayed a
 * ``alert``        ``{"severity", "code", "message", "cause", "hold", "options", ...}``; ``cause``
                    is the journal seq of the input that raised it.
 * ``round_closed`` the PROTOCOLS §4 round record.
-* ``table_started`` ``{"replayed", "written", "resumed_round", "game", "preset", "rules"}``: a
+* ``table_started`` ``{"replayed", "written", "resumed_round", "game", "preset", "rules",
+                   "hold_open_round"}`` (a round found open holds until resumed or voided): a
                    process (re)start; ``rules`` (the full rule set) is what replay uses for the
                    rounds opened after it.
 """
@@ -55,7 +56,23 @@ COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "exchange": (("box", "discard"), ("player",)),
     "misdeal": (("target", "cards_dealt"), ("dealer_cards",)),
     "key_result": (("number",), ()),
+    # who deals (the console's sign-in), and the way out of a pause
+    "sign_in": (("dealer",), ()),
+    "sign_out": ((), ()),
+    "resume": ((), ()),
+    # the way out of a hold on a journal entry the table could not apply (nothing to undo)
+    "dismiss": ((), ()),
 }
+
+
+class InputRefused(ValueError):
+    """An input refused at the edge, before it is journaled: ``code`` is stable (for counts and
+    alerts), ``message`` says what was wrong and what is expected."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
 
 class BadCommand(ValueError):

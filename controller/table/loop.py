@@ -18,24 +18,20 @@ import secrets
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from controller.journal import Entry, Journal
+from controller.journal import Entry, Journal, JournalFull
 from controller.table import inputs
+from controller.table.admission import RATE_LIMITED, Admission
 from controller.table.core import TableCore
 from controller.table.effects import DeviceCommand, Draw, Effect, Gate, LoadShoe, Record
 from controller.table.holds import ERROR, alert
+from controller.table.outage import DISK_FULL, OutputWriter
+from controller.table.schema import checked_command
+from drivers.device import Device
+from drivers.errors import DeviceUnavailable, DriverError
+from drivers.events import DeviceEvent
 
 log = logging.getLogger(__name__)
 TABLE_SOURCE = "table"
-
-
-class ShoeControl(Protocol):
-    """The shoe commands the table gives (a ``ShoeSession`` satisfies it)."""
-
-    async def lock(self) -> None: ...
-
-    async def unlock(self) -> None: ...
-
-    async def new_shoe(self, shoe_id: str, decks: int) -> None: ...
 
 
 class Listener(Protocol):
@@ -47,36 +43,79 @@ class Listener(Protocol):
 
 
 class TableLoop:
-    def __init__(self, core: TableCore, journal: Journal, shoe: ShoeControl | None = None) -> None:
+    def __init__(self, core: TableCore, journal: Journal, shoe: Device | None = None) -> None:
         self.core = core
         self.journal = journal
-        self.shoe = shoe
-        #: the game's own devices by name (the wheel): ``DeviceCommand`` effects call their methods
-        self.devices: dict[str, Any] = {}
+        #: the table's open devices by name ("shoe", "wheel"): every effect that needs a device
+        #: is one ``await device.command(name, **arguments)`` (docs/devices.md)
+        self.devices: dict[str, Device] = {}
+        if shoe is not None:
+            self.devices["shoe"] = shoe
         self.listeners: list[Listener] = []
+        #: called after each input is applied and its effects carried out (snapshots, metrics)
+        self.applied_hooks: list[Callable[[TableCore, Entry], None]] = []
         self.quiet_hooks: list[Callable[[], None]] = []
         self._queue: asyncio.Queue[Entry] = asyncio.Queue()
+        #: device entries' seq -> the driver's own event model, until the entry is stepped
+        self._events: dict[int, DeviceEvent] = {}
         self._changed = asyncio.Condition()
         self._prompt = ""
         self._pit_serial = -1
         self.steps = 0
         self._busy = False
+        #: rate limits and counted refusals per input source (controller/table/admission.py)
+        self.admission = Admission(self._refusal_alert)
+        #: output writes, and the hold while the journal's disk is full (controller/table/outage.py)
+        self.writer = OutputWriter(journal, core, self._wrote, self._resumed)
+        self._background: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ inputs
-    def submit(self, kind: str, payload: dict[str, Any], source: str) -> None:
-        """Journal one input (committed when this returns) and queue it to be applied."""
+    def submit(self, kind: str, payload: dict[str, Any], source: str) -> Entry:
+        """Journal one input (committed when this returns) and queue it to be applied; the
+        entry (its ``seq`` is the ``cause`` of any alert it raises).
+
+        A command is admitted (its source's rate limit) and checked against its schema first:
+        a refused one raises ``InputRefused`` to the caller and is journaled at most as a
+        counted refusal alert, never as an input (controller/table/schema.py, admission.py).
+        """
         if kind not in inputs.INPUT_KINDS:
             raise ValueError(f"not an input kind: {kind!r}")
-        entry = self.journal.append(kind, payload, source=source, round_id=self.core.round_id)
+        if self.writer.full:
+            raise inputs.InputRefused(DISK_FULL, self.writer.refuse())
+        if kind == inputs.COMMAND:
+            if not self.admission.admit(source):
+                raise inputs.InputRefused(RATE_LIMITED, f"too many commands from {source}: wait a moment")
+            try:
+                payload = checked_command(payload)
+            except inputs.InputRefused as refused:
+                self.admission.refused(source, refused.code, refused.message)
+                raise
+        try:
+            entry = self.journal.append(kind, payload, source=source, round_id=self.core.round_id)
+        except JournalFull as exc:
+            self.writer.disk_full(exc)
+            raise inputs.InputRefused(DISK_FULL, self.writer.refuse()) from None
         self._queue.put_nowait(entry)
+        return entry
 
-    def command(self, name: str, source: str = "dealer", **arguments: Any) -> None:
-        self.submit(inputs.COMMAND, inputs.command(name, **arguments), source)
+    def command(self, name: str, source: str = "dealer", **arguments: Any) -> Entry:
+        """A command given in code (simulated people, tests): ``InputRefused`` as ``submit``."""
+        return self.submit(inputs.COMMAND, inputs.command(name, **arguments), source)
 
-    def device_event(self, event: Any) -> None:
-        """A driver's ``on_event`` callback: the event as the driver typed it."""
+    def _refusal_alert(self, payload: dict[str, Any]) -> None:
+        """The admission's aggregated refusal alert, written and shown like any output."""
+        self.writer.write(inputs.ALERT, payload, self.core.round_id)  # held in order while the disk is full
+
+    def device_event(self, event: Any, source: str | None = None) -> None:
+        """A driver's ``on_event`` callback: the event as the driver typed it, journaled under
+        ``source`` (by default the device it names; the spots give ``spot:<n>``)."""
         payload = event.model_dump(mode="json")
-        self.submit(inputs.DEVICE, payload, str(payload.get("device", "device")))
+        try:
+            entry = self.submit(inputs.DEVICE, payload, source or str(payload.get("device", "device")))
+        except inputs.InputRefused as refused:  # a driver callback must not raise into the driver
+            log.warning("%s event %s not taken: %s", payload.get("device"), payload.get("type"), refused.message)
+            return
+        self._events[entry.seq] = event  # the core gets the driver's model, not the dict again
 
     @property
     def pending(self) -> int:
@@ -90,37 +129,42 @@ class TableLoop:
             entry = await self._queue.get()
             self._busy = True
             self._tell(entry)
-            effects = self.core.step(entry)
+            effects = self.core.step(entry, self._events.pop(entry.seq, None))
             await self.carry_out(effects)
+            for hook in self.applied_hooks:
+                hook(self.core, entry)
             self.steps += 1
             self._busy = False
-            self.announce()
-            if self._queue.empty():
-                for hook in list(self.quiet_hooks):
-                    hook()
-            async with self._changed:
-                self._changed.notify_all()
+            await self._after_change()
+
+    async def _after_change(self) -> None:
+        """Tell listeners and waiters what changed; wake the quiet hooks once nothing is queued."""
+        self.announce()
+        if self._queue.empty():
+            for hook in list(self.quiet_hooks):
+                hook()
+        async with self._changed:
+            self._changed.notify_all()
+
+    def _resumed(self) -> None:
+        """The journal hold began or ended (outside any step): everyone looks again."""
+        task = asyncio.get_running_loop().create_task(self._after_change())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def carry_out(self, effects: list[Effect]) -> None:
         for effect in effects:
             if isinstance(effect, Record):
-                self._wrote(self.journal.append(effect.kind, effect.payload, source=TABLE_SOURCE,
-                                                round_id=effect.round_id))
+                self.writer.write(effect.kind, effect.payload, effect.round_id)
             elif isinstance(effect, Draw):
                 self.draw(effect)
             elif isinstance(effect, DeviceCommand):
-                await self._device_command(effect)
-            elif self.shoe is not None:
-                try:
-                    if isinstance(effect, Gate):
-                        await (self.shoe.lock() if effect.locked else self.shoe.unlock())
-                    elif isinstance(effect, LoadShoe):
-                        await self.shoe.new_shoe(effect.shoe_id, effect.decks)
-                except Exception as exc:  # CommandFailed, a dropped link: alert, never crash the table
-                    log.warning("shoe command %s failed: %s", effect, exc)
-                    payload = alert(ERROR, "shoe.command_failed", f"{type(effect).__name__}: {exc}", 0)
-                    self._wrote(self.journal.append(inputs.ALERT, payload, source=TABLE_SOURCE,
-                                                    round_id=self.core.round_id))
+                await self._device_command(effect.device, effect.name)
+            elif "shoe" in self.devices:  # a table without a shoe (a wheel game) has no gate
+                if isinstance(effect, Gate):
+                    await self._device_command("shoe", "lock" if effect.locked else "unlock")
+                elif isinstance(effect, LoadShoe):
+                    await self._device_command("shoe", "new_shoe", shoe_id=effect.shoe_id, decks=effect.decks)
 
     def draw(self, effect: Draw) -> None:
         """Make the draw from ``secrets`` and journal it at once, ahead of anything still to come
@@ -131,16 +175,30 @@ class TableLoop:
         payload = core.adapter.draw(core.engine, secrets.token_bytes(32))
         self.submit(inputs.DRAW, {**payload, "round": effect.round_id}, "rng:secrets")
 
-    async def _device_command(self, effect: DeviceCommand) -> None:
-        control = self.devices.get(effect.device)
+    async def _device_command(self, name: str, command: str, **arguments: Any) -> None:
+        """``command`` to the device ``name``; a driver failure (a timeout, a dropped line, a
+        port that cannot be opened) is an alert with the driver's own words, never a crash."""
+        device = self.devices.get(name)
         try:
-            if control is None:
-                raise ConnectionError(f"no {effect.device} is open")
-            await getattr(control, effect.name)()
-        except Exception as exc:  # a timeout, a dropped line: alert, never crash the table
-            log.warning("%s command %s failed: %s", effect.device, effect.name, exc)
-            payload = alert(ERROR, f"{effect.device}.command_failed", f"{effect.name}: {exc}", 0)
-            self._wrote(self.journal.append(inputs.ALERT, payload, source=TABLE_SOURCE, round_id=self.core.round_id))
+            if device is None:
+                raise DeviceUnavailable(f"no {name} is open")
+            await device.command(command, **arguments)
+        except DriverError as exc:
+            log.warning("%s command %s failed: %s", name, command, exc)
+            payload = alert(ERROR, f"{name}.command_failed", f"{command}: {exc}", 0)
+            self.writer.write(inputs.ALERT, payload, self.core.round_id)  # held in order while the disk is full
+
+    @property
+    def shoe(self) -> Device | None:
+        """The table's shoe, if it has one (``devices["shoe"]``)."""
+        return self.devices.get("shoe")
+
+    @shoe.setter
+    def shoe(self, device: Device | None) -> None:
+        if device is None:
+            self.devices.pop("shoe", None)
+        else:
+            self.devices["shoe"] = device
 
     def _wrote(self, entry: Entry) -> None:
         """An output entry written: the core learns its seq (alerts), then the listeners see it."""

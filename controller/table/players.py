@@ -10,14 +10,18 @@ the same queue and journal as a real dealer's, under their own source names.
 from __future__ import annotations
 
 import asyncio
+import logging
+import random
 from dataclasses import dataclass
 
 from controller.games.base import Expect, ExpectKind
 from controller.table.core import BETTING, IDLE, PLAYING, SETTLING
+from controller.table.inputs import InputRefused
 from controller.table.loop import TableLoop
 from simulators.shoe import ShoeFirmware
 
 DEALER = "sim-dealer"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +50,9 @@ class SimulatedTable:
         self._closed_at_start = loop.core.closed_rounds
         self._resumed = loop.core.engine is not None
         self._acted = -1
+        #: the chance the dealer voids a round found open after a restart, from a seeded coin
+        self.void_on_restart = 0.0
+        self.coin = random.Random(f"restart-{loop.core.table_id}-{loop.core.rounds}")
         self._wake = asyncio.Event()
         loop.quiet_hooks.append(self._wake.set)
 
@@ -66,19 +73,25 @@ class SimulatedTable:
             self._acted = core.serial
             if self.pace:
                 await asyncio.sleep(self.pace)
-            self._act()
+            if core.outage is not None:
+                continue  # the journal cannot take anything: wait until the table resumes
+            try:
+                self._act()
+            except InputRefused as refused:  # the table said no (a rate limit, a full disk): look again later
+                log.warning("simulated people: %s", refused.message)
 
     def _act(self) -> None:
         core, loop = self.loop.core, self.loop
-        if core.hold is not None:  # batch mode never deals through a hold: the round is void
-            loop.command("void_round" if "void_round" in core.hold.options else "burn", DEALER,
-                         **({"reason": f"simulated dealer: {core.hold.code}"} if "void_round" in core.hold.options else {}))
+        if core.hold is not None:
+            self._answer_hold(core.hold.code, core.hold.options)
             return
         if core.keyin is not None and self.firmware is not None:
             loop.command("key_card", DEALER, card=self.firmware.drawn[-1])
             return
         if core.phase == IDLE:
-            if core.shoe.needs_new:
+            if core.dealer is None:  # every round record names who dealt it
+                loop.command("sign_in", DEALER, dealer=DEALER)
+            elif core.shoe.needs_new:
                 loop.command("new_shoe", DEALER)
             elif core.shoe.burn_left > 0 and self.firmware is not None:
                 self.firmware.draw()  # "Burn 1 card": the dealer pulls it through the gate
@@ -93,37 +106,44 @@ class SimulatedTable:
         elif core.phase == PLAYING and core.engine is not None:
             self._playing(core.engine.expects())
 
+    def _answer_hold(self, code: str, options: tuple[str, ...]) -> None:
+        """Batch mode never deals through a hold: after a restart the dealer resumes (or, on the
+        seeded coin ``void_on_restart``, voids); any other hold voids the round, or is dismissed
+        or burned where no round is open."""
+        loop = self.loop
+        if "resume" in options and not self.coin.random() < self.void_on_restart:
+            loop.command("resume", DEALER)
+        elif "void_round" in options:
+            loop.command("void_round", DEALER, reason=f"simulated dealer: {code}")
+        elif "dismiss" in options:
+            loop.command("dismiss", DEALER)
+        elif "burn" in options:
+            loop.command("burn", DEALER)
+
     def _betting(self) -> None:
         """Each player bets once (after a restart some bets may already be on the layout), then
         the dealer closes betting."""
         core, loop = self.loop.core, self.loop
         assert core.engine is not None
         placed = {(s.box, s.player) for s in core.adapter.open_bets(core.engine)}
-        game_bets = getattr(core.adapter, "simulated_bets", None)  # a game's own bet kinds
         for p in self.players:
             if (p.box, p.player) in placed:
                 continue
-            if game_bets is None:
-                loop.command("bet", f"player:{p.player}", box=p.box, amount=p.stake, player=p.player)
-                continue
-            for kind, amount in game_bets(core.rules, p.box, p.stake, core.rounds):
+            for kind, amount in core.adapter.simulated_bets(core.rules, p.box, p.stake, core.rounds):
                 loop.command("bet", f"player:{p.player}", box=p.box, amount=amount, kind=kind, player=p.player)
-        if getattr(core.adapter, "device", None) is None:  # a game's own device (the wheel) closes betting
+        if core.adapter.device is None:  # a game's own device (the wheel) closes betting
             loop.command("close_betting", DEALER)
 
     def _playing(self, expect: Expect) -> None:
         """Cards from the simulated shoe as the engine asks for them; players' decisions."""
         core, loop = self.loop.core, self.loop
-        assert core.engine is not None and self.firmware is not None
+        assert core.engine is not None
         if expect.kind in (ExpectKind.CARD, ExpectKind.DEALER_CARD):
+            if self.firmware is None:
+                return  # a shoe on a serial line: the dealer at it pulls the card (docs/hil.md)
             if self.firmware.draw() is None:  # empty (a stacked shoe ran out) or locked
                 loop.command("void_round", DEALER, reason=f"no card leaves the shoe ({self.firmware.state})")
-        elif expect.kind is ExpectKind.DECISION and hasattr(core.adapter, "simulated_command"):
+        elif expect.kind is ExpectKind.DECISION:
             # the game words the answer as a command (Russian poker's exchange is not a decide)
             payload = core.adapter.simulated_command(core.engine, expect, core.rules, core.shoe.composition)
             loop.submit("command", payload, f"player:{payload.get('player') or 'box' + str(payload.get('box'))}")
-        elif expect.kind is ExpectKind.DECISION:
-            decision = core.adapter.simulated_decision(core.engine, expect, core.rules)
-            loop.command("decide", f"player:{decision.player or 'box' + str(decision.box)}", box=decision.box,
-                         hand=decision.hand, action=decision.action, player=decision.player or None,
-                         amount=decision.amount)

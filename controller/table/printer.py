@@ -8,16 +8,16 @@ from typing import Any, TextIO
 from controller.journal import Entry
 from controller.table import inputs
 from controller.table.core import TableCore
-from controller.table.games import ADAPTERS
+from controller.table.registry import ADAPTERS
 
 
 def round_line(record: dict[str, Any]) -> str:
     """One line per closed round: status, money, and every hand's cards."""
     out = record["outcome"]
-    described = getattr(ADAPTERS.get(record["game"]), "outcome_lines", None)  # a game's own wording
+    adapter = ADAPTERS.get(record["game"])  # a game of another version: the generic wording
     parts = [
         f"ROUND {record['round']} {record['status']}: stake {record['stake_total']} payout {record['payout_total']}",
-        *(described(out) if described is not None else _dealer_and_hands(out)),
+        *(adapter.outcome_lines(out) if adapter is not None else _dealer_and_hands(out)),
     ]
     if out.get("burned"):
         parts.append(f"burned {' '.join(out['burned'])}")

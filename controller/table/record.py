@@ -1,4 +1,4 @@
-"""The closed round as PROTOCOLS.md §4 defines it: the ``round`` message, the ``round_closed``
+"""The closed round as docs/protocols.md defines it: the ``round`` message, the ``round_closed``
 journal entry and what ``croupier recall --json`` prints are this one dict."""
 
 from __future__ import annotations
@@ -29,7 +29,12 @@ def round_record(
     outcome: dict[str, Any],
     settlements: list[Settlement],
     corrections: list[dict[str, Any]] | None = None,
+    dealer: str | None = None,
+    shoe: str | None = None,
+    shoe_round: int | None = None,
 ) -> dict[str, Any]:
+    """``dealer`` signed in when the round opened (None: nobody), ``shoe`` the id of the shoe it
+    was dealt from and ``shoe_round`` its index in that shoe (1 for the shoe's first round)."""
     bets = bet_rows(settlements)
     return {
         "v": VERSION,
@@ -39,6 +44,9 @@ def round_record(
         "opened": opened,
         "closed": closed,
         "status": status,
+        "dealer": dealer,
+        "shoe": shoe,
+        "shoe_round": shoe_round,
         "outcome": outcome,
         "bets": bets,
         "stake_total": sum(b["stake"] for b in bets),

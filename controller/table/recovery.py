@@ -1,4 +1,10 @@
-"""Resume on start: replay the journal's inputs through the same core as live.
+"""Resume on start: the last snapshot, then the journal's inputs after it through the same core as live.
+
+The newest usable ``snapshot`` row (``controller.table.snapshot``) gives the core as it stood
+after input ``covers``; only the entries after that are read, streamed, and checked against
+the hash chain in the same pass, so a start costs the entries since the last snapshot, not the
+journal (docs/deployment.md). Without a usable snapshot the whole journal is replayed, and a
+snapshot is written at once so the next start is short again.
 
 Each ``table_started`` entry carries the rules the table ran under from then on, and replay
 uses them for the rounds opened after it: a config changed between runs changes the rounds
@@ -9,18 +15,28 @@ round records it gave live. Those already in the journal are skipped; one that i
 (the process died between an input and its outputs) is written now, so every round is closed
 exactly once. Device commands are not re-sent during replay; ``device_sync`` says which the
 devices need to match the rebuilt table.
+
+A break in the chain (an edited, deleted or reordered row) or dropped append-only triggers
+hold the table with one ``journal.integrity`` alert naming the seq: the entries from the break
+on are not applied and no output is derived from them (a deleted round would otherwise be
+"closed" again with whatever the damaged journal implies). A snapshot is written after the
+alert, so the hold and the alert survive restarts until the pit dismisses the hold.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from controller.journal import Journal
-from controller.table import inputs
+from controller.table import inputs, snapshot
 from controller.table.core import BETTING, IDLE, SETTLING, TableCore
 from controller.table.effects import DeviceCommand, Draw, Effect, Gate, Record
+from controller.table.holds import ERROR, Hold, alert
+from controller.verify import ChainBreak, chained
 
 TABLE_SOURCE = "table"
+INTEGRITY = "journal.integrity"
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,58 +44,135 @@ class Replay:
     inputs: int  # input entries stepped
     written: int  # missing output entries written now
     round_id: str | None  # the round left open, resumed where it stood
+    snapshot: int | None = None  # the snapshot row the replay started from
+    integrity: str | None = None  # why the table holds on its journal (a break, dropped triggers)
 
 
-def replay(journal: Journal, core: TableCore) -> Replay:
-    """Rebuild ``core`` from ``journal`` (the core must be fresh)."""
-    closed: set[tuple[str, int]] = set()  # (round, corrections applied): a correction is a record of its own
-    alerts: set[tuple[int, str]] = set()
-    entries = list(journal.entries())
-    for e in entries:
+@dataclass(slots=True)
+class _Outputs:
+    """The outputs already journaled after the replay's start (so they are not written twice)."""
+
+    closed: set[tuple[str, int]]  # (round, corrections applied): a correction is a record of its own
+    alerts: set[tuple[int, str]]  # (cause, code)
+    last_input: int = 0
+
+
+def _scan(journal: Journal, after: int, until: int) -> _Outputs:
+    """One streaming pass over the tail, each row checked against the chain (ChainBreak)."""
+    out = _Outputs(set(), set(), after)
+    for e in chained(journal, after, until=until):
         if e.kind == inputs.ROUND_CLOSED:
-            closed.add((str(e.payload.get("round")), len(e.payload.get("corrections") or [])))
+            out.closed.add((str(e.payload.get("round")), len(e.payload.get("corrections") or [])))
         elif e.kind == inputs.ALERT:
-            alerts.add((int(e.payload.get("cause", 0)), str(e.payload.get("code"))))
-    stepped = written = 0
+            out.alerts.add((int(e.payload.get("cause", 0)), str(e.payload.get("code"))))
+        elif e.kind in inputs.INPUT_KINDS:
+            out.last_input = e.seq
+    return out
+
+
+def replay(journal: Journal, core: TableCore, *, snapshots: bool = True) -> Replay:
+    """Rebuild ``core`` from ``journal`` (the core must be fresh); ``snapshots=False`` replays
+    the whole journal and writes no snapshot (the benchmark's baseline)."""
+    fresh = dict(vars(core))
     current = core.rules
-    for e in entries:
+    until = journal.last_seq()
+    restored = snapshot.restore(journal, core) if snapshots else None
+    start = restored.covers if restored else 0
+    broken: ChainBreak | None = None
+    try:
+        seen = _scan(journal, start, until)
+    except ChainBreak as exc:
+        broken = exc
+        if restored is not None and exc.seq <= restored.seq:  # the snapshot itself is past the break
+            vars(core).update(fresh)
+            restored = snapshot.restore(journal, core, before=exc.seq)
+            start = restored.covers if restored else 0
+        until = exc.seq - 1
+        seen = _Outputs(set(), set())
+    stepped, written = _step_all(journal, core, start, until, seen, write=broken is None)
+    core.rules = current  # new rounds from now on: the rules of the config started with
+    problem = _integrity_problem(journal, broken)
+    if problem is not None:
+        _hold_for_integrity(journal, core, problem, broken.seq if broken else 0)
+    elif snapshots and restored is None and stepped >= snapshot.EVERY // 4:
+        snapshot.take(journal, core, seen.last_input)  # a long replay: the next start begins here
+    return Replay(stepped, written, core.round_id, restored.seq if restored else None, problem)
+
+
+def _step_all(journal: Journal, core: TableCore, start: int, until: int, seen: _Outputs,
+              write: bool) -> tuple[int, int]:
+    stepped = written = 0
+    for e in journal.entries(after=start, until=until):
         if e.kind == inputs.TABLE_STARTED:
-            core.restarted()
-            if "rules" in e.payload:  # rounds opened after that start: the rules it journaled
-                core.rules = core.adapter.rules_from_dump(e.payload["rules"])
-            core.set_burn(int(e.payload.get("burn_on_new_shoe", 0)))
+            _started(core, e.payload)
         if e.kind == inputs.ALERT:
             core.written(e)
         if e.kind not in inputs.INPUT_KINDS:
             continue
         stepped += 1
         for effect in core.step(e):
-            if not isinstance(effect, Record):
+            if not isinstance(effect, Record) or not write or _known(effect, seen):
                 continue
-            if effect.kind == inputs.ROUND_CLOSED:
-                key = (str(effect.payload["round"]), len(effect.payload.get("corrections") or []))
-                if key in closed:
-                    continue
-                closed.add(key)
-            elif effect.kind == inputs.ALERT:
-                akey = (int(effect.payload.get("cause", 0)), str(effect.payload.get("code")))
-                if akey in alerts:
-                    continue
-                alerts.add(akey)
             core.written(journal.append(effect.kind, effect.payload, source=TABLE_SOURCE, round_id=effect.round_id))
             written += 1
-    core.rules = current  # new rounds from now on: the rules of the config started with
-    return Replay(stepped, written, core.round_id)
+    return stepped, written
+
+
+def _started(core: TableCore, payload: dict[str, Any]) -> None:
+    core.restarted(hold_open_round=bool(payload.get("hold_open_round")))
+    if "rules" in payload:  # rounds opened after that start: the rules it journaled
+        core.rules = core.adapter.rules_from_dump(payload["rules"])
+    core.set_burn(int(payload.get("burn_on_new_shoe", 0)))
+
+
+def _known(effect: Record, seen: _Outputs) -> bool:
+    """Already journaled (then skipped); if not, remembered as written now."""
+    if effect.kind == inputs.ROUND_CLOSED:
+        key = (str(effect.payload["round"]), len(effect.payload.get("corrections") or []))
+        if key in seen.closed:
+            return True
+        seen.closed.add(key)
+    elif effect.kind == inputs.ALERT:
+        akey = (int(effect.payload.get("cause", 0)), str(effect.payload.get("code")))
+        if akey in seen.alerts:
+            return True
+        seen.alerts.add(akey)
+    return False
+
+
+def _integrity_problem(journal: Journal, broken: ChainBreak | None) -> str | None:
+    said = []
+    if broken is not None:
+        said.append(f"journal chain broken at seq {broken.seq}: {broken.reason}; entries from seq {broken.seq} "
+                    f"on were not applied")
+    if journal.triggers_missing:
+        said.append("the journal's append-only triggers had been dropped (re-created now)")
+    if not said:
+        return None
+    return "; ".join(said) + ": check the journal (croupier verify-journal) and restore it from backup"
+
+
+def _hold_for_integrity(journal: Journal, core: TableCore, message: str, seq: int) -> None:
+    """One alert, a hold the pit can dismiss once it has looked, and a snapshot past the damage."""
+    if core.hold is None:
+        core.hold = Hold(INTEGRITY, message, ("dismiss",), seq)
+        core.changed()
+    payload = alert(ERROR, INTEGRITY, message, seq, hold=core.hold, seq=seq)
+    core.written(journal.append(inputs.ALERT, payload, source=TABLE_SOURCE, round_id=core.round_id))
+    journal.triggers_missing = False  # said once, in the journal
+    snapshot.take(journal, core, journal.last_seq())
 
 
 def device_sync(core: TableCore) -> list[Effect]:
     """The gate as the rebuilt table needs it: locked unless cards are being dealt; a resumed
     round's device game started again; and the random draw the round was waiting for when the
     process stopped (never journaled: made now)."""
-    out: list[Effect] = [Gate(locked=core.phase in (IDLE, BETTING) and core.shoe.burn_left == 0)]
-    own = getattr(core.adapter, "device", None)
-    if own is not None and core.engine is not None and core.phase != SETTLING:
-        # a resumed round on the game's own device: start its game again (the wheel's *u 1)
+    # a table holding on the restart deals nothing until the dealer resumes (``resume`` unlocks it)
+    out: list[Effect] = [Gate(locked=core.hold is not None or (core.phase in (IDLE, BETTING) and core.shoe.burn_left == 0))]
+    own = core.adapter.device
+    if own is not None and core.engine is not None and core.phase != SETTLING and core.hold is None:
+        # a resumed round on the game's own device: start its game again (the wheel's *u 1);
+        # while the table holds on the restart, the dealer's ``resume`` starts it
         out += [DeviceCommand(own, name) for name in core.adapter.open_commands(core.rules)]
     if core.draw_due():
         out.append(Draw(core.round_id))

@@ -1,12 +1,12 @@
-"""The table's roulette wheel as its config says: a real Cammegh SS2 on a serial port, or the
-simulated one (simulators/wheel.py) on a real pty behind the same driver; the commands the
-table gives it; and the simulated people of a wheel table in batch mode.
+"""The table's roulette wheel as its config says, opened through the device registry: a real
+Cammegh SS2 on a serial port, or the simulated one (simulators/wheel.py) on a real pty behind
+the same driver (``docs/devices.md``); and the simulated people of a wheel table in batch mode.
 
 Every driver event goes to the table as a journaled ``device`` input, unchanged; what it means
 (close betting, a ball, a void spin, a fault) is the roulette adapter's ``device_step``. The
-driver itself acknowledges a void with ``*R``; the table re-powers the wheel (``*P 1``) when it
-reports state 6 and starts each game (``*u 1``) when a round opens, as ``DeviceCommand`` effects
-carried out here.
+driver itself acknowledges a void with ``*R``; the table re-powers the wheel (``power_on``) when
+it reports state 6 and starts each game (``start_game``) when a round opens, as ``DeviceCommand``
+effects: ``await device.command(name)``.
 
 The simulated wheel and its driver share one clock: ``speed`` > 1 runs protocol time faster
 (a ``ScaledClock``) with every timing rule in the same place relative to the others. Results
@@ -15,56 +15,42 @@ come from ``queue_results`` (tests), then the config's ``results``, then ``Rando
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from controller.config import TableConfig
 from controller.games.base import Expect, ExpectKind
 from controller.games.roulette.layout import wheel
 from controller.table.core import IDLE, TableCore
 from controller.table.loop import TableLoop
 from controller.table.players import DEALER, SeatedPlayer, SimulatedTable
+from drivers import registry
 from drivers.clock import SYSTEM_CLOCK, Clock, ScaledClock
+from drivers.device import Device
 from drivers.events import DeviceEvent
-from drivers.wheel.core import Rules
-from drivers.wheel.session import WheelSession
-from simulators.wheel import Timings, WheelSimulator
+from simulators.wheel import Timings
+
+if TYPE_CHECKING:  # the config imports the game registry, which imports this module
+    from controller.config import TableConfig
 
 DEVICE = "wheel"
-
-
-@dataclass
-class WheelDevices:
-    """The open wheel: its driver session, the simulator behind it (if simulated), the clock
-    both run on. Its ``start_game`` / ``power_on`` are what ``DeviceCommand`` effects call."""
-
-    session: WheelSession
-    simulator: WheelSimulator | None = None
-    clock: Clock = field(default=SYSTEM_CLOCK)
-
-    async def start_game(self) -> None:
-        await self._connected()
-        await self.session.start_game()
-
-    async def power_on(self) -> None:
-        await self._connected()
-        await self.session.power(True)
-
-    async def _connected(self, timeout: float = 5.0) -> None:
-        """A command right after start (a resumed round) waits for the line to open."""
-        await asyncio.wait_for(self.session.connected.wait(), timeout)
-
-    async def stop(self) -> None:
-        if self.simulator is not None:
-            await self.simulator.stop()
 
 
 def wheel_clock(config: TableConfig) -> Clock:
     speed = config.devices.wheel.simulated.speed
     return SYSTEM_CLOCK if config.devices.wheel.transport != "simulated" or speed == 1 else ScaledClock(speed)
+
+
+def wheel_url(config: TableConfig, core: TableCore) -> str:
+    """The registry URL of the configured wheel (a simulated one has the table's pockets)."""
+    dev = config.devices.wheel
+    if dev.url:
+        return dev.url
+    if dev.transport == "simulated":
+        pockets = len(wheel(core.rules.wheel).pockets)  # type: ignore[attr-defined]
+        return f"sim+pty://wheel?pockets={pockets}&seed={dev.simulated.seed}&mode={dev.simulated.mode}"
+    assert dev.port is not None  # the config requires it
+    return dev.port if "://" in dev.port else f"serial://{dev.port}"
 
 
 async def open_wheel(
@@ -74,27 +60,14 @@ async def open_wheel(
     *,
     clock: Clock | None = None,
     timings: Timings | None = None,
-) -> WheelDevices:
-    """Build (and start, when simulated) the wheel; the caller runs ``session.run()``."""
-    dev = config.devices.wheel
-    clock = clock or wheel_clock(config)
-    simulator: WheelSimulator | None = None
-    if dev.transport == "simulated":
-        pockets = len(wheel(core.rules.wheel).pockets)  # type: ignore[attr-defined]
-        sim = dev.simulated
-        simulator = WheelSimulator(clock=clock, rng=random.Random(sim.seed), pockets=pockets, mode=sim.mode,
-                                   results=sim.results, timings=timings or Timings())
-        await simulator.start()
-        url = simulator.path
-    else:
-        assert dev.port is not None
-        url = dev.port
-    # line health (a reply, the status heartbeat) is a matter of the host and the line, not of
-    # protocol time: on a sped-up clock its timeouts keep their wall-clock length
-    speed = getattr(clock, "factor", 1.0)
-    session = WheelSession(url, device=DEVICE, clock=clock, emit=on_event, reply_timeout=1.0 * speed,
-                           rules=Rules(silence_timeout=Rules.silence_timeout * speed))
-    return WheelDevices(session, simulator, clock)
+) -> Device:
+    """Build and open the wheel; it runs until ``close()``. A simulated one exposes its
+    ``simulator``; ``DeviceUnavailable`` when a real wheel's port cannot be opened."""
+    extras: dict[str, Any] = {"results": config.devices.wheel.simulated.results, "identity": config.devices.wheel.identity}
+    if timings is not None:
+        extras["timings"] = timings
+    return await registry.open_device(wheel_url(config, core), DEVICE, sink=on_event,
+                                      clock=clock or wheel_clock(config), **extras)
 
 
 # --------------------------------------------------------------------------- batch mode

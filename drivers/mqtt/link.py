@@ -1,4 +1,5 @@
-"""One reconnecting MQTT link per process role (the spots driver, later the pit feed).
+"""One reconnecting MQTT link per process role (the spots driver, the pit feed), over TLS for
+an ``mqtts://`` URL (docs/security.md).
 
 aiomqtt 2 does not reconnect by itself; this is the maintainers' idiom: one long-lived task
 re-enters the client in a loop with capped backoff, subscribes again on every entry and owns
@@ -27,6 +28,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.mqtt.outbox import Outbox, Outgoing
+from drivers.mqtt.tls import tls_context
 from drivers.mqtt.url import BrokerUrl
 
 log = logging.getLogger(__name__)
@@ -62,16 +64,22 @@ class Subscription:
     transitions, in the order they arrived (one queue, so a device's announcement and its
     next press cannot swap). One consumer per subscription."""
 
-    def __init__(self, filters: tuple[str, ...], qos: int) -> None:
+    def __init__(self, filters: tuple[str, ...], qos: int, limit: int | None = None) -> None:
         self.filters = filters
         self.qos = qos
         self._wildcards = [aiomqtt.Wildcard(f) for f in filters]
         self._items: asyncio.Queue[LinkItem] = asyncio.Queue()
+        #: messages waiting beyond which new ones are dropped (and counted); None: unbounded
+        self.limit = limit
+        self.dropped = 0
 
     def matches(self, topic: aiomqtt.Topic) -> bool:
         return any(topic.matches(w) for w in self._wildcards)
 
     def deliver(self, item: LinkItem) -> None:
+        if self.limit is not None and isinstance(item, Received) and self._items.qsize() >= self.limit:
+            self.dropped += 1  # the link's own up/down transitions always get through
+            return
         self._items.put_nowait(item)
 
     def __len__(self) -> int:
@@ -121,6 +129,7 @@ class MqttLink:
         clock: Clock = SYSTEM_CLOCK,
     ) -> None:
         self.url = url if isinstance(url, BrokerUrl) else BrokerUrl.parse(url)
+        self._tls = tls_context(self.url)  # an unreadable CA or certificate fails here, not in the loop
         self.client_id = client_id
         self._will = will
         self._birth = birth
@@ -137,13 +146,14 @@ class MqttLink:
         self.last_error = ""
 
     # -- application side ------------------------------------------------------------------
-    def subscribe(self, *filters: str, qos: int = 1) -> Subscription:
-        """Register before ``start``; every connection subscribes again."""
+    def subscribe(self, *filters: str, qos: int = 1, limit: int | None = None) -> Subscription:
+        """Register before ``start``; every connection subscribes again. ``limit`` bounds the
+        messages waiting to be read (beyond it new ones are dropped and counted)."""
         if self._task is not None:
             raise RuntimeError("subscribe before the link starts")
         if not filters:
             raise ValueError("at least one topic filter")
-        subscription = Subscription(filters, qos)
+        subscription = Subscription(filters, qos, limit)
         self._subscriptions.append(subscription)
         return subscription
 
@@ -222,6 +232,7 @@ class MqttLink:
             will=will,
             timeout=self._ack_timeout,
             queue_type=_routing_queue(self._route),
+            tls_context=self._tls,
             # TCP_NODELAY: without it a QoS 1 round trip waits ~40 ms on Nagle; unix sockets have no Nagle.
             socket_options=TCP_NODELAY if self.url.transport == "tcp" else (),
         )

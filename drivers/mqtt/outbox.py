@@ -7,6 +7,8 @@ import asyncio
 from collections import deque
 from dataclasses import dataclass
 
+from drivers.errors import DeviceUnavailable
+
 
 @dataclass(frozen=True)
 class Outgoing:
@@ -16,8 +18,9 @@ class Outgoing:
     retain: bool = False
 
 
-class OutboxFull(Exception):
-    """The outbox is at its limit: the caller decides (the feed, for one, catches up from its journal)."""
+class OutboxFull(DeviceUnavailable):
+    """The outbox is at its limit (the broker has been away that long): the caller decides (the
+    feed, for one, catches up from its journal)."""
 
 
 class Outbox:

@@ -1,4 +1,4 @@
-"""CSP/1 codec: bytes <-> typed messages, pure and fuzzable (PROTOCOLS.md §2).
+"""CSP/1 codec: bytes <-> typed messages, pure and fuzzable (``docs/protocols.md``, CSP/1).
 
 Frame: ``#<seq>;<TYPE>[;<field>...]*<crc>\\r\\n``, ASCII, at most 128 bytes, seq 4 upper-case hex,
 crc CRC-16/CCITT-FALSE over the bytes between ``#`` and ``*``. The same codec serves the driver,
@@ -14,7 +14,9 @@ from __future__ import annotations
 import binascii
 import re
 from dataclasses import dataclass
-from typing import Final, Literal, Union
+from typing import Final, Literal
+
+from drivers import errors
 
 MAX_FRAME: Final = 128
 SEQ_MOD: Final = 0x10000
@@ -124,14 +126,14 @@ class Reset:
     TYPE: Literal["RESET"] = "RESET"
 
 
-ShoeMessage = Union[Hello, Card, NoRead, Cut, Status, Fault, Ack, Nak]
-HostMessage = Union[Ack, Nak, Lock, Unlock, NewShoe, Ping, Reset]
-Message = Union[ShoeMessage, HostMessage]
+ShoeMessage = Hello | Card | NoRead | Cut | Status | Fault | Ack | Nak
+HostMessage = Ack | Nak | Lock | Unlock | NewShoe | Ping | Reset
+Message = ShoeMessage | HostMessage
 
 #: Frame types each sender may send; a receiver refuses the other side's types as bad shape.
 SHOE_TYPES: Final = frozenset({"HELLO", "CARD", "NOREAD", "CUT", "STATUS", "FAULT", "ACK", "NAK"})
 HOST_TYPES: Final = frozenset({"ACK", "NAK", "LOCK", "UNLOCK", "SHOE", "PING", "RESET"})
-#: Frames the shoe keeps until acknowledged and resends (PROTOCOLS.md "Reliability").
+#: Frames the shoe keeps until acknowledged and resends (``docs/protocols.md``, CSP/1 "Reliability").
 RELIABLE_TYPES: Final = frozenset({"CARD", "NOREAD", "CUT"})
 Direction = Literal["shoe", "host"]  # who *sent* the frames being decoded
 
@@ -146,7 +148,7 @@ class Frame:
         return self.msg.TYPE
 
 
-class CodecError(ValueError):
+class CodecError(errors.CodecError):
     """Bytes that are not a valid CSP/1 frame; ``seq`` is set when it could still be read."""
 
     def __init__(self, reason: str, seq: int | None = None, raw: bytes = b"") -> None:
@@ -224,7 +226,8 @@ def _parse_message(kind: str, f: list[str]) -> Message:
         if not 1 <= decks <= 99:
             raise CodecError(f"decks out of range: {decks}")
         return NewShoe(_word(f[0]), decks)
-    return {"LOCK": Lock, "UNLOCK": Unlock, "PING": Ping, "RESET": Reset}[kind]()
+    bare: dict[str, type[Lock | Unlock | Ping | Reset]] = {"LOCK": Lock, "UNLOCK": Unlock, "PING": Ping, "RESET": Reset}
+    return bare[kind]()
 
 
 def _fields(msg: Message) -> list[str]:

@@ -10,6 +10,16 @@ again), applied once (by seq, and by ``n`` across a shoe reset), delivered in ``
 that arrives ahead of a missing one is held back; if the missing one has not come after
 ``gap_timeout`` (longer than the shoe's 20 x 250 ms resend budget) a ``lost_card`` event says so,
 and the driver never guesses the missing card.
+
+Bounded state: a frame cannot grow the receiver. Cards more than ``max_ahead`` counts ahead of
+the last delivered one are refused, at most one cut card waits for its count, and seqs are
+remembered in a fixed window, so a flood of CRC-valid hostile frames (a new seq per ``CUT``)
+costs the same per frame as the first (``docs/devices.md``, "Bounded state").
+
+Identity: the shoe's serial number comes in ``HELLO`` (power-up, ``RESET``, plug-in). The first
+one seen, or the configured one, is the shoe of this table; a ``HELLO`` with another serial is a
+``fault`` and the impostor's frames are acknowledged but never delivered until the right shoe
+says ``HELLO`` again.
 """
 
 from __future__ import annotations
@@ -21,8 +31,10 @@ import random
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from drivers.clock import SYSTEM_CLOCK, Clock
+from drivers.errors import DeviceTimeout, DeviceUnavailable
 from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline, Refused
 from drivers.shoe import codec
 from drivers.shoe.codec import Ack, Decoder, Frame, FrameError, Nak
@@ -41,6 +53,8 @@ class SessionConfig:
     reconnect_delay: float = 0.5
     tick: float = 0.05  # watchdog resolution
     dedupe_window: int = 512  # seqs remembered for duplicate suppression
+    max_ahead: int = 512  # a card this many counts past the last delivered one is refused
+    identity: str | None = None  # the shoe's serial number; None: the first HELLO seen
     initial_seq: int | None = None  # host seq to count from; None: random, so a restarted host
     # does not resend the very seq + command the shoe last applied (it would be taken as a repeat)
 
@@ -56,9 +70,14 @@ class SessionStats:
     lost_cards: int = 0
     connects: int = 0
     retransmissions: int = 0
+    refused_frames: int = 0  # frames not applied: beyond the bounds, or from a wrong shoe
 
 
-class CommandFailed(RuntimeError):
+#: ``ShoeFault.code`` of a driver-detected identity mismatch (the shoe's own codes are below 90)
+IDENTITY_FAULT = 90
+
+
+class CommandFailed(DeviceTimeout):
     """The shoe did not acknowledge a command after every retry."""
 
 
@@ -70,6 +89,9 @@ class Receiver:
     gap_timeout: float = 6.0
     dedupe_window: int = 512
     stats: SessionStats = field(default_factory=SessionStats)
+    max_ahead: int = 512
+    #: the expected serial number (configured, or the first HELLO's)
+    identity: str | None = None
 
     def __post_init__(self) -> None:
         self._seen: dict[int, codec.Message] = {}  # recent seq -> what it carried
@@ -78,7 +100,11 @@ class Receiver:
         self.delivered_n: int | None = None  # None until a shoe is loaded or first seen
         self._recent: dict[int, str] = {}  # n -> card text or "?" (noread), for duplicate checks
         self._held: dict[int, codec.Card | codec.NoRead] = {}
-        self._cuts: list[int] = []
+        self._cut: int | None = None  # a cut card that came ahead of its count
+        self._cut_out: int | None = None  # the count the cut card came out at, in this shoe
+        self._overflow = False  # a bound was hit: refused once, counted after that
+        #: the serial of a HELLO that is not this table's shoe; its frames are not applied
+        self.impostor: str | None = None
         self._status_n: int | None = None
         self._last_status: tuple[str, int, str] | None = None
         self._gap_since: float | None = None
@@ -89,7 +115,9 @@ class Receiver:
         self.delivered_n = 0
         self._recent.clear()
         self._held.clear()
-        self._cuts.clear()
+        self._cut = None
+        self._cut_out = None
+        self._overflow = False
         self._status_n = None
         self._gap_since = None
 
@@ -119,14 +147,13 @@ class Receiver:
         msg = frame.msg
         events: list[DeviceEvent] = []
         if isinstance(msg, codec.Hello):  # n survives a restart in the shoe's memory
-            events.append(Hello(device=self.device, model=msg.model, firmware=msg.firmware, serial=msg.serial))
+            events += self._on_hello(msg)
+        elif self.impostor is not None:
+            self.stats.refused_frames += 1  # acknowledged (the line stays sane), never applied
         elif isinstance(msg, (codec.Card, codec.NoRead)):
             events += self._on_drawn(msg, now)
         elif isinstance(msg, codec.Cut):
-            if self.delivered_n is None or msg.n <= self.delivered_n:
-                events.append(CutCard(device=self.device, n=msg.n))
-            else:
-                self._cuts.append(msg.n)
+            events += self._on_cut(msg)
         elif isinstance(msg, codec.Status):
             events += self._on_status(msg, now)
         elif isinstance(msg, codec.Fault):
@@ -161,6 +188,43 @@ class Receiver:
         return events
 
     # -- rules
+    def _on_hello(self, msg: codec.Hello) -> list[DeviceEvent]:
+        hello = Hello(device=self.device, model=msg.model, firmware=msg.firmware, serial=msg.serial)
+        if self.identity is None:
+            self.identity = msg.serial
+        if msg.serial != self.identity:
+            self.impostor = msg.serial
+            text = f"IDENTITY: shoe {msg.serial} is not this table's shoe {self.identity}"
+            return [hello, ShoeFault(device=self.device, code=IDENTITY_FAULT, text=text)]
+        if self.impostor is not None:
+            self.impostor = None
+            self._last_status = None  # the right shoe is back: its next STATUS clears the fault
+        return [hello]
+
+    def _bound(self, what: str, raw: str) -> list[DeviceEvent]:
+        """A frame beyond the receiver's bounds: refused once, then only counted."""
+        self.stats.refused_frames += 1
+        if self._overflow:
+            return []
+        self._overflow = True
+        return [Refused(device=self.device, reason=what, raw=raw)]
+
+    def _on_cut(self, msg: codec.Cut) -> list[DeviceEvent]:
+        """One cut card per shoe: the same one again is a duplicate, another one is refused."""
+        if msg.n in (self._cut, self._cut_out):
+            self.stats.duplicates += 1
+            return []
+        ahead = self.delivered_n is not None and msg.n > self.delivered_n
+        if self._cut is not None or self._cut_out is not None or (
+            ahead and self.delivered_n is not None and msg.n - self.delivered_n > self.max_ahead
+        ):
+            return self._bound(f"cut card at n={msg.n} refused: one cut card per shoe", f"CUT;{msg.n}")
+        if ahead:
+            self._cut = msg.n
+            return []
+        self._cut_out = msg.n
+        return [CutCard(device=self.device, n=msg.n)]
+
     def _forget_seqs(self) -> None:
         self._seen.clear()
         self._seen_order.clear()
@@ -168,9 +232,9 @@ class Receiver:
 
     def _remember(self, frame: Frame) -> None:
         seq = frame.seq
-        if self._last_seq is not None and seq != codec.next_seq(self._last_seq):
-            if (seq - self._last_seq) % codec.SEQ_MOD < codec.SEQ_MOD // 2:
-                self.stats.seq_gaps += 1  # frames missed (they may come again: only n decides)
+        ahead = self._last_seq is not None and (seq - self._last_seq) % codec.SEQ_MOD < codec.SEQ_MOD // 2
+        if ahead and self._last_seq is not None and seq != codec.next_seq(self._last_seq):
+            self.stats.seq_gaps += 1  # frames missed (they may come again: only n decides)
         if self._last_seq is None or (seq - self._last_seq) % codec.SEQ_MOD < codec.SEQ_MOD // 2:
             self._last_seq = seq
         self._seen[seq] = frame.msg
@@ -182,6 +246,9 @@ class Receiver:
         text = msg.card if isinstance(msg, codec.Card) else "?"
         if self.delivered_n is None:  # attached mid-shoe: the first card seen is the baseline
             self.delivered_n = msg.n - 1
+        if msg.n - self.delivered_n > self.max_ahead:
+            return self._bound(f"n={msg.n} is more than {self.max_ahead} cards ahead of "
+                               f"{self.delivered_n} delivered", f"{msg.TYPE};{text};{msg.n}")
         if msg.n <= self.delivered_n:
             known = self._recent.get(msg.n)
             if known == text:
@@ -221,9 +288,11 @@ class Receiver:
                 self._recent[nxt] = "?"
                 events.append(NoRead(device=self.device, n=nxt))
             self._recent.pop(nxt - self.dedupe_window, None)
-        for cut in sorted(c for c in self._cuts if c <= self.delivered_n):
-            self._cuts.remove(cut)
-            events.append(CutCard(device=self.device, n=cut))
+        if self._cut is not None and self._cut <= self.delivered_n:
+            events.append(CutCard(device=self.device, n=self._cut))
+            self._cut_out, self._cut = self._cut, None
+        if events:
+            self._overflow = False  # progress: a new overflow is worth one more refusal
         return events
 
     def _gap_open(self) -> bool:
@@ -269,13 +338,18 @@ class ShoeSession:
         self.clock = clock
         self.config = config or SessionConfig()
         self.stats = SessionStats()
-        self.receiver = Receiver(device, self.config.gap_timeout, self.config.dedupe_window, self.stats)
+        self.receiver = Receiver(device, self.config.gap_timeout, self.config.dedupe_window, self.stats,
+                                 self.config.max_ahead, self.config.identity)
         self.events: asyncio.Queue[DeviceEvent] = asyncio.Queue()
         self._emit_cb = on_event
         self._seq = random.randrange(codec.SEQ_MOD) if self.config.initial_seq is None else self.config.initial_seq
         self._connected = False
         self.online = False
         self._last_rx = clock.monotonic()
+        #: the driver clock's time of the last valid frame (None: never heard)
+        self.last_seen: float | None = None
+        #: why the last attempt to open the transport failed (None: it is open, or never tried)
+        self.open_error: DeviceUnavailable | None = None
         self._waiting: dict[int, asyncio.Future[bool]] = {}  # host seq -> True on ACK, False on NAK
         self._cmd_lock = asyncio.Lock()
         self._write_lock = asyncio.Lock()
@@ -298,15 +372,23 @@ class ShoeSession:
             self._emit(DeviceOffline(device=self.device, reason=reason))
 
     # -- main loop
-    async def run(self) -> None:
-        """Connect, converse, reconnect after the link drops; never returns until cancelled."""
+    async def run(self, *, opened: bool = False) -> None:
+        """Connect, converse, reconnect after the link drops; never returns until cancelled.
+        ``opened``: the transport is already open (the first connect is skipped)."""
         while True:
             try:
-                await self.transport.open()
-            except OSError as exc:
-                log.debug("%s: cannot open: %s", self.transport.name, exc)
+                if not opened:
+                    await self.transport.open()
+                opened = False
+            except OSError as exc:  # DeviceUnavailable, or a transport's own OSError
+                if not isinstance(exc, DeviceUnavailable):
+                    exc = DeviceUnavailable(f"cannot open {self.transport.name}: {exc}")
+                if self.open_error is None or str(self.open_error) != str(exc):
+                    log.warning("%s", exc)
+                self.open_error = exc
                 await self.clock.sleep(self.config.reconnect_delay)
                 continue
+            self.open_error = None
             self.stats.connects += 1
             self._connected = True
             self._decoder = Decoder("shoe")
@@ -338,7 +420,7 @@ class ShoeSession:
                     await self._send(Nak(item.seq))
                 continue
             self.stats.frames += 1
-            self._last_rx = self.clock.monotonic()
+            self._last_rx = self.last_seen = self.clock.monotonic()
             self._set_online(True)
             msg = item.msg
             if isinstance(msg, (Ack, Nak)):
@@ -388,7 +470,8 @@ class ShoeSession:
 
     async def command(self, msg: codec.HostMessage) -> None:
         """Send a host command and await its ACK, retransmitting (same seq) every
-        ``retry_interval``; CommandFailed after ``command_tries``."""
+        ``retry_interval``; ``CommandFailed`` after ``command_tries``, or the open error
+        (``DeviceNotFound``, ``DeviceBusy`` ...) when the port could not be opened at all."""
         async with self._cmd_lock:
             seq = self._next_seq()
             loop = asyncio.get_running_loop()
@@ -400,15 +483,22 @@ class ShoeSession:
                     self._waiting[seq] = fut
                     await self._send(msg, seq)
                     timer = asyncio.ensure_future(self.clock.sleep(self.config.retry_interval))
+                    waits: list[asyncio.Future[Any]] = [fut, timer]
                     try:
-                        await asyncio.wait({fut, timer}, return_when=asyncio.FIRST_COMPLETED)
+                        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
                     finally:
                         timer.cancel()
                     if fut.done() and fut.result():
                         return
             finally:
                 self._waiting.pop(seq, None)
-        raise CommandFailed(f"{msg.TYPE} not acknowledged after {self.config.command_tries} tries")
+        if self.open_error is not None:
+            raise type(self.open_error)(f"{msg.TYPE} not sent: {self.open_error}")
+        budget = self.config.command_tries * self.config.retry_interval
+        raise CommandFailed(
+            f"the shoe at {self.transport.name} did not acknowledge {msg.TYPE} after "
+            f"{self.config.command_tries} tries ({budget:g} s): check that it is connected and powered"
+        )
 
     async def lock(self) -> None:
         """Close the card gate: no card can leave the shoe (bets open)."""

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from drivers.errors import DeviceDisconnected
 
-class TransportClosed(ConnectionError):
+
+class TransportClosed(DeviceDisconnected):
     """The link is gone (cable pulled, device vanished, port closed): reconnect."""
 
 
@@ -15,7 +17,8 @@ class Transport(Protocol):
     name: str
 
     async def open(self) -> None:
-        """Connect; raises OSError (TransportClosed included) when the device is not there."""
+        """Connect; raises ``DeviceUnavailable`` (``DeviceNotFound``, ``DeviceBusy``) when the
+        device is not there or is held by another process."""
 
     async def read(self) -> bytes:
         """Next bytes received (at least one); TransportClosed when the link dropped."""

@@ -1,4 +1,5 @@
-"""CSP/1 over serial (115200 8N1) through the shared ``open_serial`` seam (tty path or URL)."""
+"""CSP/1 over serial (115200 8N1) through the shared ``open_serial`` seam (tty path or URL),
+opened exclusively (``docs/devices.md``)."""
 
 from __future__ import annotations
 

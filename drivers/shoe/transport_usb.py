@@ -4,8 +4,8 @@
 pyusb blocks, so one reader thread polls the IN endpoint with a short timeout and hands data to
 the event loop with ``call_soon_threadsafe``; writes run in ``asyncio.to_thread``. A vanished
 device (USBError errno 19, ENODEV, as libusb reports it) surfaces as ``TransportClosed`` and the
-session reconnects by finding the VID:PID again. ``backend`` is pyusb's: None picks the system
-libusb; the simulator passes its own backend and pyusb's core runs unchanged on top.
+session reconnects by finding the VID:PID again (a device not there at open is ``DeviceNotFound``).
+``backend`` is pyusb's: None picks the system libusb; the simulator passes its own backend and pyusb's core runs unchanged on top.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import Any
 import usb.core
 import usb.util
 
+from drivers.errors import DeviceBusy, DeviceNotFound, DeviceUnavailable
 from drivers.shoe.transport import TransportClosed
 
 DEFAULT_VID = 0x1209
@@ -63,15 +64,15 @@ class UsbTransport:
         try:
             dev = usb.core.find(idVendor=self.vid, idProduct=self.pid, backend=self.backend)
         except (usb.core.USBError, usb.core.NoBackendError) as exc:
-            raise TransportClosed(f"{self.name}: {exc}") from exc
+            raise DeviceUnavailable(f"cannot open {self.name}: {exc}") from exc
         if dev is None:
-            raise TransportClosed(f"{self.name}: no such device")
+            raise DeviceNotFound(f"cannot open {self.name}: no such device (is the shoe plugged in?)")
         try:
             dev.set_configuration()
             cfg = dev.get_active_configuration()
             intf = usb.util.find_descriptor(cfg, bInterfaceClass=0xFF)  # the vendor interface
             if intf is None:
-                raise TransportClosed(f"{self.name}: no vendor-specific interface")
+                raise DeviceUnavailable(f"cannot open {self.name}: no vendor-specific interface (not a CSP/1 shoe?)")
             usb.util.claim_interface(dev, intf)
 
             def bulk(direction: int) -> Any:
@@ -83,11 +84,13 @@ class UsbTransport:
 
             ep_out, ep_in = bulk(usb.util.ENDPOINT_OUT), bulk(usb.util.ENDPOINT_IN)
             if ep_out is None or ep_in is None:
-                raise TransportClosed(f"{self.name}: bulk endpoints missing")
+                raise DeviceUnavailable(f"cannot open {self.name}: bulk endpoints missing (not a CSP/1 shoe?)")
         except usb.core.USBError as exc:
             usb.util.dispose_resources(dev)
-            raise TransportClosed(f"{self.name}: {exc}") from exc
-        except TransportClosed:
+            if exc.errno == 16:  # EBUSY: another process claimed the interface
+                raise DeviceBusy(f"cannot open {self.name}: another process holds the shoe") from exc
+            raise DeviceUnavailable(f"cannot open {self.name}: {exc}") from exc
+        except DeviceUnavailable:
             usb.util.dispose_resources(dev)
             raise
         self._dev, self._ep_out, self._ep_in = dev, ep_out, ep_in
@@ -103,7 +106,7 @@ class UsbTransport:
                 data = dev.read(ep.bEndpointAddress, PACKET, timeout=READ_TIMEOUT_MS)
             except usb.core.USBTimeoutError:
                 continue
-            except Exception as exc:  # ENODEV and friends: the session reconnects
+            except Exception as exc:  # noqa: BLE001 - ENODEV and friends, any backend's: the session reconnects
                 if not stop.is_set():
                     _post(loop, queue, TransportClosed(f"{self.name}: {exc}"))
                 return

@@ -1,4 +1,4 @@
-"""Bet-spot buttons over MQTT (PROTOCOLS.md section 3): codec, session, events."""
+"""Bet-spot buttons over MQTT (docs/protocols.md, "Bet spots"): codec, session, events."""
 
 from drivers.spots.events import SpotOnline, SpotPress, SpotRefused
 from drivers.spots.session import SpotsSession, SpotTracker

@@ -1,6 +1,7 @@
-"""Bet-spot wire format (PROTOCOLS.md section 3): topics and JSON payloads, pure and fuzzable.
+"""Bet-spot wire format (docs/protocols.md, "Bet spots"): topics and JSON payloads, pure and fuzzable.
 
-Every decode raises ``SpotCodecError`` with a stable ``reason`` code, never anything else."""
+Every decode raises ``SpotCodecError`` (a ``drivers.errors.CodecError``) with a stable ``reason``
+code, never anything else."""
 
 from __future__ import annotations
 
@@ -8,20 +9,26 @@ import json
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, StrictInt, ValidationError, model_validator
 
-BUTTONS = ["bet", "clear", "hit", "stand", "double", "split", "surrender", "insurance", "even_money", "higher", "lower", "play", "fold", "raise", "exchange"]
+from drivers.errors import CodecError, DeviceAddressError
+
+BUTTONS = ["bet", "clear", "hit", "stand", "double", "split", "surrender", "insurance", "even_money", "higher",
+           "lower", "play", "fold", "raise", "exchange"]
 Button = Literal[
     "bet", "clear", "hit", "stand", "double", "split", "surrender", "insurance", "even_money",
     "higher", "lower", "play", "fold", "raise", "exchange",
 ]
-SIDE_KINDS = frozenset({"main", "perfect_pairs", "21+3", "ace_plus", "insurance", "bonus", "behind"})
+SIDE_KINDS = frozenset({"main", "perfect_pairs", "21+3", "ace_plus", "insurance", "bonus", "behind",
+                        "suit_em_up", "lucky_lucky", "hot_3", "bust_it", "crazy_7"})
 # Roulette bets as "<name>", "<name>:<pockets>" or "<name>:<pocket>:<n>", e.g. "red", "straight:17",
 # "six_line:31-32-33-34-35-36", "voisins", "neighbours:17:2". Which names and pockets are legal is
 # the roulette engine's call (controller/games/roulette/bets.py); the codec only bounds the shape.
 _POCKET = r"(?:00|[0-9]|[12][0-9]|3[0-6])"
 ROULETTE_KIND = re.compile(rf"[a-z][a-z_]{{0,23}}(?::{_POCKET}(?:-{_POCKET}){{0,5}}(?::[1-9])?)?")
 DEVICE_ID = re.compile(r"spot-([1-9][0-9]{0,2})")
+#: anchored: pydantic's ``pattern`` searches, so an unanchored one takes ``spot-3x`` for spot 3
+DEVICE_PATTERN = rf"^{DEVICE_ID.pattern}$"
 MAX_SEQ = 2**53  # JSON numbers beyond this lose precision in other languages' parsers
 MAX_AMOUNT = 10**12
 MAX_PAYLOAD = 512  # bytes; a press is ~80
@@ -29,7 +36,9 @@ LAMP_MODES = ("off", "open", "turn", "win", "lose", "push")
 LampMode = Literal["off", "open", "turn", "win", "lose", "push"]
 
 
-class SpotCodecError(ValueError):
+class SpotCodecError(CodecError):
+    """One spot message that does not decode; ``reason`` is a stable code (a ``ValueError`` too)."""
+
     def __init__(self, reason: str, detail: str) -> None:
         super().__init__(f"{reason}: {detail}")
         self.reason = reason
@@ -40,8 +49,8 @@ class PressPayload(BaseModel):
     """``{"v":1,"device":"spot-3","seq":118,"button":"hit"}``; bets add ``amount`` and maybe ``kind``."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    v: Literal[1]
-    device: Annotated[str, Field(pattern=DEVICE_ID.pattern, max_length=12)]
+    v: Annotated[int, Strict(), Field(ge=1, le=1)]  # version 1; a Literal[1] would take true
+    device: Annotated[str, Field(pattern=DEVICE_PATTERN, max_length=12)]
     seq: Annotated[StrictInt, Field(ge=1, le=MAX_SEQ)]
     button: Button
     amount: Annotated[StrictInt, Field(gt=0, le=MAX_AMOUNT)] | None = None
@@ -61,7 +70,8 @@ class PressPayload(BaseModel):
     @property
     def device_spot(self) -> int:
         match = DEVICE_ID.fullmatch(self.device)
-        assert match is not None  # guaranteed by the field pattern
+        if match is None:  # the field pattern rules it out; never an assertion on the wire's word
+            raise SpotCodecError("invalid_payload", f"device {self.device[:20]!r} is no spot")
         return int(match.group(1))
 
 
@@ -74,7 +84,7 @@ class LampPayload(BaseModel):
 
 def topic_root(table: str) -> str:
     if not table or any(c in table for c in "/+#\0"):
-        raise ValueError(f"table id {table!r} cannot be an MQTT topic level")
+        raise DeviceAddressError(f"table id {table!r} cannot be an MQTT topic level")
     return f"croupier/{table}"
 
 
@@ -124,6 +134,11 @@ def decode_online(payload: bytes) -> bool:
 
 
 def encode_lamp(mode: LampMode, text: str = "") -> bytes:
-    """Compact JSON, the field order of PROTOCOLS.md; raises ValueError on a bad mode or text."""
-    lamp = LampPayload(mode=mode, text=text)
+    """Compact JSON, the field order of docs/protocols.md; ``SpotCodecError`` (``invalid_lamp``)
+    on a bad mode or text."""
+    try:
+        lamp = LampPayload(mode=mode, text=text)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        raise SpotCodecError("invalid_lamp", f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"[:200]) from None
     return json.dumps(lamp.model_dump(), separators=(",", ":"), ensure_ascii=False).encode()

@@ -12,8 +12,9 @@ never applied twice. After a controller restart, ``restore()`` the watermarks fr
 
 from __future__ import annotations
 
+import logging
 from collections import Counter
-from collections.abc import AsyncIterator, Collection
+from collections.abc import AsyncIterator, Callable, Collection
 
 from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline
 from drivers.mqtt import LinkDown, LinkUp, MqttLink, Received
@@ -21,6 +22,9 @@ from drivers.spots import codec
 from drivers.spots.events import SpotOnline, SpotPress, SpotRefused
 
 RAW_LIMIT = 200
+#: presses waiting to be read; beyond it new ones are dropped (a flood, or a stalled reader)
+QUEUE_LIMIT = 1000
+log = logging.getLogger(__name__)
 
 
 class SpotTracker:
@@ -51,6 +55,9 @@ class SpotTracker:
             raise codec.SpotCodecError("bad_topic", f"unexpected leaf {leaf[:40]!r}")
         except codec.SpotCodecError as exc:
             return [self._refuse(exc.reason, exc.detail, topic, payload)]
+        except Exception as exc:  # a codec gap must cost one press, never the spots for good
+            log.exception("spots %s: press on %s not understood", self.table, topic[:RAW_LIMIT])
+            return [self._refuse("unreadable", f"{type(exc).__name__}: {exc}"[:RAW_LIMIT], topic, payload)]
 
     def _press(self, spot: int, payload: bytes, retain: bool) -> list[DeviceEvent]:
         press = codec.decode_press(payload)
@@ -101,11 +108,20 @@ class SpotsSession:
 
     BROKER = "broker"
 
-    def __init__(self, link: MqttLink, table: str, spots: Collection[int] | None = None) -> None:
+    def __init__(self, link: MqttLink, table: str, spots: Collection[int] | None = None, *,
+                 gate: Callable[[str], bool] | None = None, queue_limit: int = QUEUE_LIMIT) -> None:
         self.tracker = SpotTracker(table, spots)
         self._link = link
         self._table = table
-        self._messages = link.subscribe(codec.spot_filter(table, "press"), codec.spot_filter(table, "online"))
+        #: ``gate(topic)`` False drops a message before it is decoded (the table's rate limit)
+        self._gate = gate
+        self._messages = link.subscribe(codec.spot_filter(table, "press"), codec.spot_filter(table, "online"),
+                                        limit=queue_limit)
+
+    @property
+    def dropped(self) -> int:
+        """Messages dropped because nobody read them fast enough (the queue was full)."""
+        return self._messages.dropped
 
     @property
     def refusals(self) -> Counter[str]:
@@ -118,6 +134,8 @@ class SpotsSession:
     async def events(self) -> AsyncIterator[DeviceEvent]:
         async for item in self._messages:
             if isinstance(item, Received):
+                if self._gate is not None and not self._gate(item.topic):
+                    continue
                 for event in self.tracker.handle(item.topic, item.payload, item.retain):
                     yield event
             elif isinstance(item, LinkUp):

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Union
+
+from drivers import errors
 
 MAX_LINE = 64
 """The longest wheel line is a banner; anything longer without a line end is garbage."""
@@ -20,7 +21,7 @@ NUMBERS: frozenset[str] = frozenset([str(n) for n in range(37)] + ["00"])
 """Valid winning numbers as the driver reports them: "0".."36" and "00" (38-pocket wheels)."""
 
 
-class CodecError(ValueError):
+class CodecError(errors.CodecError):
     """A host command that the protocol cannot express."""
 
 
@@ -179,15 +180,15 @@ class Unknown:
         return self.raw
 
 
-Reply = Union[
-    Status, WinningNumber, PowerReply, StartAck, RestartAck, Version, Banner, ModeReply, Operating,
-    SelfTest, WheelClock, Setting, SettingAck,
-]
-WheelMessage = Union[Reply, Unknown]
+Reply = (
+    Status | WinningNumber | PowerReply | StartAck | RestartAck | Version | Banner | ModeReply | Operating
+    | SelfTest | WheelClock | Setting | SettingAck
+)
+WheelMessage = Reply | Unknown
 
 SETTING_KEYS = frozenset("dhmnrstz")
 """Setting letters this driver reads back: d, h, z from the guide; m, n, r, s, t as the studio
-wheel answers them. ``*T g`` is undocumented (PROTOCOLS §1), so its answer stays ``Unknown``."""
+wheel answers them. ``*T g`` is undocumented (``docs/protocols.md``, SS2), so its answer stays ``Unknown``."""
 
 _STATUS = re.compile(r"\*X;([1-6]);(\d{3});( [0-9]|[0-9]{2}|  );([0-9A-Fa-f]);(\d{3});([01])")
 _WIN = re.compile(r"( [0-9]|[1-3][0-9]|00)")
@@ -381,10 +382,10 @@ class SetSetting:
         return f"*T {self.key.lower()} {self.value}"
 
 
-Command = Union[
-    Power, StartGame, Restart, Poll, GetVersion, GetBanner, SetMode, GetOperating, RunSelfTest, GetClock,
-    SetSetting,
-]
+Command = (
+    Power | StartGame | Restart | Poll | GetVersion | GetBanner | SetMode | GetOperating | RunSelfTest | GetClock
+    | SetSetting
+)
 
 _COMMANDS: dict[str, Command] = {
     "*P 1": Power(True),

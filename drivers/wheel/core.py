@@ -2,7 +2,7 @@
 
 No I/O and no clock of its own: the asyncio session feeds it what the line delivers with
 ``clock.monotonic()``, a trace replay feeds it the trace's timestamps, and both get the same
-verdicts. The vendor's exception rules (PROTOCOLS §1) live here:
+verdicts. The vendor's exception rules (``docs/protocols.md``, SS2) live here:
 
 * launch failed (flag 8): ignored for the first ``launch_grace`` (3 s) of state 3 -- or, when the
   misfire keeps the wheel in state 2 as the studio wheel does, from the first flagged status --
@@ -31,6 +31,7 @@ from drivers.wheel.events import (
     BallInRim,
     BeforeGame,
     Fault,
+    FaultReason,
     NoMoreBets,
     PlaceBets,
     Recovered,
@@ -322,7 +323,7 @@ class WheelCore:
         self._void = True
         step.events.append(Void(device=self.device, reason=reason, spin=s.spin, state=s.state))
 
-    def _fault(self, step: Step, reason, s: Status | None, code: int | None = None, detail: str = "") -> None:
+    def _fault(self, step: Step, reason: FaultReason, s: Status | None, code: int | None = None, detail: str = "") -> None:
         self.needs_repower = True
         self._repower_acked = False
         step.events.append(

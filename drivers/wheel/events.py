@@ -4,7 +4,7 @@ under the vendor's exception rules (void, fault, recovered). Online/offline come
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Literal
 
 from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline
 
@@ -92,14 +92,15 @@ class Void(WheelEvent):
     state: int
 
 
-FaultReason = Literal["sensor_fault", "state_6", "reported", "result_mismatch"]
+FaultReason = Literal["sensor_fault", "state_6", "reported", "result_mismatch", "identity_mismatch"]
 
 
 class Fault(WheelEvent):
     """The wheel cannot be trusted until re-powered with ``*P 1``: hold or void the round, alert.
 
     ``sensor_fault`` = status flag 4; ``state_6`` = state 6 mid-game, not commanded; ``reported`` =
-    a ``*F <code>`` during play; ``result_mismatch`` = the state-5 status contradicts the number line.
+    a ``*F <code>`` during play; ``result_mismatch`` = the state-5 status contradicts the number line;
+    ``identity_mismatch`` = after a (re)connect the ``*V`` banner is not this table's wheel.
     """
 
     type: Literal["fault"] = "fault"
@@ -126,7 +127,7 @@ class SelfTestResult(WheelEvent):
     busy: bool = False
 
 
-AnyWheelEvent = Union[
-    BeforeGame, PlaceBets, BallInRim, NoMoreBets, WinningNumberEvent, TableClosed, Rotor, WheelWarning,
-    Void, Fault, Recovered, SelfTestResult, DeviceOnline, DeviceOffline,
-]
+AnyWheelEvent = (
+    BeforeGame | PlaceBets | BallInRim | NoMoreBets | WinningNumberEvent | TableClosed | Rotor | WheelWarning
+    | Void | Fault | Recovered | SelfTestResult | DeviceOnline | DeviceOffline
+)

@@ -44,9 +44,9 @@ def split(line: str) -> tuple[float | None, str | None, str]:
     return None, None, line
 
 
-def replay(lines: Iterable[str | bytes], rules: Rules = Rules(), interval: float = 0.5) -> Replay:
+def replay(lines: Iterable[str | bytes], rules: Rules | None = None, interval: float = 0.5) -> Replay:
     """Feed every line to a fresh core in order, running its deadlines in between."""
-    result = Replay(core=WheelCore(rules=rules))
+    result = Replay(core=WheelCore(rules=rules or Rules()))
     core = result.core
     clock = 0.0
     for index, raw in enumerate(lines):

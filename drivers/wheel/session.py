@@ -3,24 +3,32 @@
 It owns only I/O and time: bytes -> ``LineFramer`` -> ``parse_line`` -> core; the core's events go
 to ``emit`` (by default the ``events`` queue), its commands (``*R`` after a miss-spin) to the wire.
 It polls ``*X`` when the wheel's operating mode lacks automatic status, or when automatic
-statuses stop coming (never faster than every 100 ms), matches replies to commands with a timeout, and when the port vanishes or hits EOF it
-reports offline, retries opening with exponential backoff and reports online again.
+statuses stop coming (never faster than every 100 ms), matches replies to commands with a timeout,
+and when the port vanishes or hits EOF it reports offline, retries opening with exponential backoff and reports online again.
+
+The port is opened exclusively. After every (re)connect the wheel's identity is checked: SS2 has
+no serial-number command, so the identity is its ``*V`` banner (the studio sets it per wheel).
+The first banner seen, or the configured one, is this table's wheel; another one is a
+``fault`` (``identity_mismatch``) and that wheel's events are not delivered until the right
+wheel is back, which is reported as ``recovered`` (``docs/devices.md``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
 from drivers.clock import SYSTEM_CLOCK, Clock
+from drivers.errors import DeviceDisconnected, DeviceTimeout, DeviceUnavailable
 from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline
 from drivers.serial_link import open_serial
 from drivers.wheel import codec
 from drivers.wheel.core import Rules, Step, WheelCore
-from drivers.wheel.events import SelfTestResult, WheelWarning
+from drivers.wheel.events import Fault, Recovered, SelfTestResult, WheelWarning
 
 log = logging.getLogger(__name__)
 
@@ -31,13 +39,14 @@ AUTO_STATUS_MISSED = 1.25
 """Two and a half automatic-status periods without a line: poll even in a mode with bit 128."""
 
 M = TypeVar("M")
+DEFAULT_RULES = Rules()
 
 
-class WheelNotConnected(ConnectionError):
+class WheelNotConnected(DeviceDisconnected):
     """A command was issued while the port is closed (or it closed before the reply)."""
 
 
-class WheelTimeout(TimeoutError):
+class WheelTimeout(DeviceTimeout):
     """The wheel did not answer a command in time."""
 
 
@@ -50,12 +59,13 @@ class WheelSession:
         *,
         device: str = "wheel",
         clock: Clock = SYSTEM_CLOCK,
-        rules: Rules = Rules(),
+        rules: Rules = DEFAULT_RULES,
         emit: Callable[[DeviceEvent], None] | None = None,
         mode: int | None = None,
         poll_interval: float = 0.2,
         reply_timeout: float = 1.0,
         backoff: tuple[float, float] = (0.1, 5.0),
+        identity: str | None = None,
     ) -> None:
         self.url = url
         self.device = device
@@ -78,6 +88,13 @@ class WheelSession:
         self._wake = asyncio.Event()
         self._ticker_target: float | None = None
         self._task: asyncio.Task[None] | None = None
+        #: this table's wheel (its ``*V`` banner): configured, or the first one seen
+        self.identity = identity
+        #: the banner of a connected wheel that is not this table's; its events are held back
+        self.impostor: str | None = None
+        #: why the port could not be opened (None: open, or never tried)
+        self.open_error: DeviceUnavailable | None = None
+        self._unverified: list[Step] | None = None  # steps held back until the banner is checked
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -93,19 +110,32 @@ class WheelSession:
             except asyncio.CancelledError:
                 pass
 
-    async def run(self) -> None:
-        """Open, talk, and on any loss reopen with backoff; runs until cancelled."""
+    async def open_port(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """Open the line once (exclusive); ``DeviceNotFound``, ``DeviceBusy`` ... when it cannot be."""
+        return await open_serial(self.url, BAUDRATE)
+
+    async def run(self, opened: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None) -> None:
+        """Open, talk, and on any loss reopen with backoff; runs until cancelled. ``opened``: a
+        line already opened by ``open_port`` (the first open is skipped)."""
         delay = self.backoff[0]
         while True:
             try:
-                reader, writer = await open_serial(self.url, BAUDRATE)
-            except OSError as exc:  # serial.SerialException is an OSError
-                self._emit(DeviceOffline(device=self.device, reason=f"cannot open {self.url}: {exc}"))
+                if opened is not None:
+                    (reader, writer), opened = opened, None
+                else:
+                    reader, writer = await self.open_port()
+            except DeviceUnavailable as exc:
+                if self.open_error is None or str(exc) != str(self.open_error):
+                    log.warning("%s", exc)
+                self.open_error = exc
+                self._emit(DeviceOffline(device=self.device, reason=str(exc)))
                 await self.clock.sleep(delay)
                 delay = min(delay * 2, self.backoff[1])
                 continue
+            self.open_error = None
             delay = self.backoff[0]
             self._writer = writer
+            self._unverified = []
             self._emit(DeviceOnline(device=self.device, detail=self.url))
             self.connected.set()
             reason = "eof"
@@ -117,6 +147,8 @@ class WheelSession:
                 self.connected.clear()
                 self._writer = None
                 writer.close()
+                with contextlib.suppress(OSError, RuntimeError):
+                    await writer.wait_closed()  # the exclusive lock goes with the descriptor
                 self._framer.reset()
                 self.core.link_lost()
                 self._fail_waiters()
@@ -159,6 +191,7 @@ class WheelSession:
             self._apply(self.core.tick(self.clock.monotonic()))
 
     async def _poll_loop(self) -> None:
+        await self._check_identity()
         if self.mode is None:
             try:
                 self.mode = (await self._request(codec.GetOperating(), codec.Operating)).mode
@@ -170,6 +203,36 @@ class WheelSession:
             if self.mode is None or not self.mode & AUTO_STATUS or quiet:
                 self._send(codec.Poll())  # also when automatic statuses stop coming
             await self.clock.sleep(self.poll_interval)
+
+    async def _check_identity(self) -> None:
+        """Ask the banner (``*V``) on every connect and compare it with this table's wheel."""
+        try:
+            banner = (await self._request(codec.GetBanner(), codec.Banner)).text
+        except (WheelTimeout, WheelNotConnected):
+            log.warning("%s: no *V answer; identity not checked on this connect", self.device)
+            self._release(deliver=True)
+            return
+        if self.identity is None:
+            self.identity = banner
+        if banner != self.identity:
+            first = self.impostor is None
+            self.impostor = banner
+            if first:
+                self._sink(Fault(device=self.device, reason="identity_mismatch",
+                                 detail=f"wheel {banner!r} is not this table's wheel {self.identity!r}"))
+            self._release(deliver=False)
+            return
+        if self.impostor is not None:
+            self.impostor = None
+            status = self.core.status
+            self._sink(Recovered(device=self.device, spin=status.spin if status is not None else 0))
+        self._release(deliver=True)
+
+    def _release(self, deliver: bool) -> None:
+        held, self._unverified = self._unverified or [], None
+        if deliver:
+            for step in held:
+                self._apply(step)
 
     # -- plumbing -------------------------------------------------------------------------------
 
@@ -183,6 +246,11 @@ class WheelSession:
         self._sink(event)
 
     def _apply(self, step: Step) -> None:
+        if self._unverified is not None:
+            self._unverified.append(step)  # until *V says which wheel this is (one reply: a few lines)
+            return
+        if self.impostor is not None:
+            return  # a wheel that is not this table's: nothing it says is delivered or acted on
         for event in step.events:
             self._emit(event)
             for waiter in list(self._event_waiters):
@@ -218,7 +286,7 @@ class WheelSession:
         self._replies.clear()
         self._event_waiters.clear()
 
-    async def _race(self, *aws) -> None:
+    async def _race(self, *aws: Awaitable[Any]) -> None:
         tasks = [asyncio.ensure_future(a) for a in aws]
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
@@ -242,7 +310,8 @@ class WheelSession:
             self._replies.append(waiter)
             try:
                 self._send(command)
-                return await self._within(future, timeout or self.reply_timeout, command.line())  # type: ignore[return-value]
+                reply = await self._within(future, timeout or self.reply_timeout, command.line())
+                return cast(M, reply)
             finally:
                 if waiter in self._replies:
                     self._replies.remove(waiter)
@@ -303,7 +372,7 @@ class WheelSession:
             self._event_waiters.append(waiter)
             try:
                 self._send(codec.RunSelfTest())
-                return await self._within(future, timeout, "*F")  # type: ignore[return-value]
+                return cast(SelfTestResult, await self._within(future, timeout, "*F"))
             finally:
                 if waiter in self._event_waiters:
                     self._event_waiters.remove(waiter)

@@ -1,13 +1,14 @@
 """The CSP/1 shoe's firmware in software, shared by the pty runner and the pyusb backend.
 
-It deals from a ``controller.shoe.Shoe`` (shuffled with a cut card, or stacked), keeps every
+It deals from whatever ``DealOrder`` the caller gives it (the table's own shuffled or stacked
+shoe, or a plain ``ShuffledDeck``) and reshuffles through the caller's ``reshuffle``; it keeps every
 CARD/NOREAD/CUT frame until acknowledged and resends it (same seq) every 250 ms, gives up after
 20 tries with a FAULT, sends STATUS every second and on PING, HELLO at power-up and RESET, and
 ACKs/NAKs host frames. Its only link to the outside is ``attach(write)`` / ``feed(bytes)``, so a
 test can break the line in any way: ``LineFaults`` drops, corrupts, duplicates and splits bytes
 or whole frames, by probability or by script.
 
-Only the codec is shared with the driver; the golden vectors pin it.
+Only the codec is shared with the driver; the golden vectors pin it (``docs/devices.md``).
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from controller.shoe import Shoe
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.shoe import codec
 from drivers.shoe.codec import Decoder, FrameError
+from simulators.shoe.deck import DealOrder, Reshuffle, shuffler
 
 FAULT_NO_ACK = (30, "NOACK")
 
@@ -49,10 +50,10 @@ class LineFaults:
         out = bytearray()
         if self.corrupt_frames and len(data) > 2:
             self.corrupt_frames -= 1
-            data = bytearray(data)
-            i = self.rng.randrange(1, len(data) - 2)
-            data[i] ^= 1 << self.rng.randrange(7)
-            data = bytes(data)
+            damaged = bytearray(data)
+            i = self.rng.randrange(1, len(damaged) - 2)
+            damaged[i] ^= 1 << self.rng.randrange(7)
+            data = bytes(damaged)
         if self.drop or self.corrupt or self.duplicate:
             for b in data:
                 r = self.rng.random()
@@ -90,10 +91,11 @@ class ShoeFirmware:
 
     def __init__(
         self,
-        shoe: Shoe | None = None,
+        shoe: DealOrder | None = None,
         *,
         decks: int = 6,
         rng: random.Random | None = None,
+        reshuffle: Reshuffle | None = None,
         shoe_id: str = "S1",
         clock: Clock = SYSTEM_CLOCK,
         window: int = 4,
@@ -109,7 +111,8 @@ class ShoeFirmware:
         cut_sent: bool = False,
     ) -> None:
         self.rng = rng or random.Random()
-        self.shoe = shoe if shoe is not None else self._shuffled(decks)
+        self.reshuffle = reshuffle or shuffler(self.rng)
+        self.shoe: DealOrder = shoe if shoe is not None else self.reshuffle(decks)
         self.shoe_id = shoe_id
         self.clock = clock
         self.window = window
@@ -134,9 +137,6 @@ class ShoeFirmware:
         self._decoder = Decoder("host")
         self._next_status = 0.0
         self._cut_sent = cut_sent  # resuming a shoe whose CUT already reached the host
-
-    def _shuffled(self, decks: int) -> Shoe:
-        return Shoe.with_penetration(decks, self.rng, decks * 0.7, decks * 0.8)
 
     # -- link
     @property
@@ -294,7 +294,7 @@ class ShoeFirmware:
         elif isinstance(msg, codec.Unlock):
             self.locked = False
         elif isinstance(msg, codec.NewShoe):
-            self.shoe = self._shuffled(msg.decks)
+            self.shoe = self.reshuffle(msg.decks)
             self.shoe_id = msg.shoe_id
             self._cut_sent = False
             self._send_status()

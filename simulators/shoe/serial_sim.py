@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from simulators.pty_port import PtyPort
+from simulators.pty_port import PtyPort, point_link
 from simulators.shoe.firmware import ShoeFirmware
 
 
@@ -41,11 +41,7 @@ class SerialShoeSim:
         await port.open()
         self.port = port
         if self.link is not None:
-            tmp = self.link.with_name(self.link.name + ".new")
-            with contextlib.suppress(FileNotFoundError):
-                tmp.unlink()
-            tmp.symlink_to(port.path)
-            tmp.replace(self.link)
+            point_link(self.link, port.path)
         self._tasks.append(asyncio.create_task(self._pump(port), name="shoe-pty-rx"))
         self.firmware.attach(self._writer(port))
 

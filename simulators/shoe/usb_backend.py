@@ -122,7 +122,7 @@ class _Handle:
     generation: int
 
 
-class SimUsbBackend(usb.backend.IBackend):
+class SimUsbBackend(usb.backend.IBackend):  # type: ignore[misc]  # pyusb is untyped
     """A pyusb backend whose bus holds simulated devices."""
 
     def __init__(self) -> None:
@@ -224,7 +224,7 @@ class SimUsbBackend(usb.backend.IBackend):
                 payload = bytes([2 + len(raw), 3]) + raw
             n = min(len(payload), len(data) * data.itemsize)
             data[:n] = type(data)(data.typecode, payload[:n])
-            return n
+            return int(n)
         raise usb.core.USBError("Pipe error", -9, errno.EPIPE)
 
     def clear_halt(self, dev_handle: _Handle, ep: int) -> None:
@@ -263,7 +263,9 @@ class SimUsbBackend(usb.backend.IBackend):
 class UsbShoeSim:
     """Firmware + device + backend, with the controls a test or the CLI needs."""
 
-    def __init__(self, firmware: ShoeFirmware, vid: int = 0x1209, pid: int = 0x0001, backend: SimUsbBackend | None = None) -> None:
+    def __init__(
+        self, firmware: ShoeFirmware, vid: int = 0x1209, pid: int = 0x0001, backend: SimUsbBackend | None = None
+    ) -> None:
         self.firmware = firmware
         self.backend = backend or SimUsbBackend()
         self.device = self.backend.add(UsbShoeDevice(firmware, vid, pid, firmware.serial))

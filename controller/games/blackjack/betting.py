@@ -1,8 +1,10 @@
-"""The betting phase of a blackjack round: who may put what on which box (RULES.md §1, §1.2).
+"""The betting phase of a blackjack round: who may put what on which box (docs/rules.md §1, §1.2).
 
 Bet kinds: ``main``; ``behind`` (a Bet Behind that follows the box owner's doubles and splits)
 and ``behind_stay`` (a Bet Behind that opts out of them and stays on the first hand at its
-original amount); the side bets ``perfect_pairs`` and ``21+3``. A second bet of the same kind by
+original amount); the side bets of ``paytables.SIDE_BETS`` (``perfect_pairs``, ``21+3``,
+``suit_em_up``, ``lucky_lucky``, ``hot_3``, ``bust_it``, ``crazy_7``), each only where the table
+offers it. A second bet of the same kind by
 the same player on the same box adds to the first. The player ``""`` is an anonymous bettor:
 it counts as one bettor on a box but is not held to ``boxes_per_player``.
 """
@@ -11,9 +13,9 @@ from __future__ import annotations
 
 from controller.games.base import BetRefused
 from controller.games.blackjack.options import RoundOptions
+from controller.games.blackjack.paytables import SIDE_KINDS, did_you_mean
 
 BEHIND_KINDS = {"behind": True, "behind_stay": False}  # kind -> follows doubles and splits
-SIDE_KINDS = frozenset(("perfect_pairs", "21+3"))
 
 
 class BoxBets:
@@ -67,7 +69,8 @@ def check_bet(opts: RoundOptions, book: dict[int, BoxBets], box: int, kind: str,
             raise BetRefused("blackjack.side_bet.needs_main", f"a {kind} bet needs the player's main bet on {box}")
         _check_limit(opts, kind, amount + bets.side.get((player, kind), 0))
     else:
-        raise BetRefused("blackjack.bet.kind", f"unknown bet kind {kind!r}")
+        known = ("main", *BEHIND_KINDS, *sorted(opts.side_bets))
+        raise BetRefused("blackjack.bet.kind", f"unknown bet kind {kind!r}{did_you_mean(str(kind), known)}")
 
 
 def _check_limit(opts: RoundOptions, kind: str, amount: int) -> None:

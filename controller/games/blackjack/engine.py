@@ -1,4 +1,4 @@
-"""The blackjack round (RULES.md §1, §1.1, §1.2): bets, the deal, decisions, dealer play, money.
+"""The blackjack round (docs/rules.md §1, §1.1, §1.2): bets, the deal, decisions, dealer play, money.
 
 One ``BlackjackRound`` per round. After every accepted input the round moves itself forward
 through everything that needs nobody (settling a bust, skipping a finished hand, revealing the
@@ -15,13 +15,20 @@ the owner's bet, at most half the owner's main bet; even money and surrender tak
 on the hand with it. On a Free Bet table ``double`` on a two-card 9-11 and ``split`` of a
 non-ten pair are the free ones. ``open_bets()`` lists what still rides; ``void()``
 (``VoidRound``) returns it and ends the round.
+
+Side bets settle when their cards are known: Perfect Pairs, 21+3, Suit'em Up, Lucky Lucky and
+Hot 3 on the box's second card; Crazy 7 on the second card, or on the third when the first two
+are 7-7 (the card the first hand takes by a hit, double or split; on two if it takes none);
+Bust It on the dealer's final hand, the dealer playing his hand out for it even when no main
+hand is left. A winning Bet Behind gives ``bet_behind_owner_share`` of its net win to the box
+owner, on a ``behind_share`` row of the owner's (stake 0).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from controller.games.base import (
     EngineRound,
@@ -55,6 +62,7 @@ from controller.games.blackjack.options import (
     RoundOptions,
     round_options,
 )
+from controller.games.blackjack.paytables import DEAL_KINDS
 from controller.games.blackjack.phases import (
     BETTING,
     DEALER,
@@ -69,8 +77,13 @@ from controller.games.blackjack.phases import (
 from controller.games.blackjack.refusals import RoundRefusals
 from controller.games.blackjack.rules import BlackjackRules
 from controller.games.blackjack.sidebets import (
+    bust_it_lines,
+    crazy_7_lines,
+    hot_3_lines,
+    lucky_lucky_lines,
     perfect_pairs_lines,
     side_bet_payout,
+    suit_em_up_lines,
     twenty_one_plus_three_lines,
 )
 from controller.money import scale
@@ -103,7 +116,7 @@ def _expect(
 class Box:
     """A box that plays the round: its hands left to right, side bets, insurance."""
 
-    __slots__ = ("acted", "hands", "insurance", "number", "owner", "owner_main", "players", "side")
+    __slots__ = ("acted", "crazy", "hands", "insurance", "number", "owner", "owner_main", "players", "side")
 
     def __init__(self, number: int, bets: BoxBets) -> None:
         owner = next(iter(bets.main))
@@ -114,7 +127,9 @@ class Box:
         if bets.behind:
             hand_bets += [HandBet(p, "behind", a, follows, a) for p, (a, follows) in bets.behind.items()]
         self.hands = [Hand(hand_bets)]
+        #: side bets still riding: (player, kind, amount)
         self.side = [(p, k, a) for (p, k), a in bets.side.items()] if bets.side else None
+        self.crazy: tuple[str, str] | None = None  # 7-7 first cards of a Crazy 7 waiting for a third
         self.insurance = 0
         self.acted = False  # a decision was made on the box (surrender is first decision only)
         self.players: tuple[str, ...] = (owner,) if owner else ()
@@ -138,6 +153,7 @@ class BlackjackRound(RoundRefusals, EngineRound):
     _dealer_stood = False
     _dealer_hard = 0  # dealer's total with aces as 1, and whether he holds an ace
     _dealer_ace = False
+    _bust_it = False  # a Bust It rides: the dealer plays his hand out
     done = False
 
     def __init__(self, rules: BlackjackRules, composition: Composition | None = None) -> None:
@@ -228,6 +244,8 @@ class BlackjackRound(RoundRefusals, EngineRound):
             bets = book[number]
             if bets.main:
                 box = Box(number, bets)
+                if box.side and any(k == "bust_it" for _, k, _ in box.side):
+                    self._bust_it = True
                 self._boxes.append(box)
                 self._by_number[number] = box
                 numbers.append(number)
@@ -239,7 +257,7 @@ class BlackjackRound(RoundRefusals, EngineRound):
             return
         self._plan, self._plan_expects = _deal_plan(tuple(numbers), self._opts.hole_card)
         self._phase = DEALING
-        self._expect = self._plan_expects[0]
+        self._expect = cast(Expect, self._plan_expects[0])  # the plan holds at least one card
 
     def deal(self, card: str) -> None:
         """The next card out of the shoe; it goes where ``expects()`` says."""
@@ -263,7 +281,7 @@ class BlackjackRound(RoundRefusals, EngineRound):
                 if h.ace and h.hard == 11:
                     h.status = BLACKJACK
                 if box.side:
-                    self._settle_side_bets(box)
+                    self._settle_deal_side_bets(box)
             elif target >= 0:
                 self._boxes[target].hands[0].add(card)
             else:
@@ -302,6 +320,8 @@ class BlackjackRound(RoundRefusals, EngineRound):
             raise IllegalDecision("blackjack.decision.amount", f"{action} takes no amount")
         h = b.hands[self._hand_i]
         b.acted = True
+        if b.crazy is not None and action in ("stand", "surrender"):  # no third card for Crazy 7
+            self._settle_crazy_7(b, None)
         if action == "hit":
             h.status = HIT
             self._expect = _expect(CARD, box, hand)
@@ -339,7 +359,7 @@ class BlackjackRound(RoundRefusals, EngineRound):
             for i, h in enumerate(b.hands, 1):
                 if not h.settled:
                     out += [Settlement(b.number, i, bet.kind, bet.player, bet.stake, bet.stake) for bet in h.bets]
-            if b.side and len(b.hands[0].cards) < 2 and len(b.hands) == 1:  # side bets settle on the 2nd card
+            if b.side:
                 out += [Settlement(b.number, 1, k, p, a, a) for p, k, a in b.side]
             if b.insurance and self._bj_possible:
                 out.append(Settlement(b.number, 1, "insurance", b.owner, b.insurance, b.insurance))
@@ -359,17 +379,58 @@ class BlackjackRound(RoundRefusals, EngineRound):
         self._finish()
 
     # ------------------------------------------------------------------ the deal
-    def _settle_side_bets(self, box: Box) -> None:
+    def _settle_deal_side_bets(self, box: Box) -> None:
+        """The box's second card: settle what the first two cards and the up card decide."""
         first, second = box.hands[0].cards
         up = self._dealer[0]
-        opts = self._opts
-        for player, kind, amount in box.side:
-            if kind == "perfect_pairs":
+        lines: tuple[str, ...]
+        for player, kind, amount in list(box.side or ()):
+            if kind == "crazy_7":
+                if first[0] == second[0] == "7":
+                    box.crazy = (first, second)
+                    continue
+                lines = crazy_7_lines((first, second))
+            elif kind not in DEAL_KINDS:
+                continue
+            elif kind == "perfect_pairs":
                 lines = perfect_pairs_lines(first, second)
-            else:
+            elif kind == "21+3":
                 lines = twenty_one_plus_three_lines(first, second, up)
-            _, payout = side_bet_payout(lines, opts.paytables[kind], amount, opts.rounding)
-            self.settlements.append(Settlement(box.number, 1, kind, player, amount, payout))
+            elif kind == "suit_em_up":
+                lines = suit_em_up_lines(first, second)
+            elif kind == "lucky_lucky":
+                lines = lucky_lucky_lines(first, second, up)
+            else:
+                lines = hot_3_lines(first, second, up)
+            self._settle_side(box, player, kind, amount, lines)
+
+    def _settle_side(self, box: Box, player: str, kind: str, amount: int, lines: tuple[str, ...]) -> None:
+        opts = self._opts
+        _, payout = side_bet_payout(lines, opts.paytables[kind], amount, opts.rounding)
+        self.settlements.append(Settlement(box.number, 1, kind, player, amount, payout))
+        side = box.side
+        if side is not None:
+            side.remove((player, kind, amount))
+
+    def _settle_crazy_7(self, box: Box, third: str | None) -> None:
+        """A 7-7 Crazy 7 settles on the first hand's next card, or on two if none comes."""
+        first_two = box.crazy
+        if first_two is None:
+            return
+        box.crazy = None
+        cards = (*first_two, third) if third else first_two
+        for player, kind, amount in [bet for bet in box.side or () if bet[1] == "crazy_7"]:
+            self._settle_side(box, player, kind, amount, crazy_7_lines(cards))
+
+    def _settle_bust_it(self, dealer_blackjack: bool) -> None:
+        """Bust It on the dealer's final hand (a blackjack loses it)."""
+        if not self._bust_it:
+            return
+        self._bust_it = False
+        lines = bust_it_lines(self._dealer, dealer_blackjack)
+        for b in self._boxes:
+            for player, kind, amount in [bet for bet in b.side or () if bet[1] == "bust_it"]:
+                self._settle_side(b, player, kind, amount, lines)
 
     def _after_deal(self) -> None:
         up = self._dealer[0]
@@ -455,7 +516,7 @@ class BlackjackRound(RoundRefusals, EngineRound):
             while hand_i < len(hands):
                 h = hands[hand_i]
                 status = h.status
-                if len(h.cards) < 2 or status == HIT or status == DOUBLING:
+                if len(h.cards) < 2 or status in (HIT, DOUBLING):
                     self._box_i, self._hand_i = box_i, hand_i
                     self._expect = _expect(CARD, box.number, hand_i + 1, face_down=h.dark)
                     return
@@ -536,6 +597,8 @@ class BlackjackRound(RoundRefusals, EngineRound):
     def _deal_to_hand(self, card: str) -> None:
         box = self._boxes[self._box_i]
         h = box.hands[self._hand_i]
+        if box.crazy is not None and self._hand_i == 0:  # the box's third card
+            self._settle_crazy_7(box, card)
         doubling = h.status == DOUBLING
         h.add(card)
         opts = self._opts
@@ -560,7 +623,7 @@ class BlackjackRound(RoundRefusals, EngineRound):
         if self._bj_possible:
             if len(self._dealer) == 2:  # hole card, not peeked: shown now
                 self._reveal()
-            elif self._any_live() or self._any_pending():
+            elif self._any_live() or self._any_pending() or self._bust_it:
                 self._expect = _DEALER_FACE_UP
             else:
                 self._finish()
@@ -584,13 +647,13 @@ class BlackjackRound(RoundRefusals, EngineRound):
             self._dealer_ace = True
 
     def _dealer_continue(self) -> None:
-        if self._any_live():
+        if self._any_live() or self._bust_it:
             self._dealer_draw_or_stand()
         else:
             self._finish()
 
     def _dealer_draw_or_stand(self) -> None:
-        """The dealer's forced play (RULES.md §1.1.5); standing settles the live hands."""
+        """The dealer's forced play (docs/rules.md §1.1.5); standing settles the live hands."""
         hard = self._dealer_hard
         ace = self._dealer_ace
         total = hard + 10 if ace and hard <= 11 else hard
@@ -599,6 +662,7 @@ class BlackjackRound(RoundRefusals, EngineRound):
             return
         self._dealer_stood = True
         self._settle_live(total)
+        self._settle_bust_it(dealer_blackjack=False)
         self._finish()
 
     def _settle_live(self, dealer_total: int) -> None:
@@ -635,8 +699,10 @@ class BlackjackRound(RoundRefusals, EngineRound):
         """Dealer blackjack beats every hand but a blackjack (which pushes)."""
         self._bj_possible = False
         self._settle_pending(dealer_blackjack=True)
+        self._settle_bust_it(dealer_blackjack=True)
         takes_original = self._opts.takes_original
         for b in self._boxes:
+            self._settle_crazy_7(b, None)  # a peeked blackjack: no third card comes
             for i, h in enumerate(b.hands, 1):
                 if h.settled:
                     continue
@@ -655,13 +721,20 @@ class BlackjackRound(RoundRefusals, EngineRound):
             elif result is LOSE:
                 payout = 0
             else:  # the house's free money wins for the player, but is not the player's to get back
-                payout = bet.stake + scale(bet.stake + bet.free, result, rounding)
+                payout = bet.stake + scale(bet.stake + bet.free, cast(Fraction, result), rounding)
             self._pay(b, hand, bet, payout)
 
     def _win(self, stake: int, ratio: Fraction) -> int:
         return stake + scale(stake, ratio, self._opts.rounding)
 
     def _pay(self, b: Box, hand: int, bet: HandBet, payout: int) -> None:
+        share = self._opts.owner_share
+        if share and bet.kind == "behind" and payout > bet.stake:
+            cut = scale(payout - bet.stake, share, self._opts.rounding)
+            if cut:
+                self.settlements.append(Settlement(b.number, hand, "behind", bet.player, bet.stake, payout - cut))
+                self.settlements.append(Settlement(b.number, hand, "behind_share", b.owner, 0, cut))
+                return
         self.settlements.append(Settlement(b.number, hand, bet.kind, bet.player, bet.stake, payout))
 
     def _any_live(self) -> bool:
@@ -682,11 +755,11 @@ class BlackjackRound(RoundRefusals, EngineRound):
         self.done = True
 
 
-_PLANS: dict[tuple[tuple[int, ...], bool], tuple[tuple[int, ...], tuple[Expect, ...]]] = {}
+_PLANS: dict[tuple[tuple[int, ...], bool], tuple[tuple[int, ...], tuple[Expect | None, ...]]] = {}
 
 
 def _deal_plan(numbers: tuple[int, ...], hole_card: bool) -> tuple[tuple[int, ...], tuple[Expect | None, ...]]:
-    """Initial deal order (RULES.md §1.1.2): a card to each box, the dealer's up card, a second
+    """Initial deal order (docs/rules.md §1.1.2): a card to each box, the dealer's up card, a second
     card to each box, then (hole-card games) the dealer's face-down card. Targets are box
     indexes, SECOND_CARD + index for the second card, -1 the up card, -2 the hole card; the
     expects end with None (the deal is complete)."""
@@ -696,7 +769,7 @@ def _deal_plan(numbers: tuple[int, ...], hole_card: bool) -> tuple[tuple[int, ..
         cards = tuple(_expect(CARD, b, 1) for b in numbers)
         plan = _PLANS[(numbers, hole_card)] = (
             (*range(n), -1, *range(SECOND_CARD, SECOND_CARD + n)) + ((-2,) if hole_card else ()),
-            (*cards, _DEALER_FACE_UP, *cards) + ((_DEALER_HOLE,) if hole_card else ()) + (None,),
+            (*cards, _DEALER_FACE_UP, *cards, *((_DEALER_HOLE,) if hole_card else ()), None),
         )
     return plan
 

@@ -12,6 +12,7 @@ from itertools import product
 
 from controller.cards import DECK
 from controller.games.base import Limit
+from controller.games.blackjack.paytables import SIDE_BETS
 from controller.games.blackjack.rules import (
     BlackjackRules,
     DealerBlackjackTakes,
@@ -63,6 +64,7 @@ class RoundOptions:
         "max_hands",
         "multiplier_names",
         "multipliers",
+        "owner_share",
         "paytables",
         "peek_on",
         "players_per_box",
@@ -91,7 +93,8 @@ class RoundOptions:
         self.main_max = main.max if main else None
         self.insurance_min = main.min // 2 if main else 1  # "at least half the table minimum"
         self.side_bets = frozenset(rules.side_bets)
-        self.paytables = {"perfect_pairs": dict(rules.perfect_pairs), "21+3": dict(rules.twenty_one_plus_three)}
+        self.paytables = {kind: dict(rules.paytable(kind)) for kind in SIDE_BETS}
+        self.owner_share = rules.bet_behind_owner_share
         self.hole_card = rules.hole_card
         self.peek_on = frozenset(rules.peek_on.upper()) if rules.hole_card else frozenset()
         self.hits_soft_17 = rules.dealer_hits_soft_17

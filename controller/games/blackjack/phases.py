@@ -1,4 +1,4 @@
-"""Phases of a blackjack round and the decision vocabulary (RULES.md §1.1)."""
+"""Phases of a blackjack round and the decision vocabulary (docs/rules.md §1.1)."""
 
 from __future__ import annotations
 

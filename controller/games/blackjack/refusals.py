@@ -1,4 +1,4 @@
-"""Why an input is refused: the rule each illegal card or decision breaks (RULES.md §1).
+"""Why an input is refused: the rule each illegal card or decision breaks (docs/rules.md §1).
 
 Only reached on the refusal path, so the round's hot path stays a membership test against the
 options it offered; this works out which rule a refused input broke, for the typed error.

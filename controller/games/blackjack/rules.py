@@ -1,6 +1,6 @@
-"""Blackjack rule set (RULES.md §1): every row of the rule table is a setting.
+"""Blackjack rule set (docs/rules.md, blackjack): every row of the rule table is a setting.
 
-Field names are the config keys of RULES.md §1 (used in table files and ``--set key=value``).
+Field names are the config keys of the rule book (used in table files and ``--set key=value``).
 Presets ``ru6`` and ``am8`` are the two house rule sets; the variants are presets built on
 ``am8`` (the house that offers them), each only a different choice of the same settings.
 """
@@ -11,9 +11,16 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from controller.games.base import GameRules, Limit, build_rules
+from controller.games.blackjack.paytables import (
+    PAYTABLE_KEYS,
+    SIDE_BETS,
+    check_paytable,
+    default_paytable,
+    unknown_names,
+)
 from controller.money import Ratio
 
 
@@ -43,6 +50,15 @@ class DoubleOn(str, Enum):
     ANY_TWO = "any_two"
     NINE_TEN_ELEVEN = "9_10_11"
     TEN_ELEVEN = "10_11"
+
+
+def _default_limits() -> dict[str, Limit]:
+    """Main bet and Bet Behind 1.00 to 5,000.00, every side bet 1.00 to 500.00 (minor units)."""
+    return {
+        "main": Limit(min=100, max=500_000),
+        "behind": Limit(min=100, max=500_000),
+        **{kind: Limit(min=100, max=50_000) for kind in SIDE_BETS},
+    }
 
 
 class BlackjackRules(GameRules):
@@ -77,25 +93,45 @@ class BlackjackRules(GameRules):
     removed_ranks: str = ""
     free_bet: bool = False
     dealer_22_pushes: bool = False
+    #: bet_behind_owner_share: the fraction of a winning Bet Behind's net win paid to the box owner
+    bet_behind_owner_share: Ratio = Fraction(0)
+    #: the side bets the table offers (bet kinds of ``paytables.SIDE_BETS``)
     side_bets: tuple[str, ...] = ()
-    perfect_pairs: dict[str, Ratio] = {
-        "perfect": Fraction(25),
-        "coloured": Fraction(12),
-        "mixed": Fraction(6),
-    }
-    twenty_one_plus_three: dict[str, Ratio] = {
-        "suited_trips": Fraction(100),
-        "straight_flush": Fraction(40),
-        "three_of_a_kind": Fraction(30),
-        "straight": Fraction(10),
-        "flush": Fraction(5),
-    }
-    limits: dict[str, Limit] = {
-        "main": Limit(min=100, max=500_000),
-        "perfect_pairs": Limit(min=100, max=50_000),
-        "21+3": Limit(min=100, max=50_000),
-        "behind": Limit(min=100, max=500_000),
-    }
+    # one paytable per side bet (line -> ratio), named as in docs/rules.md §1.2
+    perfect_pairs: dict[str, Ratio] = Field(default_factory=lambda: default_paytable("perfect_pairs"))
+    twenty_one_plus_three: dict[str, Ratio] = Field(default_factory=lambda: default_paytable("21+3"))
+    suit_em_up: dict[str, Ratio] = Field(default_factory=lambda: default_paytable("suit_em_up"))
+    lucky_lucky: dict[str, Ratio] = Field(default_factory=lambda: default_paytable("lucky_lucky"))
+    hot_3: dict[str, Ratio] = Field(default_factory=lambda: default_paytable("hot_3"))
+    bust_it: dict[str, Ratio] = Field(default_factory=lambda: default_paytable("bust_it"))
+    crazy_7: dict[str, Ratio] = Field(default_factory=lambda: default_paytable("crazy_7"))
+    limits: dict[str, Limit] = _default_limits()
+
+    def paytable(self, kind: str) -> dict[str, Fraction]:
+        """The paytable of side bet ``kind`` (a key of ``paytables.SIDE_BETS``)."""
+        table: dict[str, Fraction] = getattr(self, SIDE_BETS[kind][0])
+        return table
+
+    @field_validator("perfect_pairs", "twenty_one_plus_three", "suit_em_up", "lucky_lucky", "hot_3", "bust_it", "crazy_7")
+    @classmethod
+    def _paytable(cls, v: dict[str, Fraction], info: ValidationInfo) -> dict[str, Fraction]:
+        check_paytable(PAYTABLE_KEYS[str(info.field_name)], v)
+        return v
+
+    @field_validator("limits")
+    @classmethod
+    def _limit_kinds(cls, v: dict[str, Limit]) -> dict[str, Limit]:
+        error = unknown_names(v, ("main", "behind", *SIDE_BETS), "[limits] bet kind(s)")
+        if error:
+            raise ValueError(error)
+        return v
+
+    @field_validator("bet_behind_owner_share")
+    @classmethod
+    def _owner_share(cls, v: Fraction) -> Fraction:
+        if not 0 <= v <= 1:
+            raise ValueError(f"bet_behind_owner_share is a fraction from 0 to 1, not {v}")
+        return v
 
     @field_validator("charlie")
     @classmethod
@@ -107,9 +143,9 @@ class BlackjackRules(GameRules):
     @field_validator("side_bets")
     @classmethod
     def _side_bets(cls, v: tuple[str, ...]) -> tuple[str, ...]:
-        unknown = set(v) - {"perfect_pairs", "21+3"}
-        if unknown:
-            raise ValueError(f"unknown side bets {sorted(unknown)}; known: perfect_pairs, 21+3")
+        error = unknown_names(v, SIDE_BETS, "side bet(s)")
+        if error:
+            raise ValueError(error)
         return v
 
     @field_validator("removed_ranks")

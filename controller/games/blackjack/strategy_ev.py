@@ -45,7 +45,7 @@ class EvRules:
     takes_all: bool  # unpeeked dealer blackjack takes doubles and splits too
 
 
-#: two-card totals a Free Bet table doubles for free (RULES.md 1.2)
+#: two-card totals a Free Bet table doubles for free (docs/rules.md 1.2)
 FREE_DOUBLE_TOTALS = frozenset((9, 10, 11))
 
 

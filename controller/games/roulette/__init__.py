@@ -1,4 +1,4 @@
-"""Roulette (RULES.md §4): layout, bets, race track, rules and the spin engine."""
+"""Roulette (docs/rules.md §4): layout, bets, race track, rules and the spin engine."""
 
 from controller.games.roulette.engine import Phase, ResultRefused, RouletteRound, SetMultipliers
 from controller.games.roulette.rules import PRESETS, RouletteRules, roulette_rules

@@ -1,4 +1,4 @@
-"""The wheel and the table layout (RULES.md §4): pocket orders, colours, and every legal chip shape.
+"""The wheel and the table layout (docs/rules.md §4): pocket orders, colours, and every legal chip shape.
 
 Pockets are strings ("0", "00", "17") as the wheel and the wire name them, so "00" fits. The
 betting grid has 12 rows of three (row r holds 3r+1..3r+3; column c holds the numbers with
@@ -17,12 +17,12 @@ from functools import cache
 from typing import Final
 
 RED: Final = frozenset({1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36})
-#: Pocket order clockwise from 0 (RULES.md §4).
+#: Pocket order clockwise from 0 (docs/rules.md §4).
 EUROPEAN_ORDER: Final = tuple(
-    ["0", "32", "15", "19", "4", "21", "2", "25", "17", "34", "6", "27", "13", "36", "11", "30", "8", "23", "10", "5", "24", "16", "33", "1", "20", "14", "31", "9", "22", "18", "29", "7", "28", "12", "35", "3", "26"]
+    "0 32 15 19 4 21 2 25 17 34 6 27 13 36 11 30 8 23 10 5 24 16 33 1 20 14 31 9 22 18 29 7 28 12 35 3 26".split()
 )
 AMERICAN_ORDER: Final = tuple(
-    ["0", "28", "9", "26", "30", "11", "7", "20", "32", "17", "5", "22", "34", "15", "3", "24", "36", "13", "1", "00", "27", "10", "25", "29", "12", "8", "19", "31", "18", "6", "21", "33", "16", "4", "23", "35", "14", "2"]
+    "0 28 9 26 30 11 7 20 32 17 5 22 34 15 3 24 36 13 1 00 27 10 25 29 12 8 19 31 18 6 21 33 16 4 23 35 14 2".split()
 )
 ZEROS: Final = frozenset({"0", "00"})
 

@@ -1,4 +1,4 @@
-"""Roulette rule set (RULES.md §4): wheel, options and paytables are data, never code branches.
+"""Roulette rule set (docs/rules.md §4): wheel, options and paytables are data, never code branches.
 
 Presets: ``european`` (first four off), ``american`` (00, Five Bet 6:1), ``la-partage``
 (even-money bets lose half on 0), ``double-ball`` (two balls, halved inside and raised outside
@@ -10,12 +10,13 @@ A ``paytable`` override is laid over the default table for the ball count, so
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from controller.games.base import GameRules, Limit, build_rules
 from controller.games.roulette.layout import WheelKind
+from controller.games.roulette.racetrack import SECTORS
 from controller.money import Ratio
 
 #: One ball: the classic pays.
@@ -97,6 +98,10 @@ class RouletteRules(GameRules):
     #: keyed by bet type (``straight``...``high``, ``both_any``, ``both_on``) and optionally by a
     #: called bet's name (``voisins``, ``neighbours``...) for the called bet's total
     limits: dict[str, Limit] = _limits()
+    #: called bets may have a limit on their total (``voisins``...; ``neighbours`` for any of them)
+    LIMIT_KINDS: ClassVar[frozenset[str]] = frozenset((*SECTORS, "neighbours"))
+    PAYTABLE_LINES: ClassVar[dict[str, frozenset[str]]] = {
+        "paytable": frozenset((*STANDARD_PAYTABLE, *DOUBLE_BALL_PAYTABLE))}
 
     @model_validator(mode="before")
     @classmethod

@@ -1,25 +1,28 @@
-"""Russian five-card poker (RULES.md §5): the pure round engine.
+"""Russian five-card poker (docs/rules.md §5): the pure round engine.
 
 Deal order: five passes; in each pass one card face down to every box holding an Ante, from
 box 1 upward, then one card to the dealer. The dealer's fifth card (the last card of the deal)
-is his face-up card. Boxes then decide in box order: ``fold`` (Ante and Bonus lost at once),
+is his face-up card. Boxes then decide in box order: ``fold`` (the Ante is lost),
 ``raise`` (Raise = ``raise_multiple`` x Ante) or, with ``exchange`` on, ``exchange`` one card
-first (``Exchange`` action naming the discard: one Ante fee kept by the house, the Bonus lost),
-after which the box receives its replacement card and folds or raises. After the last decision
-the dealer turns his cards and every raised box is settled.
+first (``Exchange`` action naming the discard: one Ante fee kept by the house at once, the Bonus
+lost), after which the box receives its replacement card and folds or raises. After the last
+decision the dealer shows his hand and every box is settled: folded boxes first (Ante lost, the
+Bonus paid on the five cards as dealt), then the raised ones. Nothing but an exchange fee is
+settled before the dealer's hand is shown, because until then a misdeal may still return it.
 
 Misdeals are explicit inputs (``DeclareMisdeal``), declared by the dealer from the console once
-the deal is complete:
+the deal is complete and until the dealer's hand is shown (the last decision shows it):
 
 * a box found holding the wrong number of cards, before it has decided: that hand is void, its
   bets are returned and ``misdeal_penalty`` x Ante is paid on top;
 * the dealer holding 4 cards: he names the four he holds (``dealer_cards``, all cards of this
   round) and adds a fifth from the deck (the engine expects one dealer card next);
-* any other count in the dealer's hand: every hand not yet settled is void, bets returned plus
-  the penalty; the round ends. Folded boxes were settled when they folded.
+* any other count in the dealer's hand: every hand is void, those of boxes that already folded
+  or exchanged included: all bets returned (a Bonus lost by an exchange too) plus the penalty;
+  the round ends. Exchange fees are not bets: the house keeps them.
 
-The Bonus pays on the box's dealt five cards (flush or better, whatever the dealer holds) and is
-settled with the showdown, so a dealer misdeal can still return it.
+The Bonus pays on the box's dealt five cards (flush or better, whatever the dealer holds, raised
+or folded; lost by an exchange) and is settled with the showdown.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from typing import Any, Final, Literal
+from typing import Any, ClassVar, Final, Literal
 
 from controller.cards import CARDS
 from controller.games.base import (
@@ -102,7 +105,7 @@ class RussianPokerRound(EngineRound):
     """One round at one table; see the module docstring for the flow."""
 
     RULE_PREFIX = "russian"
-    ACTIONS = {**EngineRound.ACTIONS, Exchange: "exchange", DeclareMisdeal: "declare_misdeal"}
+    ACTIONS: ClassVar[dict[type, str]] = {**EngineRound.ACTIONS, Exchange: "exchange", DeclareMisdeal: "declare_misdeal"}
 
     def __init__(self, rules: RussianPokerRules) -> None:
         self.rules = rules
@@ -253,9 +256,8 @@ class RussianPokerRound(EngineRound):
         raise_amount = slot.ante * self.rules.raise_multiple
         if action == "raise" and amount is not None and amount != raise_amount:
             raise IllegalDecision("russian.raise.amount", f"the Raise is {raise_amount}, not {amount}")
-        if action == "fold":
+        if action == "fold":  # settled when the dealer's hand is shown
             slot.status = Status.FOLDED
-            self._settle_box(slot, box, ante=0, raised=0, bonus=0)
         else:
             slot.raised = raise_amount
             slot.status = Status.RAISED
@@ -275,9 +277,6 @@ class RussianPokerRound(EngineRound):
         slot.awaiting_card = True
         if fee:
             self.settlements.append(Settlement(box, 1, "exchange", slot.player, fee, 0))
-        if slot.bonus:
-            self.settlements.append(Settlement(box, 1, "bonus", slot.player, slot.bonus, 0))
-            slot.bonus = 0
 
     # ----------------------------------------------------------------- misdeals and voids
     def declare_misdeal(
@@ -320,8 +319,9 @@ class RussianPokerRound(EngineRound):
         self._dealer_owed = 1
 
     def open_bets(self) -> list[Settlement]:
-        """Every bet still riding, as the refund a void would make (payout = stake); an exchange
-        fee, a lost Bonus and the boxes already settled are not open."""
+        """Every bet still riding, as the refund a void would make (payout = stake), folded boxes
+        and a Bonus lost by an exchange included; an exchange fee and boxes voided by a misdeal
+        are not open."""
         if self.phase is Phase.DONE:
             return []
         return [
@@ -364,6 +364,9 @@ class RussianPokerRound(EngineRound):
         raised = [(n, s) for n, s in self._boxes.items() if s.status is Status.RAISED]
         if raised and self._dealer_owed:
             return
+        for number, slot in self._boxes.items():
+            if slot.status is Status.FOLDED:
+                self._settle_box(slot, number, ante=0, raised=0, bonus=self._bonus_payout(slot))
         dealer_key = evaluate(self._dealer) if raised else 0
         qualifies = dealer_key >= AK_HIGH
         rules, rnd = self.rules, self.rules.rounding
@@ -382,7 +385,7 @@ class RussianPokerRound(EngineRound):
         self.phase = Phase.DONE
 
     def _bonus_payout(self, slot: _Box) -> int:
-        if not slot.bonus:
+        if not slot.bonus or slot.exchanged:
             return 0
         ratio = self.rules.bonus_pays.get(hand_class(evaluate(slot.dealt)).label)
         return 0 if ratio is None else win(slot.bonus, ratio, self.rules.rounding)

@@ -1,4 +1,4 @@
-"""Russian five-card poker rule set (RULES.md §5): paytables, Bonus, exchange and misdeal
+"""Russian five-card poker rule set (docs/rules.md §5): paytables, Bonus, exchange and misdeal
 settings as data, with the ``standard`` and ``exchange`` presets."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Punto Banco baccarat at the table (RULES.md §6): nothing to decide, every card predicted.
+"""Punto Banco baccarat at the table (docs/rules.md, baccarat): nothing to decide, every card predicted.
 
 The engine names the hand each card goes to; the prompt says so, and after the first four cards
 it says why a third card is due or that both hands stand. A card the tableau does not call for

@@ -1,21 +1,26 @@
-"""What the generic table needs from a game: the seam a new game plugs into.
+"""What the generic table needs from a game: the seam a new game plugs into (docs/architecture.md).
 
 The table core drives any engine through ``apply()`` / ``expects()`` / ``settlements`` /
-``outcome()`` (controller/games/base.py). The few things that differ per game live in a
-``GameAdapter``: building the rule set and a round, what the shoe holds, the wording of the
-dealer prompt, what a void refunds, and how a simulated player answers a decision. Shoe games
-(blackjack, three-card blackjack, Catch a Wave, baccarat, poker) set ``uses_shoe``; a wheel
-game (roulette) names its own ``device`` and maps that device's events through ``device_step``
-(see the optional seams at the end of this module).
+``outcome()`` (controller/games/base.py). What differs per game lives in a ``GameAdapter``:
+building the rule set and a round, what the shoe holds, the wording of the dealer prompt, what
+a void refunds, and how simulated players answer. ``GameAdapter`` declares every hook the table
+calls; the optional ones have defaults that mean "this game has none", so the core never asks
+whether a hook exists and a type checker sees every call.
+
+Shoe games (``shoe_game.ShoeGameAdapter``) set ``uses_shoe``; a game driven by a device of its
+own (roulette: the wheel) names that ``device`` and maps its events through ``device_step``.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
-from controller.games.base import Decide, Expect, GameRules, Limit, Settlement
+from controller.games.base import Decide, Expect, GameRules, Limit, RuleError, Settlement
+from controller.table.inputs import command
+from drivers.events import DeviceEvent
 
 
 class Engine(Protocol):
@@ -30,46 +35,10 @@ class Engine(Protocol):
     def outcome(self) -> dict[str, Any]: ...
 
 
-class GameAdapter(Protocol):
-    game: str
-    uses_shoe: bool
+class Unseen(Protocol):
+    """What a player can know of the shoe: the cards not seen yet (``controller.shoe.Composition``)."""
 
-    def rules(self, preset: str | None, overrides: Mapping[str, Any], limits: Mapping[str, Limit]) -> GameRules:
-        """The validated rule set (RulesConfigError naming the key)."""
-
-    def rules_from_dump(self, data: Mapping[str, Any]) -> GameRules:
-        """A rule set as journaled (``model_dump(mode="json")``) when the table started."""
-
-    def new_round(self, rules: GameRules) -> Engine: ...
-
-    def decks(self, rules: GameRules) -> int: ...
-
-    def removed_ranks(self, rules: GameRules) -> str: ...
-
-    def prompt(self, engine: Engine, expect: Expect) -> str:
-        """The dealer's instruction for what the engine expects next."""
-
-    def done_prompt(self, engine: Engine) -> str:
-        """What the dealer is told once the engine settled everything (before closing)."""
-
-    def open_bets(self, engine: Engine) -> list[Settlement]:
-        """Every bet still on the layout, unsettled, as refunds (stake = payout) for a void."""
-
-    def simulated_decision(self, engine: Engine, expect: Expect, rules: GameRules) -> Decide:
-        """A simulated player's answer to a decision prompt (batch mode)."""
-
-
-# --------------------------------------------------------------------------- optional seams
-# A game driven by a device of its own (roulette: the wheel) gives its adapter ``device`` (the
-# device name its events carry), ``device_step`` and ``open_commands``; a game with a random draw
-# made by the table (multipliers) gives ``draw_due``, ``draw`` and ``draw_action``; a game whose
-# results the dealer may key in gives ``keyed_result``. The core looks these up with ``getattr``,
-# so the shoe games need none of them.
-# Shoe games (``shoe_game.ShoeGameAdapter``) may set ``new_shoe_every_round`` (one deck shuffled
-# per round: a new shoe is demanded after each round), map commands of their own to engine actions
-# (``game_action``: Russian poker's exchange and misdeal), and give the simulated people their bet
-# kinds (``bet_kind``, ``simulated_bets``), a decision as a command (``simulated_command``) and the
-# terminal's wording of a closed round (``outcome_lines``).
+    def rank_left(self, rank: str) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,3 +55,110 @@ class DeviceStep:
     commands: tuple[str, ...] = ()
     #: (severity, code, message) for the dealer and the pit
     alert: tuple[str, str, str] | None = None
+
+
+class GameAdapter(ABC):
+    """Every hook the table calls on a game; the optional ones default to "none"."""
+
+    game: ClassVar[str]
+    #: dealt from the card shoe (the shoe's events are the table's, see ``shoe_device``)
+    uses_shoe: ClassVar[bool] = True
+    #: the game's own device (roulette: "wheel"); its events go to ``device_step``
+    device: ClassVar[str | None] = None
+    #: one deck shuffled every round: after each round the table demands a new shoe
+    new_shoe_every_round: ClassVar[bool] = False
+    #: the bet a seated player stakes (its limit's minimum is the simulated players' unit)
+    bet_kind: ClassVar[str] = "main"
+
+    # ------------------------------------------------------------------ rules and rounds
+    @abstractmethod
+    def rules(self, preset: str | None, overrides: Mapping[str, Any], limits: Mapping[str, Limit]) -> GameRules:
+        """The validated rule set (RulesConfigError naming the key)."""
+
+    @abstractmethod
+    def rules_from_dump(self, data: Mapping[str, Any]) -> GameRules:
+        """A rule set as journaled (``model_dump(mode="json")``) when the table started."""
+
+    @abstractmethod
+    def new_round(self, rules: GameRules) -> Any:
+        """A fresh engine round (an ``Engine``)."""
+
+    @abstractmethod
+    def decks(self, rules: GameRules) -> int: ...
+
+    @abstractmethod
+    def removed_ranks(self, rules: GameRules) -> str: ...
+
+    # ------------------------------------------------------------------ prompts and money
+    @abstractmethod
+    def prompt(self, engine: Any, expect: Expect) -> str:
+        """The dealer's instruction for what the engine expects next."""
+
+    @abstractmethod
+    def done_prompt(self, engine: Any) -> str:
+        """What the dealer is told once the engine settled everything (before closing)."""
+
+    @abstractmethod
+    def open_bets(self, engine: Any) -> list[Settlement]:
+        """Every bet still on the layout, unsettled, as refunds (stake = payout) for a void."""
+
+    def outcome_lines(self, outcome: Mapping[str, Any]) -> list[str]:
+        """A closed round's cards for the terminal (default: the dealer's cards and each hand)."""
+        hands = [f"box {box['box']}.{h['hand']} {' '.join(h['cards'])} ({h['status']})"
+                 for box in outcome.get("boxes", []) for h in box["hands"]]
+        return [f"dealer {' '.join(outcome.get('dealer', {}).get('cards', []))}", *hands]
+
+    # ------------------------------------------------------------------ commands of the game
+    def game_action(self, name: str, args: Mapping[str, Any]) -> Any:
+        """The engine action of a game's own command (Russian poker's exchange, misdeal)."""
+        raise RuleError("table.command.game", f"{self.game} has no {name} command")
+
+    def keyed_result(self, number: str) -> Any:
+        """The engine action of a result the dealer keys in (double ball's second ball)."""
+        raise RuleError("table.key_result.no_wheel", f"{self.game} has no wheel result to key in")
+
+    # ------------------------------------------------------------------ the game's own device
+    def open_commands(self, rules: GameRules) -> tuple[str, ...]:
+        """Commands for the game's own device when a round opens (the wheel's start)."""
+        return ()
+
+    def device_step(self, engine: Any, rules: GameRules, event: DeviceEvent) -> DeviceStep:
+        """What an event of the game's own device means (nothing, for a game without one)."""
+        return DeviceStep()
+
+    # ------------------------------------------------------------------ a random draw made by the table
+    def draw_due(self, engine: Any) -> bool:
+        """The open round needs its random draw now (roulette's lightning multipliers)."""
+        return False
+
+    def draw(self, engine: Any, seed: bytes) -> dict[str, Any]:
+        """The draw's journal payload made from ``seed``."""
+        raise NotImplementedError(f"{self.game} makes no draw")
+
+    def draw_action(self, payload: Mapping[str, Any]) -> Any:
+        """The engine action of a journaled draw."""
+        raise RuleError("table.draw.unexpected", f"{self.game} makes no draw")
+
+    # ------------------------------------------------------------------ simulated players
+    def prepare_simulation(self, rules: GameRules) -> None:
+        """Derive what simulated players need (a strategy) before the table takes inputs, so
+        the first decision does not stall the event loop (nothing to derive by default)."""
+        return None
+
+    def simulated_bets(self, rules: GameRules, box: int, stake: int, round_no: int) -> list[tuple[str, int]]:
+        """The bets (kind, amount) a simulated player with unit ``stake`` places on ``box``."""
+        return [(self.bet_kind, stake)]
+
+    def simulated_decision(self, engine: Any, expect: Expect, rules: GameRules) -> Decide:
+        """A simulated player's answer to a decision prompt (batch mode)."""
+        raise RuleError("table.simulated.decision", f"{self.game}: simulated players take no decisions")
+
+    def simulated_command(self, engine: Any, expect: Expect, rules: GameRules, unseen: Unseen) -> dict[str, Any]:
+        """A simulated player's answer to a decision prompt, as a command payload."""
+        return decide_command(self.simulated_decision(engine, expect, rules))
+
+
+def decide_command(decision: Decide) -> dict[str, Any]:
+    """The ``decide`` command a player gives for ``decision``."""
+    return command("decide", box=decision.box, hand=decision.hand, action=decision.action,
+                   player=decision.player or None, amount=decision.amount)

@@ -1,4 +1,4 @@
-"""Blackjack at the table (RULES.md §1): the thin layer between the generic core and BlackjackRound."""
+"""Blackjack at the table (docs/rules.md, blackjack): the thin layer between the generic core and BlackjackRound."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Catch a Wave at the table (RULES.md §3): eight decks with a cut card, cards face up.
+"""Catch a Wave at the table (docs/rules.md, Catch a Wave): eight decks with a cut card, cards face up.
 
 A hit is a call first (``decide`` higher / lower), then the card; the dealer's calls are forced,
 so the engine predicts each one and the prompt says it ("Dealer calls higher — card"). Once the

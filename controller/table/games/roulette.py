@@ -1,4 +1,4 @@
-"""Roulette at the table (RULES.md §4): the thin layer between the generic core and RouletteRound.
+"""Roulette at the table (docs/rules.md, roulette): the thin layer between the generic core and RouletteRound.
 
 The wheel drives the round: its ``no_more_bets`` (or, by the house rule ``close_bets_on =
 "ball_in_rim"``, its ``ball_in_rim``) closes betting, its ``winning_number`` is the result, its
@@ -37,8 +37,20 @@ from controller.games.roulette.bets import parse_bet
 from controller.games.roulette.engine import Phase
 from controller.games.roulette.layout import colour, wheel
 from controller.games.roulette.rules import PRESETS
-from controller.table.games.base import DeviceStep
+from controller.table.games.base import DeviceStep, GameAdapter
 from controller.table.holds import ERROR, INFO, WARNING
+from drivers.events import DeviceEvent
+from drivers.wheel.events import (
+    BallInRim,
+    Fault,
+    NoMoreBets,
+    Recovered,
+    SelfTestResult,
+    TableClosed,
+    Void,
+    WheelWarning,
+    WinningNumberEvent,
+)
 
 VOID_WORDS = {"miss_spin": "miss-spin", "launch_failed": "launch failed", "ball_not_sensed": "ball not sensed"}
 
@@ -151,7 +163,7 @@ def multiplier_draw(rules: RouletteRules, seed: bytes) -> list[tuple[str, int]]:
 
 
 # --------------------------------------------------------------------------- adapter
-class RouletteAdapter:
+class RouletteAdapter(GameAdapter):
     game = "roulette"
     uses_shoe = False
     device = "wheel"
@@ -203,49 +215,51 @@ class RouletteAdapter:
     def simulated_decision(self, engine: Any, expect: Expect, rules: GameRules) -> Decide:
         raise RuleError("roulette.decision", "roulette asks the players no decisions")
 
+    def outcome_lines(self, outcome: Mapping[str, Any]) -> list[str]:
+        return [f"numbers {' '.join(outcome['numbers']) or '-'}"]
+
     # ------------------------------------------------------------------ the wheel
     def open_commands(self, rules: GameRules) -> tuple[str, ...]:
         """A round opened: the wheel may start its game (``*u 1``; modes with bit 2 wait for it)."""
         return ("start_game",)
 
-    def device_step(self, engine: Any, rules: GameRules, event: Mapping[str, Any]) -> DeviceStep:
-        """A wheel event (drivers/wheel/events.py, as journaled) -> what the table does."""
-        kind = event.get("type")
+    def device_step(self, engine: Any, rules: GameRules, event: DeviceEvent) -> DeviceStep:
+        """A wheel event (drivers/wheel/events.py) -> what the table does."""
         round_ = cast(TableRouletteRound | None, engine)
         closing = cast(RouletteTableRules, rules).close_bets_on
         betting = round_ is not None and round_.phase is Phase.BETTING
-        if kind == closing:
-            return DeviceStep(action=CloseBetting()) if betting else DeviceStep()
-        if kind == "winning_number":
-            number, spin = str(event.get("number")), event.get("spin")
-            if round_ is None:
-                return DeviceStep(alert=(WARNING, "wheel.result.no_round", f"the wheel gave {number} with no round open"))
-            return DeviceStep(action=WheelBall(number, spin))
-        if kind == "void":
-            reason = str(event.get("reason"))
-            words = VOID_WORDS.get(reason, reason)
-            alert = (WARNING, f"wheel.void.{reason}", f"spin {event.get('spin')} void ({words}): bets stay, re-spin")
-            # after a miss-spin the wheel re-spins by itself (the driver's *R); after the other
-            # verdicts it plays the void game out and waits for the table's start (*u 1)
-            commands = () if reason == "miss_spin" else ("start_game",)
-            if round_ is not None and round_.phase is Phase.CLOSED:
-                return DeviceStep(action=VoidRound(reason), alert=alert, commands=commands)
-            return DeviceStep(alert=alert, commands=commands)
-        if kind == "fault":
-            reason = str(event.get("reason"))
-            code = event.get("code")
-            detail = str(event.get("detail") or "")
-            text = f"wheel fault {reason}{f' (code {code})' if code is not None else ''}: {detail}".rstrip(": ")
-            return DeviceStep(fault=text, alert=(ERROR, f"wheel.fault.{reason}", text + " — re-power (*P 1) before the next game"))
-        if kind == "table_closed":
-            return DeviceStep(commands=("power_on",))  # state 6: the table re-powers the wheel
-        if kind == "recovered":
-            return DeviceStep(recovered=True, alert=(INFO, "wheel.recovered", "the wheel was re-powered and reports healthy"))
-        if kind == "warning":
-            return DeviceStep(alert=(WARNING, f"wheel.{event.get('code')}", str(event.get("detail") or event.get("code"))))
-        if kind == "self_test" and not event.get("passed") and not event.get("busy"):
-            return DeviceStep(fault=f"self-test failed: codes {event.get('codes')}",
-                              alert=(ERROR, "wheel.self_test", f"wheel self-test failed: codes {event.get('codes')}"))
+        match event:
+            case NoMoreBets() | BallInRim() if event.type == closing:
+                return DeviceStep(action=CloseBetting()) if betting else DeviceStep()
+            case WinningNumberEvent(number=number, spin=spin):
+                if round_ is None:
+                    return DeviceStep(alert=(WARNING, "wheel.result.no_round",
+                                             f"the wheel gave {number} with no round open"))
+                return DeviceStep(action=WheelBall(number, spin))
+            case Void(reason=reason, spin=spin):
+                words = VOID_WORDS.get(reason, reason)
+                alert = (WARNING, f"wheel.void.{reason}", f"spin {spin} void ({words}): bets stay, re-spin")
+                # after a miss-spin the wheel re-spins by itself (the driver's *R); after the other
+                # verdicts it plays the void game out and waits for the table's start (*u 1)
+                commands = () if reason == "miss_spin" else ("start_game",)
+                if round_ is not None and round_.phase is Phase.CLOSED:
+                    return DeviceStep(action=VoidRound(reason), alert=alert, commands=commands)
+                return DeviceStep(alert=alert, commands=commands)
+            case Fault(reason=reason, code=code, detail=detail):
+                text = f"wheel fault {reason}{f' (code {code})' if code is not None else ''}: {detail}".rstrip(": ")
+                return DeviceStep(fault=text, alert=(ERROR, f"wheel.fault.{reason}",
+                                                     text + " — re-power (*P 1) before the next game"))
+            case TableClosed():
+                return DeviceStep(commands=("power_on",))  # state 6: the table re-powers the wheel
+            case Recovered():
+                return DeviceStep(recovered=True,
+                                  alert=(INFO, "wheel.recovered", "the wheel was re-powered and reports healthy"))
+            case WheelWarning(code=code, detail=detail):
+                return DeviceStep(alert=(WARNING, f"wheel.{code}", str(detail or code)))
+            case SelfTestResult(passed=False, busy=False, codes=codes):
+                codes_shown = list(codes)
+                return DeviceStep(fault=f"self-test failed: codes {codes_shown}",
+                                  alert=(ERROR, "wheel.self_test", f"wheel self-test failed: codes {codes_shown}"))
         return DeviceStep()
 
     def keyed_result(self, number: str) -> KeyedBall:

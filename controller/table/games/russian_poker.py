@@ -1,4 +1,4 @@
-"""Russian five-card poker at the table (RULES.md §5): one deck, shuffled for every round.
+"""Russian five-card poker at the table (docs/rules.md, Russian poker): one deck, shuffled for every round.
 
 Besides ``decide`` (fold / raise) the game has two commands of its own, which this adapter turns
 into engine actions: ``exchange box=N discard=CARD`` (the box gives up one card for the next one

@@ -1,34 +1,18 @@
 """What every shoe game's table adapter has in common (blackjack, three card blackjack, Catch a
 Wave, baccarat, Russian poker): the rule set from preset + config, a round per ``new_round``, the
-shoe's size, the prompts every game words alike, refunds for a void, and the simulated players'
-bets and decisions as the commands a real player would give.
+shoe's size, the prompts every game words alike, and refunds for a void.
 
 A game adapter sets the class attributes and words its own prompts (``play_prompt``,
-``done_prompt``); ``simulated_command`` answers a decision prompt in batch mode; ``outcome_lines``
-(optional) words a closed round's cards for the terminal.
+``done_prompt``); the other hooks it may override are those of ``base.GameAdapter``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
-from controller.games.base import (
-    Decide,
-    Expect,
-    ExpectKind,
-    GameRules,
-    Limit,
-    RuleError,
-    Settlement,
-)
-from controller.table.inputs import command
-
-
-class Unseen(Protocol):
-    """What a player can know of the shoe: the cards not seen yet (``controller.shoe.Composition``)."""
-
-    def rank_left(self, rank: str) -> int: ...
+from controller.games.base import Expect, ExpectKind, GameRules, Limit, Settlement
+from controller.table.games.base import GameAdapter, Unseen, decide_command
 
 
 def face(text: str, expect: Expect, *, say_up: bool = False) -> str:
@@ -38,24 +22,12 @@ def face(text: str, expect: Expect, *, say_up: bool = False) -> str:
     return f"{text} (face up)" if say_up else text
 
 
-def decide_command(decision: Decide) -> dict[str, Any]:
-    """The ``decide`` command a player gives for ``decision``."""
-    return command("decide", box=decision.box, hand=decision.hand, action=decision.action,
-                   player=decision.player or None, amount=decision.amount)
-
-
-class ShoeGameAdapter:
-    game: ClassVar[str]
+class ShoeGameAdapter(GameAdapter):
     uses_shoe: ClassVar[bool] = True
-    #: one deck shuffled every round (three card blackjack, Russian poker): after each round the
-    #: table demands a new shoe, as after a cut card
-    new_shoe_every_round: ClassVar[bool] = False
-    #: the bet a seated player stakes (its limit's minimum is the simulated players' unit)
-    bet_kind: ClassVar[str] = "main"
     rules_model: ClassVar[type[GameRules]]
     #: the game's rules builder: ``(preset, overrides) -> rules`` (RulesConfigError naming the key)
     rules_builder: ClassVar[Callable[..., GameRules]]
-    round_class: ClassVar[Callable[[Any], Any]]
+    round_class: ClassVar[type[Any]]
 
     # ------------------------------------------------------------------ rules and rounds
     def rules(self, preset: str | None, overrides: Mapping[str, Any], limits: Mapping[str, Limit]) -> GameRules:
@@ -98,23 +70,5 @@ class ShoeGameAdapter:
     def open_bets(self, engine: Any) -> list[Settlement]:
         return list(engine.open_bets())
 
-    # ------------------------------------------------------------------ commands of the game
-    def game_action(self, name: str, args: Mapping[str, Any]) -> Any:
-        """The engine action of a game's own command (none by default)."""
-        raise RuleError("table.command.game", f"{self.game} has no {name} command")
 
-    # ------------------------------------------------------------------ simulated players
-    def prepare_simulation(self, rules: GameRules) -> None:
-        """Derive what simulated players need (a strategy) before the table takes inputs, so
-        the first decision does not stall the event loop."""
-
-    def simulated_bets(self, rules: GameRules, box: int, stake: int, round_no: int) -> list[tuple[str, int]]:
-        """The bets (kind, amount) a simulated player with unit ``stake`` places on ``box``."""
-        return [(self.bet_kind, stake)]
-
-    def simulated_decision(self, engine: Any, expect: Expect, rules: GameRules) -> Decide:
-        raise NotImplementedError(f"{self.game}: simulated players take no decisions")
-
-    def simulated_command(self, engine: Any, expect: Expect, rules: GameRules, unseen: Unseen) -> dict[str, Any]:
-        """A simulated player's answer to a decision prompt, as a command payload."""
-        return decide_command(self.simulated_decision(engine, expect, rules))
+__all__ = ["ShoeGameAdapter", "Unseen", "decide_command", "face"]

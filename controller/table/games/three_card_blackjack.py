@@ -1,4 +1,4 @@
-"""Three Card Blackjack at the table (RULES.md §2): one deck, shuffled for every round.
+"""Three Card Blackjack at the table (docs/rules.md, Three Card Blackjack): one deck, shuffled for every round.
 
 The table demands a new shoe (a freshly shuffled deck) after every round. Simulated players
 play or fold by the exact optimal rule of the analysis (``ante_analysis``: play when the play

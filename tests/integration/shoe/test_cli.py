@@ -14,7 +14,9 @@ runner = CliRunner()
 
 
 def test_listen_usb_simulated_prints_json_events():
-    result = runner.invoke(app, ["listen", "shoe", "--usb", "1209:0001", "--simulated", "--pace", "0.05", "--count", "6", "--json"])
+    result = runner.invoke(
+        app, ["listen", "shoe", "--usb", "1209:0001", "--simulated", "--pace", "0.05", "--count", "6", "--json"]
+    )
     assert result.exit_code == 0, result.output
     events = [json.loads(line) for line in result.output.splitlines()]
     assert len(events) == 6

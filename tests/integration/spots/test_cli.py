@@ -35,7 +35,8 @@ async def test_listen_prints_events_as_json_lines(mosquitto: MosquittoBroker, sp
     finally:
         process.terminate()
         await process.wait()
-    assert {"type": "online", "device": "broker", "detail": mosquitto.tcp_url().replace(mosquitto.controller.password, "***")} in lines
+    shown = mosquitto.tcp_url().replace(mosquitto.controller.password, "***")
+    assert {"type": "online", "device": "broker", "detail": shown} in lines
     assert {"type": "press", "spot": 2, "device": "spot-2", "button": "bet", "seq": 1, "amount": 500, "kind": "21+3"} in lines
     refused = [e for e in lines if e["type"] == "refused"]
     assert {(e["reason"], e["spot"], e["raw"]) for e in refused} >= {("unknown_spot", 4, "1")}  # its online flag

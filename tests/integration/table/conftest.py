@@ -18,7 +18,7 @@ from controller.config import TableConfig, load
 from controller.journal import Entry, Journal
 from controller.table import inputs
 from controller.table.app import build_core
-from controller.table.devices import ShoeDevices, open_shoe
+from controller.table.devices import open_shoe
 from controller.table.loop import TableLoop
 from controller.table.recovery import device_sync, replay
 
@@ -67,7 +67,7 @@ class Harness:
         self.prompts: list[str] = []
         self.entries: list[Entry] = []
         self.loop.listeners.append(self)
-        self.devices: ShoeDevices | None = None
+        self.devices: Any = None  # the opened shoe Device (simulated: it has ``firmware``)
         self._tasks: list[asyncio.Task[Any]] = []
 
     # listener
@@ -79,8 +79,7 @@ class Harness:
 
     async def start(self) -> None:
         self.devices = await open_shoe(self.config, self.core, self.loop.device_event)
-        self.loop.shoe = self.devices.session
-        self._tasks.append(asyncio.create_task(self.devices.session.run()))
+        self.loop.devices["shoe"] = self.devices
         await self.loop.carry_out(list(device_sync(self.core)))
         self._tasks.append(asyncio.create_task(self.loop.run()))
 
@@ -89,7 +88,7 @@ class Harness:
             t.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self.devices is not None:
-            await self.devices.stop()
+            await self.devices.close()
         self.journal.close()
 
     @property

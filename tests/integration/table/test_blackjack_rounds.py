@@ -99,7 +99,8 @@ async def test_three_hand_worked_rounds(table_factory, port):
         assert r["round"] == f"t1-{i:06d}" and r["status"] == "settled" and r["table"] == "t1"
         assert r["v"] == 1 and r["game"] == "blackjack" and r["corrections"] == []
         assert set(r) == {"v", "table", "round", "game", "opened", "closed", "status", "outcome", "bets",
-                          "stake_total", "payout_total", "corrections"}
+                          "stake_total", "payout_total", "corrections", "dealer", "shoe", "shoe_round"}
+        assert (r["dealer"], r["shoe"], r["shoe_round"]) == (None, "t1-shoe-1", i)  # nobody signed in
         assert r["opened"] <= r["closed"]
 
     # cut card: the round was finished, now a new shoe is required before the next round

@@ -47,6 +47,8 @@ def test_run_rounds_then_recall(example, tmp_path, name):
     for r in records:
         assert r["status"] == "settled" and r["stake_total"] == sum(b["stake"] for b in r["bets"])
         assert {b["player"] for b in r["bets"]} == {"P1", "P2", "P3"}
+        assert r["dealer"] == "sim-dealer"  # the simulated dealer signs in before the first round
+    assert [r["shoe_round"] for r in records] == [1, 2, 3]
 
     last = json.loads(croupier("recall", "--config", str(cfg), "--json", "--last", "2").stdout)
     assert last == records[1:]

@@ -58,7 +58,7 @@ def test_sigkill_mid_round_resumes_with_identical_settlements(tmp_path, cards_be
     crash_cfg = write_config(crash_dir, stacked=None)
 
     reference = _run(reference_cfg, 3, 0.0)
-    out, err = reference.communicate(timeout=120)
+    _, err = reference.communicate(timeout=120)
     assert reference.returncode == 0, err
     expected = _records(reference_dir / "table.journal")
     assert [r["round"] for r in expected] == ["t1-000001", "t1-000002", "t1-000003"]
@@ -83,7 +83,7 @@ def test_sigkill_mid_round_resumes_with_identical_settlements(tmp_path, cards_be
     assert [r["round"] for r in _records(journal)] == ["t1-000001"]
 
     second = _run(crash_cfg, 2, 0.0)  # the resumed round counts as one of the two
-    out, err = second.communicate(timeout=120)
+    _, err = second.communicate(timeout=120)
     assert second.returncode == 0, err
 
     records = _records(journal)

@@ -1,6 +1,6 @@
 """Catch a Wave end to end: a stacked 8-deck shoe with a cut card on a pty (and on the pyusb
 backend), the CSP/1 driver, the table task, the journal. Players are scripted; the dealer's calls
-are the table's prediction (RULES.md §3): first call higher on 7 or lower, lower on 8 or higher;
+are the table's prediction (docs/rules.md §3): first call higher on 7 or lower, lower on 8 or higher;
 after a right call higher on 4 or lower, stand on 5..10, lower on J or higher. Rank order 2 low
 ... A high.
 """
@@ -22,8 +22,9 @@ R3 = ["2S", "KC", "4H", "6C", "8D", "TD", "QC", "AH"]
 
 
 async def _round1(t) -> None:
-    """Up to the dealer standing (the dealer settles next). A (1000) 5: higher 9 right, lower 3 right, stands on 2. B (2000) K: lower, a K: equal
-    loses at once. C (500) stands on 8 with 0. Dealer 9 calls lower: 6 right (1); on a 6 he stands.
+    """Up to the dealer standing (the dealer settles next). A (1000) 5: higher 9 right, lower 3
+    right, stands on 2. B (2000) K: lower, a K: equal loses at once. C (500) stands on 8 with 0.
+    Dealer 9 calls lower: 6 right (1); on a 6 he stands.
     A 2 right vs 1: pays 1:1 -> 2000. C 0 vs 1: loses."""
     await open_with_bets(t, *BETS)
     assert t.prompt == "Card to box 1"

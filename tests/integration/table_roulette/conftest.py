@@ -18,7 +18,7 @@ import pytest
 from controller.config import load
 from controller.table.core import SETTLING
 from controller.table.recovery import device_sync
-from controller.table.wheel import WheelDevices, open_wheel
+from controller.table.wheel import open_wheel
 from drivers.clock import ScaledClock
 from simulators.wheel import Timings, WheelSimulator
 from tests.integration.table.conftest import Harness
@@ -56,14 +56,13 @@ broker = "none"
 class WheelHarness(Harness):
     """The blackjack harness's journal, core, loop and listeners, with the wheel instead of a shoe."""
 
-    wheel: WheelDevices | None = None
+    wheel: Any = None  # the opened wheel Device (simulated: it has ``simulator``)
 
     async def start(self, timings: Timings = TIMINGS) -> None:  # type: ignore[override]
         self.core.restarted()  # as the app does: no device is trusted until it reports again
         self.wheel = await open_wheel(self.config, self.core, self.loop.device_event,
                                       clock=ScaledClock(SPEED), timings=timings)
         self.loop.devices["wheel"] = self.wheel
-        self._tasks.append(asyncio.create_task(self.wheel.session.run()))
         await self.loop.carry_out(list(device_sync(self.core)))
         self._tasks.append(asyncio.create_task(self.loop.run()))
         await self.loop.until(lambda core: core.devices.get("wheel", {}).get("online", False), timeout=10)
@@ -73,7 +72,7 @@ class WheelHarness(Harness):
             t.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self.wheel is not None:
-            await self.wheel.stop()
+            await self.wheel.close()
         self.journal.close()
 
     @property

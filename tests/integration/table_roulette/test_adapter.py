@@ -14,6 +14,7 @@ from controller.games.base import (
     Settlement,
     VoidRound,
 )
+from controller.table.events import parse_event
 from controller.table.games.roulette import (
     KeyedBall,
     RouletteAdapter,
@@ -69,7 +70,7 @@ def test_double_ball_void_drops_the_first_ball():
 ])
 def test_wheel_events_while_betting(event, close_on, meaning):
     rules = ADAPTER.rules("european", {"close_bets_on": close_on}, {})
-    step = ADAPTER.device_step(ADAPTER.new_round(rules), rules, {"device": "wheel", **event})
+    step = ADAPTER.device_step(ADAPTER.new_round(rules), rules, parse_event({"device": "wheel", **event}))
     got = ("close" if isinstance(step.action, CloseBetting) else "power_on" if step.commands == ("power_on",)
            else "fault" if step.fault else "nothing")
     assert got == meaning

@@ -38,8 +38,10 @@ async def test_draw_journaled_before_result_and_replayed_on_restart(wheel_table)
     t2 = await wheel_table(preset="lightning")
     assert t2.replayed.round_id == "r1-000001"
     assert t2.core.engine.multipliers == dict(drawn)
+    assert t2.core.hold is not None and t2.core.hold.code == "table.restart"
     number, multiplier = drawn[0]
-    t2.sim.queue_results(number)  # the table restarted the wheel's game (*u 1) on resume
+    t2.sim.queue_results(number)
+    await t2.cmd("resume")  # the dealer checked the layout: the wheel's game starts again (*u 1)
     await t2.until_phase(SETTLING)
     assert t2.prompt == f"Winning number {number} {colour(number)} ({multiplier}x) — settle"
     await t2.cmd("settle")
@@ -77,6 +79,8 @@ async def test_draw_missing_at_a_crash_is_made_on_restart(wheel_table):
         closed = journal.append(inputs.COMMAND, {"command": "close_betting"}, source="test-dealer", round_id="r1-000001")
 
     t2 = await wheel_table(preset="lightning")
+    assert not t2.of_kind(inputs.DRAW) and t2.core.hold is not None  # nothing drawn before the dealer resumes
+    await t2.cmd("resume")
     await t2.loop.until(lambda core: core.engine is not None and bool(core.engine.multipliers), timeout=15)
     (draw,) = t2.of_kind(inputs.DRAW)
     assert draw.seq > closed.seq and draw.round_id == "r1-000001"

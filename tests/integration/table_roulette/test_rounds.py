@@ -1,6 +1,6 @@
 """Roulette end to end: the simulated Cammegh SS2 on a pty, the real wheel driver, the table task,
 the journal. The wheel closes betting and gives the chosen result; every settlement below is
-worked out by hand from RULES.md §4 (payout = everything returned: stake plus winnings)."""
+worked out by hand from docs/rules.md §4 (payout = everything returned: stake plus winnings)."""
 
 from __future__ import annotations
 

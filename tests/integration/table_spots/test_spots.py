@@ -117,6 +117,7 @@ async def test_a_press_redelivered_after_a_restart_is_applied_once(table_factory
             await until(lambda: len(presses(t, "spot-1")) == 1)
         # the controller's spots side starts again: watermarks from the journal
         async with TableSpots(t.loop, t.journal, url, TABLE, 1) as again:
+            assert t.loop.devices["spots"] is again.device  # one of the table's devices, as the shoe
             assert again.session.tracker.last_seq == {"spot-1": 1}
             await s1.duplicate_last()
             await until(lambda: again.session.refusals["duplicate"] == 1)
@@ -125,3 +126,4 @@ async def test_a_press_redelivered_after_a_restart_is_applied_once(table_factory
             await t.loop.settled()
     assert [(b.box, b.kind, b.stake) for b in t.core.adapter.open_bets(t.core.engine)] == [
         (1, "main", 1000)]  # the redelivered 700 once, then the new 300
+    assert "spots" not in t.loop.devices

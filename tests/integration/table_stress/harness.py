@@ -39,6 +39,7 @@ seed = {seed}
 
 [mqtt]
 broker = "{broker}"
+insecure = true   # plaintext mosquitto on loopback, password in the URL
 """
     path = directory / "table.toml"
     path.write_text(text)

@@ -4,6 +4,7 @@ shared by the simulator and the driver's codec still fails here."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import re
 
@@ -61,7 +62,7 @@ async def test_automatic_status_every_500_ms_on_a_grid() -> None:
                 line = await asyncio.wait_for(reader.readuntil(b"\r\n"), 5)
                 assert line.startswith(b"*X;")
                 stamps.append(clock.monotonic())
-            gaps = [b - a for a, b in zip(stamps, stamps[1:])]
+            gaps = [b - a for a, b in itertools.pairwise(stamps)]
             assert sum(gaps) / len(gaps) == pytest.approx(0.5, abs=0.08)
         finally:
             writer.close()

@@ -1,4 +1,4 @@
-"""Hand-worked baccarat coups (RULES.md §6), every settlement in cents.
+"""Hand-worked baccarat coups (docs/rules.md §6), every settlement in cents.
 
 Seat 1 bets 1000 on each of Player, Banker and Tie unless noted. Cards are listed in the order
 they leave the shoe: Player, Banker, Player, Banker, then the third cards the rules call for

@@ -1,4 +1,4 @@
-"""Baccarat properties: the engine draws exactly as RULES.md §6 reads (an independent oracle
+"""Baccarat properties: the engine draws exactly as docs/rules.md §6 reads (an independent oracle
 below), money is conserved, refusals leave no trace, replays are deterministic."""
 
 import pickle

@@ -170,7 +170,7 @@ def test_perfect_pairs_paytable(first, second, payout):
 )
 def test_twenty_one_plus_three_paytable(cards, payout):
     rnd = run(start(AM8, [(1, "main", 1000), (1, "21+3", 100)]), cards)
-    assert [s for s in rnd.settlements if s.kind == "21+3"][0].payout == payout
+    assert next(s for s in rnd.settlements if s.kind == "21+3").payout == payout
 
 
 def test_side_bet_paytables_are_configurable():

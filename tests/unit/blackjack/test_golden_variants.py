@@ -1,4 +1,4 @@
-"""Hand-worked rounds of the variants (RULES.md §1.2): Free Bet, Infinite Free Bet, Power
+"""Hand-worked rounds of the variants (docs/rules.md §1.2): Free Bet, Infinite Free Bet, Power
 Blackjack, One Blackjack. A free double or split is the house's money: the settlement's stake
 is the player's own money only, a winning free bet pays its amount, a losing one costs nothing."""
 

@@ -1,4 +1,4 @@
-"""Hand-worked rounds of RULES.md §3; every settlement in cents (bet 10.00 unless noted).
+"""Hand-worked rounds of docs/rules.md §3; every settlement in cents (bet 10.00 unless noted).
 
 Rank order 2 < 3 < ... < T < J < Q < K < A. Dealer: first call higher on an up card of 7 or
 lower, lower on 8 or higher; after a right call higher on 4 or lower, stand on 5..10, lower on J+.
@@ -97,7 +97,7 @@ def test_dealer_has_no_six_call_stop():
 def test_three_boxes_lost_stood_and_ahead():
     # box 1: 9 higher 4 -> lost at once (0). box 3 stands on its 8 (0 right). box 5: 2 -> 9 -> 3
     # (2 right), stands. Dealer 4 calls higher: 6 (1), stands. box 3: 0 < 1 loses; box 5: 2 - 1 = 1:1
-    rnd, money = play(
+    _rnd, money = play(
         {1: "9H", 3: "8D", 5: "2C"},
         "4S",
         {1: ["higher 4C"], 3: ["stand"], 5: ["higher 9D", "lower 3C", "stand"]},

@@ -1,4 +1,4 @@
-"""Properties of the Catch a Wave engine against an independent reading of RULES.md §3."""
+"""Properties of the Catch a Wave engine against an independent reading of docs/rules.md §3."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ ORDER = "23456789TJQKA"
 
 
 def rule_text_dealer_call(cards: list[str], right: int) -> str:
-    """RULES.md §3 dealer, written from the text: first call 7- higher / 8+ lower; after a right
+    """docs/rules.md §3 dealer, written from the text: first call 7- higher / 8+ lower; after a right
     call 4- higher, 5..10 stand, J+ lower."""
     v = ORDER.index(cards[-1][0]) + 2  # 2..14
     if right == 0:
@@ -113,7 +113,8 @@ def test_replay_is_deterministic(p):
 
 
 any_action = st.one_of(
-    st.builds(PlaceBet, st.integers(0, 8), st.sampled_from(["main", "side"]), st.integers(-100, 600_000), st.sampled_from(["", "bob"])),
+    st.builds(PlaceBet, st.integers(0, 8), st.sampled_from(["main", "side"]), st.integers(-100, 600_000),
+              st.sampled_from(["", "bob"])),
     st.builds(ClearBets, st.integers(0, 8), st.sampled_from([None, "", "bob"])),
     st.just(CloseBetting()),
     st.builds(Deal, st.sampled_from([*DECK[::4], "ZZ"])),

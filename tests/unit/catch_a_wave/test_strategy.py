@@ -1,4 +1,4 @@
-"""The seed strategy table read as RULES.md §3 states it."""
+"""The seed strategy table read as docs/rules.md §3 states it."""
 
 from __future__ import annotations
 
@@ -6,12 +6,12 @@ from controller.cards import RANK_INDEX
 from controller.games.catch_a_wave import SEED_TABLE, SeedStrategy, parse_range
 from controller.shoe import Composition
 
-I = RANK_INDEX  # "2" -> 0 ... "A" -> 12
+IX = RANK_INDEX  # "2" -> 0 ... "A" -> 12
 FULL = Composition(8)
 
 
 def test_ranges_parse_to_rank_indices():
-    assert parse_range("6-10") == (I["6"], I["T"])
+    assert parse_range("6-10") == (IX["6"], IX["T"])
     assert parse_range("4-Q") == (2, 10)
     assert parse_range("8") == (6, 6)
     assert parse_range("none") is None
@@ -25,25 +25,25 @@ def test_table_has_every_up_card_and_six_columns():
 def test_stand_inside_the_range_call_towards_it_outside():
     s = SeedStrategy()
     # dealer 7, 0 right calls: stand on 4..Q
-    assert [s.decide(I["7"], 0, I[r], FULL) for r in "34QK"] == ["higher", "stand", "stand", "lower"]
+    assert [s.decide(IX["7"], 0, IX[r], FULL) for r in "34QK"] == ["higher", "stand", "stand", "lower"]
     # dealer 4, 3 right calls: 5-J
-    assert [s.decide(I["4"], 3, I[r], FULL) for r in "45JQ"] == ["higher", "stand", "stand", "lower"]
+    assert [s.decide(IX["4"], 3, IX[r], FULL) for r in "45JQ"] == ["higher", "stand", "stand", "lower"]
     # dealer 10 (row "10"), 5 right calls: stand only on 8
-    assert [s.decide(I["T"], 5, I[r], FULL) for r in "789"] == ["higher", "stand", "lower"]
+    assert [s.decide(IX["T"], 5, IX[r], FULL) for r in "789"] == ["higher", "stand", "lower"]
 
 
 def test_none_hits_and_an_eight_is_called_towards_more_unseen_cards():
     s = SeedStrategy()
     # dealer A, 0 right calls: always hit; 7 -> higher, 9 -> lower
-    assert s.decide(I["A"], 0, I["7"], FULL) == "higher"
-    assert s.decide(I["A"], 0, I["9"], FULL) == "lower"
+    assert s.decide(IX["A"], 0, IX["7"], FULL) == "higher"
+    assert s.decide(IX["A"], 0, IX["9"], FULL) == "lower"
     # an 8: with two low cards gone, more cards above 8 are unseen -> higher
     low_gone = Composition(8)
     low_gone.take("2S")
     low_gone.take("3S")
-    assert s.decide(I["A"], 0, I["8"], low_gone) == "higher"
+    assert s.decide(IX["A"], 0, IX["8"], low_gone) == "higher"
     high_gone = Composition(8)
     high_gone.take("KS")
-    assert s.decide(I["7"], 5, I["8"], high_gone) == "lower"
+    assert s.decide(IX["7"], 5, IX["8"], high_gone) == "lower"
     # full shoe: 24 * 8 either side, the tie rule decides
-    assert SeedStrategy(tie_call="lower").decide(I["2"], 0, I["8"], FULL) == "lower"
+    assert SeedStrategy(tie_call="lower").decide(IX["2"], 0, IX["8"], FULL) == "lower"

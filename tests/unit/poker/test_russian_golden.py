@@ -1,4 +1,4 @@
-"""Hand-worked Russian poker rounds (RULES.md §5), every settlement in cents.
+"""Hand-worked Russian poker rounds (docs/rules.md §5), every settlement in cents.
 
 Unless noted: Ante 1000 (10.00), Raise 2000 (2 x Ante), Bonus 500 (50 % of the Ante).
 Deal order: five passes of one card to each box (box order) then one to the dealer; the
@@ -106,14 +106,31 @@ def test_bonus_pays_whatever_the_dealer_holds():
     assert p == {(1, "ante"): (1000, 0), (1, "raise"): (2000, 0), (1, "bonus"): (500, 25500)}
 
 
-def test_fold_loses_ante_and_bonus_at_once():
+def test_fold_loses_the_ante_when_the_dealer_shows():
     game = deal({1: "2S 3D 4C 6H 7S", 2: "AS AD 5C 8H 9S"}, AK_DEALER, bonus=500)
     game.decide(1, "fold")
-    assert paid(game) == {(1, "ante"): (1000, 0), (1, "bonus"): (500, 0)}
+    assert paid(game) == {}  # a misdeal may still return it until the dealer's hand is shown
     assert game.expects().options == ("fold", "raise") and game.expects().box == 2
     game.decide(2, "raise")
-    p = paid(game)  # pair of aces beats A K: 2000 / 2000 + 2000 / bonus lost
+    p = paid(game)  # box 1: Ante lost, no flush: Bonus lost. Pair of aces beats A K: 2000 / 4000
+    assert p[(1, "ante")] == (1000, 0) and p[(1, "bonus")] == (500, 0)
     assert p[(2, "ante")] == (1000, 2000) and p[(2, "raise")] == (2000, 4000) and p[(2, "bonus")] == (500, 0)
+    assert [s.box for s in game.settlements][:2] == [1, 1]  # folded boxes settle first
+
+
+def test_the_bonus_pays_on_the_dealt_five_though_the_box_folds():
+    # box 1 folds a flush (Bonus 50:1: 500 + 25000 = 25500) and loses its Ante; box 2 folds a
+    # full house (70:1: 35500). Nobody raised: the dealer's hand needs no qualifying.
+    game = deal({1: "2H 7H 9H JH KH", 2: "QS QD QC 3S 3D"}, AK_DEALER, bonus=500)
+    game.decide(1, "fold")
+    game.decide(2, "fold")
+    assert game.expects().kind is ExpectKind.DONE
+    assert paid(game) == {
+        (1, "ante"): (1000, 0),
+        (1, "bonus"): (500, 25500),
+        (2, "ante"): (1000, 0),
+        (2, "bonus"): (500, 35500),
+    }
 
 
 def test_box_misdeal_returns_bets_and_pays_half_the_ante():
@@ -144,11 +161,12 @@ def test_dealer_with_four_cards_adds_a_fifth():
 
 def test_other_dealer_misdeal_voids_every_live_hand():
     game = deal({1: "2S 3D 4C 6H 7S", 2: "AS AD 5C 8H 9S", 3: "QS QD 5D 8C 9C"}, AK_DEALER, bonus=500)
-    game.decide(1, "fold")  # settled at once: lost
+    game.decide(1, "fold")  # not settled before the dealer's hand is shown
     game.decide(2, "raise")
     game.declare_misdeal("dealer", 6)
     p = paid(game)
-    assert p[(1, "ante")] == (1000, 0) and p[(1, "bonus")] == (500, 0)
+    # box 1 folded: its bets come back too, Ante 1000 + 500 penalty, Bonus 500
+    assert p[(1, "ante")] == (1000, 1500) and p[(1, "bonus")] == (500, 500)
     # box 2 raised: Ante 1000 + 500 penalty, Raise 2000 back, Bonus 500 back
     assert p[(2, "ante")] == (1000, 1500) and p[(2, "raise")] == (2000, 2000) and p[(2, "bonus")] == (500, 500)
     # box 3 undecided: Ante 1000 + 500, Bonus back
@@ -160,14 +178,53 @@ def test_exchange_pays_an_ante_and_loses_the_bonus():
     game = deal({1: "2H 7H 9H JH KS"}, AK_DEALER, EXCHANGE, bonus=500)
     assert game.expects().options == ("fold", "raise", "exchange")
     game.exchange(1, "KS")
-    # fee 1000 kept by the house, Bonus 500 lost at once
-    assert paid(game) == {(1, "exchange"): (1000, 0), (1, "bonus"): (500, 0)}
+    # fee 1000 kept by the house at once; the Bonus 500 is lost, settled with the showdown
+    assert paid(game) == {(1, "exchange"): (1000, 0)}
     assert game.expects().kind is ExpectKind.CARD and game.expects().box == 1
     game.deal("3H")  # 2 3 7 9 J of hearts: a flush
     assert game.expects().options == ("fold", "raise")  # one exchange only
     game.decide(1, "raise")
     p = paid(game)
     assert p[(1, "ante")] == (1000, 2000) and p[(1, "raise")] == (2000, 12000)  # flush 5:1
+    assert p[(1, "bonus")] == (500, 0)  # a flush after the exchange: the Bonus was lost
+
+
+def test_dealer_misdeal_after_an_exchange_returns_the_bonus_not_the_fee():
+    # box 1 exchanges (fee 1000 kept), draws 3H, raises; box 2 folds; then the dealer finds 6 cards:
+    # box 1 Ante 1000 + 500, Raise 2000, Bonus 500 back; box 2 Ante 1000 + 500, Bonus 500 back
+    game = deal({1: "2H 7H 9H JH KS", 2: "2S 3D 4C 6H 7S"}, AK_DEALER, EXCHANGE, bonus=500)
+    game.exchange(1, "KS")
+    game.deal("3H")
+    game.decide(1, "raise")
+    game.decide(2, "fold")
+    assert game.expects().kind is ExpectKind.DONE  # the last decision shows the dealer's hand
+    with pytest.raises(PhaseError):
+        game.declare_misdeal("dealer", 6)  # too late: the hand is shown and settled
+    game = deal({1: "2H 7H 9H JH KS", 2: "2S 3D 4C 6H 7S"}, AK_DEALER, EXCHANGE, bonus=500)
+    game.exchange(1, "KS")
+    game.deal("3H")
+    game.decide(1, "raise")
+    game.declare_misdeal("dealer", 6)  # box 2 still to decide: the hand is not shown yet
+    assert paid(game) == {
+        (1, "exchange"): (1000, 0),
+        (1, "ante"): (1000, 1500),
+        (1, "raise"): (2000, 2000),
+        (1, "bonus"): (500, 500),
+        (2, "ante"): (1000, 1500),
+        (2, "bonus"): (500, 500),
+    }
+
+
+def test_dealer_misdeal_returns_a_folded_box_when_every_box_but_one_decided():
+    # box 1 folds, box 2 folds a flush; box 3 undecided: the dealer's hand is not shown, a misdeal
+    # returns everything: Antes + 500 each, Bonuses back (box 2's flush Bonus is not paid)
+    game = deal({1: "2S 3D 4C 6H 7S", 2: "2H 7H 9H JH KH", 3: "QS QD QC 3S 3H"}, AK_DEALER, bonus=500)
+    game.decide(1, "fold")
+    game.decide(2, "fold")
+    game.declare_misdeal("dealer", 3)
+    assert paid(game) == {(b, k): (s, s + 500 if k == "ante" else s) for b in (1, 2, 3) for k, s in
+                          (("ante", 1000), ("bonus", 500))}
+    assert game.expects().kind is ExpectKind.DONE
 
 
 def test_two_boxes_follow_the_deal_order():

@@ -98,7 +98,7 @@ def test_showdown_matches_pokerkit_and_money_is_conserved(table):
             assert settled[(box, "exchange")] == (ante, 0)
         if bonus:
             want = 0
-            if status == "raised" and box not in exchanged:
+            if box not in exchanged:  # the five as dealt pay, raised or folded
                 ratio = rules.bonus_pays.get(label(dealt[box]))
                 want = 0 if ratio is None else bonus + int(bonus * ratio)
             assert settled[(box, "bonus")] == (bonus, want)

@@ -1,6 +1,6 @@
 """Hand-worked spins: every settlement in cents, the arithmetic in the comments.
 
-A win returns stake + stake * pay; a loss returns 0 (RULES.md §4 and money.py).
+A win returns stake + stake * pay; a loss returns 0 (docs/rules.md §4 and money.py).
 """
 
 from __future__ import annotations

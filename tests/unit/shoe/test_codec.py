@@ -1,4 +1,4 @@
-"""CSP/1 codec against the golden vectors of PROTOCOLS.md §2, hand-worked cases and fuzzing."""
+"""CSP/1 codec against the golden vectors of docs/protocols.md §2, hand-worked cases and fuzzing."""
 
 import pytest
 from hypothesis import given, settings
@@ -149,7 +149,9 @@ messages = st.one_of(
     st.builds(Card, st.sampled_from([r + s for r in "23456789TJQKA" for s in "SHDC"]), st.integers(0, 999999)),
     st.builds(NoRead, st.integers(0, 999999)),
     st.builds(Cut, st.integers(0, 999999)),
-    st.builds(Status, st.sampled_from(sorted(codec.SHOE_STATES)), st.integers(0, 9999), st.text("ABCXYZ019-", min_size=1, max_size=8)),
+    st.builds(
+        Status, st.sampled_from(sorted(codec.SHOE_STATES)), st.integers(0, 9999), st.text("ABCXYZ019-", min_size=1, max_size=8)
+    ),
     st.builds(Fault, st.integers(0, 999), st.text("ABCDEFGHIJ _", min_size=1, max_size=20)),
     st.builds(Ack, st.integers(0, 0xFFFF)),
     st.builds(Nak, st.integers(0, 0xFFFF)),

@@ -56,7 +56,7 @@ def frames(wire: bytearray) -> list[Frame]:
 
 
 def test_power_up_says_hello_then_status_golden_bytes():
-    fw, _, wire = make()
+    _, _, wire = make()
     assert bytes(wire).startswith(b"#0001;HELLO;CS-1;1.0;SN42*8F1C\r\n")
     assert [f.msg for f in frames(wire)] == [Hello("CS-1", "1.0", "SN42"), Status("READY", 0, "S1")]
 

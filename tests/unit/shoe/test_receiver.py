@@ -1,5 +1,8 @@
 """The session's card-accounting rules, hand-worked, without a line (Receiver is pure)."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from drivers.events import Refused
 from drivers.shoe.codec import Ack, Card, Cut, Fault, Frame, Hello, Nak, NoRead, Status
 from drivers.shoe.events import CardDrawn, CutCard, LostCard, ShoeFault, ShoeStatus
@@ -144,8 +147,6 @@ def test_acks_from_the_shoe_are_not_acknowledged_and_seq_gaps_are_counted():
 
 # ------------------------------------------------------------------ property: never a wrong card
 
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st
 
 DECK = [r + s for r in "23456789TJQKA" for s in "SHDC"]
 

@@ -1,4 +1,4 @@
-"""Bet-spot codec: golden vectors from PROTOCOLS.md section 3, and fuzzing that only ever
+"""Bet-spot codec: golden vectors from docs/protocols.md section 3, and fuzzing that only ever
 produces a decoded press or a SpotCodecError with a known reason."""
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from hypothesis import given, settings
@@ -108,7 +109,7 @@ def test_any_sequence_applies_each_device_seq_at_most_once_between_announcements
     for spot in (1, 2, 3):
         seqs = [s for sp, s in applied if sp == spot]
         # strictly rising except for resets to 1 (reboots)
-        assert all(b > a or b == 1 for a, b in zip(seqs, seqs[1:]))
+        assert all(b > a or b == 1 for a, b in itertools.pairwise(seqs))
 
 
 @settings(max_examples=300, deadline=None)

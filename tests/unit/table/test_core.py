@@ -9,8 +9,8 @@ from controller.journal import Journal
 from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.effects import Gate, LoadShoe, Record
-from controller.table.games import adapter_for
 from controller.table.recovery import replay
+from controller.table.registry import adapter_for
 
 
 def new_core() -> TableCore:

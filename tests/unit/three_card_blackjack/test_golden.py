@@ -1,4 +1,4 @@
-"""Hand-worked rounds of RULES.md §2; every settlement in cents (Ante 10.00 unless noted)."""
+"""Hand-worked rounds of docs/rules.md §2; every settlement in cents (Ante 10.00 unless noted)."""
 
 from __future__ import annotations
 

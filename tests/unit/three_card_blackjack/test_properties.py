@@ -1,4 +1,4 @@
-"""Properties of the Three Card Blackjack engine against an independent reading of RULES.md §2."""
+"""Properties of the Three Card Blackjack engine against an independent reading of docs/rules.md §2."""
 
 from __future__ import annotations
 
@@ -121,7 +121,8 @@ def test_replay_is_deterministic(plan):
 
 
 any_action = st.one_of(
-    st.builds(PlaceBet, st.integers(0, 6), st.sampled_from(["ante", "ace_plus", "main", "x"]), st.integers(-100, 600_000), st.sampled_from(["", "bob"])),
+    st.builds(PlaceBet, st.integers(0, 6), st.sampled_from(["ante", "ace_plus", "main", "x"]),
+              st.integers(-100, 600_000), st.sampled_from(["", "bob"])),
     st.builds(ClearBets, st.integers(0, 6), st.sampled_from([None, "", "bob"])),
     st.just(CloseBetting()),
     st.builds(Deal, st.sampled_from([*DECK[:20], "XX"])),

@@ -12,8 +12,8 @@ from drivers.wheel import codec
 from drivers.wheel.core import Rules, WheelCore
 
 
-def run(script: list[tuple[float, str]], rules: Rules = Rules()) -> tuple[WheelCore, list[DeviceEvent], list[str]]:
-    core = WheelCore(rules=rules)
+def run(script: list[tuple[float, str]], rules: Rules | None = None) -> tuple[WheelCore, list[DeviceEvent], list[str]]:
+    core = WheelCore(rules=rules or Rules())
     events: list[DeviceEvent] = []
     sent: list[str] = []
     for now, line in script:
@@ -181,7 +181,7 @@ def test_fuzz_any_sequence_of_lines_and_gaps_never_raises(script: list[tuple[flo
     for gap, line in script:
         now += gap
         timed.append((now, line))
-    core, events, sent = run(timed)
+    _, events, sent = run(timed)
     assert all(e.type for e in events)
     assert set(sent) <= {"*R"}
 

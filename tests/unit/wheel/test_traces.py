@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the docstring quotes the shell commands that derived the counts, verbatim)
 """Both production traces replayed through codec + core (no port).
 
 Expected counts for the studio trace were derived independently of the driver, from the trace

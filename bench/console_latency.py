@@ -1,0 +1,189 @@
+"""Dealer console latency: a card frame's last byte on the shoe line -> the console's DOM showing
+that card, in Chromium, p50 and p99 over N cards; beside it, in the same run, the same frame ->
+the table's ``on_entry`` (journaled, about to be stepped) as the baseline.
+
+A whole blackjack table as ``croupier run`` starts it (``run_table``: journal, simulated shoe on
+its pty behind the CSP/1 driver, the table task), its console (``start_console``), and a signed-in
+page at 1280x800. Seven boxes bet and stand; each card is pulled through the gate by the bench,
+which notes the time of the frame's write into the pty (the firmware's ``tap``, i.e. its last
+byte), then waits until the page's MutationObserver has seen the card appear. Browser times are
+``performance.timeOrigin + performance.now()``, bench times ``time.time()``: one system clock.
+
+    python bench/console_latency.py [cards] [--json]       (default 200)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script from the repo root or bench/
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from controller.auth import Account, Accounts, hash_password
+from controller.config import load
+from controller.console import start_console
+from controller.games.base import ExpectKind
+from controller.table.app import run_table
+from controller.table.core import IDLE, SETTLING
+from controller.table.loop import TableLoop
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CONFIG = """
+[table]
+id = "bench"
+game = "blackjack"
+preset = "ru6"
+journal = "bench.journal"
+
+[limits]
+main = { min = 100, max = 100000 }
+
+[devices.shoe]
+transport = "simulated"
+port = "serial"
+
+[devices.shoe.simulated]
+seed = 11
+
+[mqtt]
+broker = "none"
+"""
+OBSERVER = """() => {
+  window.__seen = []; const counts = new Map();
+  new MutationObserver(() => {
+    const t = performance.timeOrigin + performance.now();
+    const now = new Map();
+    for (const e of document.querySelectorAll('#felt [data-card]')) now.set(e.dataset.card, (now.get(e.dataset.card) || 0) + 1);
+    for (const [card, n] of now) if (n > (counts.get(card) || 0)) window.__seen.push([card, t]);
+    counts.clear(); for (const [c, n] of now) counts.set(c, n);
+  }).observe(document.body, { childList: true, subtree: true });
+}"""
+
+
+class Stamps:
+    """Times of each card frame's write into the pty and of its ``card`` entry at the table."""
+
+    def __init__(self) -> None:
+        self.wire: dict[int, float] = {}
+        self.entry: dict[int, float] = {}
+
+    def tap(self, data: bytes) -> None:
+        if b";CARD;" in data:
+            self.wire[int(data.split(b";")[3].split(b"*")[0])] = time.time()
+
+    def on_entry(self, entry: Any) -> None:
+        if entry.kind == "device" and entry.payload.get("type") == "card":
+            self.entry.setdefault(int(entry.payload["n"]), time.time())
+
+    def on_prompt(self, prompt: str, core: Any) -> None:
+        pass
+
+
+async def play(loop: TableLoop, firmware: Any, page: Any, stamps: Stamps, cards: int) -> list[tuple[float, float]]:
+    """(frame -> on_entry, frame -> DOM) in ms for each of ``cards`` cards."""
+    core = loop.core
+    out: list[tuple[float, float]] = []
+    while len(out) < cards:
+        await loop.settled()
+        if core.phase == IDLE:
+            loop.command("new_shoe" if core.shoe.needs_new else "open_round", "bench")
+            await loop.settled()
+            if core.engine is not None:
+                for box in range(1, 8):
+                    loop.command("bet", "bench", box=box, amount=100, player=f"P{box}")
+                loop.command("close_betting", "bench")
+            continue
+        if core.phase == SETTLING:
+            loop.command("settle", "bench")
+            continue
+        assert core.engine is not None and core.hold is None, core.prompt()
+        expect = core.engine.expects()
+        if expect.kind is ExpectKind.DECISION:
+            loop.command("decide", "bench", box=expect.box, hand=expect.hand or 1,
+                         action="stand" if "stand" in expect.options else expect.options[-1])
+            continue
+        n = core.shoe.last_n + 1
+        card = firmware.draw()
+        assert card is not None, firmware.state
+        wire_ms = stamps.wire[n] * 1000
+        handle = await page.wait_for_function(
+            "([card, since]) => { const hit = window.__seen.find(([c, t]) => c === card && t >= since);"
+            " return hit ? hit[1] : null; }", arg=[card, wire_ms], timeout=10_000)
+        shown = await handle.json_value() / 1000.0
+        await loop.until(lambda c, n=n: c.shoe.last_n >= n)
+        out.append(((stamps.entry[n] - stamps.wire[n]) * 1000, (shown - stamps.wire[n]) * 1000))
+    return out
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def main(cards: int, as_json: bool = False) -> None:
+    from playwright.async_api import async_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.toml"
+        path.write_text(CONFIG)
+        config = load(path)
+        accounts = Accounts({"bench": Account("bench", "dealer", hash_password("bench"))})
+        result: list[tuple[float, float]] = []
+        done = asyncio.Event()
+
+        async def on_ready(loop: TableLoop, devices: Any) -> None:
+            stamps = Stamps()
+            loop.listeners.append(stamps)
+            firmware = devices.firmware
+            firmware.tap = stamps.tap
+            server = await start_console(loop, config, accounts, host="127.0.0.1", port=0)
+            async with async_playwright() as pw:
+                browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                page = await browser.new_page(viewport={"width": 1280, "height": 800})
+                await page.goto(server.url)
+                await page.fill("#user", "bench")
+                await page.fill("#password", "bench")
+                await page.click("#login-btn")
+                await page.wait_for_function("document.getElementById('link').textContent === 'live'")
+                await page.evaluate(OBSERVER)
+                await loop.until(lambda c: c.devices.get("shoe", {}).get("online", False))
+                result.extend(await play(loop, firmware, page, stamps, cards))
+                await browser.close()
+            await server.close()
+            done.set()
+
+        table = asyncio.create_task(run_table(config, out=io.StringIO(), prompts=False, on_ready=on_ready,
+                                              keyboard=False))
+        waiter = asyncio.create_task(done.wait())
+        await asyncio.wait([table, waiter], return_when=asyncio.FIRST_COMPLETED)
+        table.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await table
+        if not done.is_set():
+            raise SystemExit("the table stopped before the bench ran")
+    entry = [e for e, _ in result]
+    dom = [d for _, d in result]
+    if as_json:
+        print(json.dumps({"cards": len(result),
+                          "entry_p50_ms": round(statistics.median(entry), 2), "entry_p99_ms": round(pct(entry, 0.99), 2),
+                          "dom_p50_ms": round(statistics.median(dom), 2), "dom_p99_ms": round(pct(dom, 0.99), 2)}))
+        return
+    print(f"console latency over {len(result)} cards (blackjack, 7 boxes, pty shoe, Chromium 1280x800)")
+    print(f"  card frame last byte -> table on_entry   p50 {statistics.median(entry):6.2f} ms   p99 {pct(entry, 0.99):6.2f} ms")
+    print(f"  card frame last byte -> console DOM      p50 {statistics.median(dom):6.2f} ms   p99 {pct(dom, 0.99):6.2f} ms")
+
+
+if __name__ == "__main__":
+    positional = [a for a in sys.argv[1:] if a != "--json"]
+    asyncio.run(main(int(positional[0]) if positional else 200, as_json="--json" in sys.argv[1:]))

@@ -1,0 +1,246 @@
+"""Floor scale: 200 light tables publishing their pit feed to one real mosquitto while the pit
+dashboard watches (docs/pit.md, "Floor scale").
+
+Each table is one MQTT connection (as a controller's feed is) publishing, QoS 1, a retained
+``prompt`` and ``state`` and a stream of ``event`` messages, plus a ``round`` now and then, at
+``--rate`` messages per second; tables are spread over ``--procs`` publisher processes. Every
+message carries the publish time in ``ts`` (microseconds), so lag is measured on one clock:
+
+* dashboard: publish -> folded into the dashboard's model (its own ``/api/stats``);
+* page: publish -> the tile carrying it arrives on the dashboard's WebSocket (what a page gets;
+  includes the dashboard's 0.1 s coalescing tick);
+* baseline: publish -> a bare aiomqtt subscriber in its own process, in the same run.
+
+Also: messages/s through the broker, and the CPU of mosquitto and of the dashboard.
+Run: ``.venv/bin/python bench/pit_floor.py [--tables 200] [--rate 5] [--seconds 20] [--procs 4]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiomqtt
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from controller.auth import hash_password
+from drivers.mqtt.link import TCP_NODELAY
+from tests.fixtures.mosquitto import MosquittoBroker, free_port
+
+PASSWORD = "bench-pass"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def iso_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+# -- publishers --------------------------------------------------------------------------------
+async def one_table(port: int, user: str, password: str, table: str, rate: float, until: float,
+                    counts: list[int]) -> None:
+    rng = random.Random(table)
+    async with aiomqtt.Client("127.0.0.1", port, username=user, password=password, identifier=f"bench-{table}",
+                              socket_options=TCP_NODELAY, keepalive=30,
+                              will=aiomqtt.Will(f"croupier/{table}/online", b"0", 1, True)) as client:
+        await client.publish(f"croupier/{table}/online", b"1", qos=1, retain=True)
+        seq = 0
+        await asyncio.sleep(rng.random() / rate)
+        while time.time() < until:
+            seq += 1
+            ts = iso_now()
+            envelope = {"v": 1, "table": table, "round": f"{table}-{seq // 20:06d}", "ts": ts}
+            pick = seq % 10
+            if pick == 0:
+                body = {**envelope, "game": "roulette", "preset": "european", "phase": "betting",
+                        "limits": {"straight": {"min": 100, "max": 10000}}, "alerts_open": [],
+                        "devices": {"wheel": {"online": True, "fault": None}}}
+                await client.publish(f"croupier/{table}/state", json.dumps(body), qos=1, retain=True)
+            elif pick in (1, 2, 3):
+                body = {**envelope, "text": f"t={time.time():.6f}"}
+                await client.publish(f"croupier/{table}/prompt", json.dumps(body), qos=1, retain=True)
+            elif seq % 40 == 9:
+                body = {**envelope, "seq": seq, "game": "roulette", "status": "settled", "opened": ts, "closed": ts,
+                        "outcome": {"wheel": "european", "numbers": [str(rng.randrange(37))]},
+                        "bets": [{"box": 1, "hand": 1, "kind": "red", "player": "P", "stake": 500, "payout": 0}],
+                        "stake_total": 500, "payout_total": 0, "corrections": []}
+                await client.publish(f"croupier/{table}/round", json.dumps(body), qos=1)
+            else:
+                body = {**envelope, "seq": seq, "kind": "command", "source": "dealer", "payload": {"name": "bet"}}
+                await client.publish(f"croupier/{table}/event", json.dumps(body), qos=1)
+            counts[0] += 1
+            await asyncio.sleep(rng.expovariate(rate))
+
+
+def publisher(port: int, user: str, password: str, tables: list[str], rate: float, until: float,
+              out: Any) -> None:
+    counts = [0]
+
+    async def main() -> None:
+        await asyncio.gather(*(one_table(port, user, password, t, rate, until, counts) for t in tables))
+
+    asyncio.run(main())
+    out.put(counts[0])
+
+
+# -- the bare subscriber (baseline) -------------------------------------------------------------
+def baseline(port: int, user: str, password: str, start: float, until: float, out: Any) -> None:
+    lags: list[float] = []
+
+    async def main() -> None:
+        async with aiomqtt.Client("127.0.0.1", port, username=user, password=password, identifier="bench-baseline",
+                                  socket_options=TCP_NODELAY) as client:
+            await client.subscribe([(f"croupier/+/{leaf}", 1) for leaf in ("state", "prompt", "round", "alert", "ledger")])
+            async for m in client.messages:
+                now = time.time()
+                if now > until:
+                    break
+                try:
+                    ts = json.loads(m.payload)["ts"]  # type: ignore[arg-type]
+                except (ValueError, TypeError, KeyError):
+                    continue
+                if now >= start:
+                    lags.append(now - datetime.fromisoformat(ts).timestamp())
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), until - time.time() + 5))
+    except TimeoutError:
+        pass
+    out.put(lags)
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+async def page_lags(url: str, cookie: str, start: float, until: float) -> list[float]:
+    import websockets
+
+    lags: list[float] = []
+    shown: dict[str, str] = {}  # a tile is re-sent when anything changed: count each prompt once
+    async with websockets.connect(url, additional_headers={"Cookie": f"pit_session={cookie}"}, max_size=2**24) as ws:
+        while time.time() < until:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(0.1, until - time.time()))
+            except TimeoutError:
+                break
+            now = time.time()
+            message = json.loads(raw)
+            tiles = message.get("tiles") or message.get("tables") or []
+            if message.get("type") != "tiles" or now < start:  # the floor on connect: prompts already shown
+                shown.update({t["table"]: t.get("prompt") or "" for t in tiles})
+                continue
+            for tile in tiles:
+                prompt = tile.get("prompt") or ""
+                if prompt.startswith("t=") and shown.get(tile["table"]) != prompt:
+                    shown[tile["table"]] = prompt
+                    lags.append(now - float(prompt[2:]))
+    return lags
+
+
+def run(tables: int, rate: float, seconds: float, procs: int, warmup: float) -> dict[str, Any]:
+    with MosquittoBroker(spots=0) as broker, tempfile.TemporaryDirectory() as tmp:
+        config = Path(tmp) / "pit.toml"
+        config.write_text(f'[pit]\nclient_id = "bench-pit"\n\n[accounts.bench]\nrole = "pit_boss"\n'
+                          f'password_hash = "{hash_password(PASSWORD)}"\n')
+        port = free_port()
+        pit = subprocess.Popen([str(ROOT / ".venv/bin/croupier"), "pit", "--broker", broker.tcp_url(broker.pit),
+                                "--config", str(config), "--port", str(port), "--insecure"], stdout=subprocess.PIPE, cwd=ROOT)
+        try:
+            assert pit.stdout is not None
+            pit.stdout.readline()  # "pit: URL" once it listens
+            base = f"http://127.0.0.1:{port}"
+            client = httpx.Client(base_url=base)
+            client.post("/api/login", json={"user": "bench", "password": PASSWORD}).raise_for_status()
+            cookie = client.cookies["pit_session"]
+            begin = time.time() + 1.0
+            start, until = begin + warmup, begin + warmup + seconds
+            names = [f"t{n:03d}" for n in range(tables)]
+            queue: Any = multiprocessing.Queue()
+            workers = [multiprocessing.Process(target=publisher, args=(broker.port, broker.controller.username,
+                                                                       broker.controller.password, names[i::procs],
+                                                                       rate, until, queue)) for i in range(procs)]
+            bare = multiprocessing.Process(target=baseline, args=(broker.port, broker.pit.username, broker.pit.password,
+                                                                   start, until, queue))
+            bare.start()
+            for w in workers:
+                w.start()
+            mosquitto_pid = broker._process.pid if broker._process else 0
+            time.sleep(max(0.0, start - time.time()))
+            client.get("/api/stats", params={"reset": "1"})
+            cpu0 = (cpu_seconds(mosquitto_pid), cpu_seconds(pit.pid), time.time())
+            page = asyncio.run(page_lags(f"ws://127.0.0.1:{port}/ws", cookie, start, until))
+            cpu1 = (cpu_seconds(mosquitto_pid), cpu_seconds(pit.pid), time.time())
+            stats = client.get("/api/stats").json()
+            results = [queue.get(timeout=60) for _ in range(procs + 1)]
+            for w in [*workers, bare]:
+                w.join(timeout=30)
+        finally:
+            pit.terminate()
+            pit.wait(timeout=10)
+        published = sum(r for r in results if isinstance(r, int))
+        bare_lags = next(r for r in results if isinstance(r, list))
+        wall = cpu1[2] - cpu0[2]
+        total_s = until - begin
+        return {
+            "tables": tables, "rate_per_table": rate, "seconds": seconds,
+            "published_per_s": published / total_s,
+            "dashboard_tables_seen": stats["tables"],
+            "dashboard_lag_p50_ms": 1000 * (stats["lag"]["p50"] or float("nan")),
+            "dashboard_lag_p99_ms": 1000 * (stats["lag"]["p99"] or float("nan")),
+            "dashboard_samples": stats["lag"]["samples"],
+            "page_lag_p50_ms": 1000 * pct(page, 0.5), "page_lag_p99_ms": 1000 * pct(page, 0.99), "page_samples": len(page),
+            "baseline_lag_p50_ms": 1000 * pct(bare_lags, 0.5), "baseline_lag_p99_ms": 1000 * pct(bare_lags, 0.99),
+            "baseline_samples": len(bare_lags),
+            "mosquitto_cpu_pct": 100 * (cpu1[0] - cpu0[0]) / wall,
+            "dashboard_cpu_pct": 100 * (cpu1[1] - cpu0[1]) / wall,
+            "machine_cpus": os.cpu_count(),
+            "mean_lag_check_ms": 1000 * statistics.fmean(bare_lags) if bare_lags else float("nan"),
+        }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--rate", type=float, default=5.0, help="messages per second per table")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measurement window")
+    parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument("--procs", type=int, default=4, help="publisher processes")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = run(args.tables, args.rate, args.seconds, args.procs, args.warmup)
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"pit floor: {args.tables} tables x {args.rate:g} msg/s, {args.seconds:g} s window, one mosquitto, "
+          f"{result['machine_cpus']} CPUs")
+    for key, value in result.items():
+        print(f"  {key:>24}: {value:,.2f}" if isinstance(value, float) else f"  {key:>24}: {value}")
+
+
+if __name__ == "__main__":
+    socket.setdefaulttimeout(30)
+    main()

@@ -1,0 +1,223 @@
+"""Every benchmark, one table: each bench runs as a subprocess with modest parameters and its
+``--json`` output becomes rows of figure, value, baseline (what the bench measured beside it, in
+the same run) and the command that gives the figure on its own. Below the table: the machine it
+ran on, and its load average when the report started (on a shared machine the figures are noisy;
+the baselines, measured in the same run, are what to read them against).
+
+``--quick`` keeps the whole report to a few minutes: restart at 10k and 100k entries only (the
+1M journal takes about 150 s to generate, once: it is kept in /tmp/croupier-bench-restart), and
+smaller runs elsewhere. Without it, the benches' own defaults and the 1M journal.
+
+    .venv/bin/python bench/report.py [--quick] [--only NAME,...]     (make bench)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+Row = tuple[str, str, str]  # figure, value, baseline
+
+
+@dataclass(frozen=True)
+class Bench:
+    name: str
+    script: str
+    quick: tuple[str, ...]
+    full: tuple[str, ...]
+    rows: Callable[[Any], list[Row]]
+    timeout: float = 600.0
+
+
+# -- rows from each bench's JSON ---------------------------------------------------------------------
+def _n(value: float) -> str:
+    return f"{value:,.0f}"
+
+
+def _pair(p50: float, p99: float, unit: str) -> str:
+    return f"{p50:,.3g} / {p99:,.3g} {unit}" if max(p50, p99) < 100 else f"{_n(p50)} / {_n(p99)} {unit}"
+
+
+def game(title: str, baseline: str) -> Callable[[Any], list[Row]]:
+    def rows(data: dict[str, Any]) -> list[Row]:
+        unit = "rounds per CPU s" if data["clock"] == "cpu" else "rounds/s"
+        return [(f"engine, {title}", f"{_n(data['engine_rounds_per_s'])} {unit}",
+                 f"{_n(data['baseline_rounds_per_s'])} ({baseline})")]
+    return rows
+
+
+def devices(data: dict[str, Any]) -> list[Row]:
+    wheel, shoe, spots = data["wheel"], data["shoe"], data["spots"]
+    out = [(f"device event, wheel {kind} line (p50 / p99)",
+            _pair(wheel[f"{kind}_p50_us"], wheel[f"{kind}_p99_us"], "µs"),
+            f"wire time {wheel[f'{kind}_wire_ms']:.1f} ms (9600 baud)") for kind in ("status", "number")]
+    for transport, model in (("serial", "115200 8N1"), ("usb", "USB full speed")):
+        r = shoe[transport]
+        out.append((f"device event, shoe card over {transport} (p50 / p99)", _pair(r["p50_us"], r["p99_us"], "µs"),
+                    f"wire time {r['wire_us']:,.0f} µs ({model})"))
+    out.append(("device event, bet-spot press via mosquitto (p50 / p99)", _pair(spots["p50_us"], spots["p99_us"], "µs"),
+                f"in-loop publisher {_pair(spots['in_loop_publisher_p50_us'], spots['in_loop_publisher_p99_us'], 'µs')}"))
+    return out
+
+
+def table(data: dict[str, Any]) -> list[Row]:
+    return [
+        ("card to prompt, in process (p50 / p99)", _pair(data["card_to_prompt_p50_us"], data["card_to_prompt_p99_us"], "µs"),
+         f"TableCore.step of a card alone {_pair(data['core_card_step_p50_us'], data['core_card_step_p99_us'], 'µs')}"),
+        ("card to prompt at a pit client via mosquitto (p50 / p99)",
+         _pair(data["card_to_pit_p50_us"], data["card_to_pit_p99_us"], "µs"),
+         f"one fsynced journal append {_pair(data['journal_append_p50_us'], data['journal_append_p99_us'], 'µs')}"),
+        ("full stack, 7-box blackjack (shoe pty, fsync journal, feed)", f"{data['full_stack_rounds_per_s']:,.1f} rounds/s",
+         f"{_n(data['core_alone_rounds_per_s'])} rounds/s (the same inputs through the core alone)"),
+    ]
+
+
+def console(data: dict[str, Any]) -> list[Row]:
+    return [("card to console DOM in Chromium (p50 / p99)", _pair(data["dom_p50_ms"], data["dom_p99_ms"], "ms"),
+             f"card to the table's journal entry {_pair(data['entry_p50_ms'], data['entry_p99_ms'], 'ms')}")]
+
+
+def restart(data: list[dict[str, Any]]) -> list[Row]:
+    out = []
+    for row in data:
+        baseline = (f"full replay {row['full_replay_s']:.2f} s, peak RSS {row['full_rss_mb']:.0f} MB"
+                    if "full_replay_s" in row else "full replay not run at this size")
+        out.append((f"restart to resumed, {row['entries']:,} entries",
+                    f"{row['restart_s']:.3f} s, peak RSS {row['restart_rss_mb']:.0f} MB", baseline))
+    return out
+
+
+def pit_floor(data: dict[str, Any]) -> list[Row]:
+    load = (f"{data['tables']} tables x {data['rate_per_table']:g} msg/s: {_n(data['published_per_s'])} msg/s, "
+            f"mosquitto {data['mosquitto_cpu_pct']:.0f} % CPU, dashboard {data['dashboard_cpu_pct']:.0f} % CPU")
+    bare = f"bare subscriber {_pair(data['baseline_lag_p50_ms'], data['baseline_lag_p99_ms'], 'ms')}"
+    return [
+        (f"feed lag at {data['tables']} tables, into the dashboard (p50 / p99)",
+         _pair(data["dashboard_lag_p50_ms"], data["dashboard_lag_p99_ms"], "ms"), bare),
+        (f"feed lag at {data['tables']} tables, on the page's WebSocket (p50 / p99)",
+         _pair(data["page_lag_p50_ms"], data["page_lag_p99_ms"], "ms"), "includes the dashboard's 100 ms coalescing tick"),
+        ("pit floor load", load, ""),
+    ]
+
+
+def fuzz(data: dict[str, Any]) -> list[Row]:
+    out = []
+    for p in data["parsers"]:
+        escaped = sum(p["escaped"].values())
+        value = f"{_n(p['inputs_per_s'])} inputs/s" + (f", {escaped} ESCAPED" if escaped else ", 0 escaped")
+        out.append((f"fuzz, {p['parser']}", value, f"json.loads of the same bytes {_n(p['baseline_inputs_per_s'])}/s"))
+    return out
+
+
+def flood(data: dict[str, Any]) -> list[Row]:
+    return [(f"shoe receiver flood, per frame over the last {data['window']:,} of {data['frames']:,}",
+             f"{data['last_us']:.1f} µs (largest container {data['largest_entries']:,} entries)",
+             f"{data['first_us']:.1f} µs over the first {data['window']:,}")]
+
+
+BENCHES = (
+    Bench("blackjack", "blackjack.py", ("--rounds", "20000", "--repeat", "3"), (),
+          game("blackjack ru6, basic strategy", "draws + strategy, no engine")),
+    Bench("baccarat", "baccarat.py", ("--rounds", "10000"), (), game("baccarat, 3 bets", "drawing rules only")),
+    Bench("russian_poker", "russian_poker.py", ("--rounds", "10000"), (),
+          game("Russian poker, 1 box", "deal + evaluate only")),
+    Bench("three_card_blackjack", "three_card_blackjack.py", ("--rounds", "5000"), (),
+          game("Three Card Blackjack, 5 boxes", "shuffle + bare hand values")),
+    Bench("catch_a_wave", "catch_a_wave.py", ("--rounds", "20000"), (),
+          game("Catch a Wave, 1 box", "the same cards drawn, no engine")),
+    Bench("roulette", "roulette.py", ("--rounds", "5000"), (), game("roulette, 20 bets", "bare settlement of the bets")),
+    Bench("devices", "devices.py", ("200",), ("500",), devices),
+    Bench("table", "table.py", ("100", "20"), ("200", "30"), table),
+    Bench("console_latency", "console_latency.py", ("50",), ("200",), console),
+    Bench("restart", "restart.py", ("--sizes", "10000,100000", "--baseline-max", "200000"),
+          ("--sizes", "10000,100000,1000000", "--baseline-max", "200000"), restart, timeout=1800.0),
+    Bench("pit_floor", "pit_floor.py", ("--tables", "200", "--rate", "5", "--seconds", "10", "--warmup", "3"),
+          ("--tables", "200", "--rate", "5", "--seconds", "20"), pit_floor),
+    Bench("fuzz", "fuzz.py", ("--n", "50000", "--traced", "10000"), (), fuzz, timeout=1800.0),
+    Bench("shoe_receiver_flood", "shoe_receiver_flood.py", ("--frames", "50000"), (), flood),
+)
+
+
+# -- running ---------------------------------------------------------------------------------------------
+def run(bench: Bench, quick: bool) -> tuple[list[Row], str]:
+    """The bench's rows, and the command that gives them (its human output without ``--json``)."""
+    args = bench.quick if quick else bench.full
+    shown = shlex.join(["python", f"bench/{bench.script}", *args])
+    command = [sys.executable, str(ROOT / "bench" / bench.script), *args, "--json"]
+    began = time.perf_counter()
+    try:
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=bench.timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return [(bench.name, f"no result: over {bench.timeout:.0f} s", "")], shown
+    print(f"  {bench.name}: {time.perf_counter() - began:.0f} s", file=sys.stderr, flush=True)
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    try:
+        return bench.rows(json.loads(lines[-1])), shown
+    except (IndexError, ValueError, KeyError, TypeError) as exc:
+        why = (done.stderr.strip().splitlines() or [repr(exc)])[-1][:160]
+        return [(bench.name, f"no result (exit {done.returncode}): {why}", "")], shown
+
+
+def machine() -> dict[str, str]:
+    """What the figures were measured on; the load average is read once, at the start."""
+    cpu = platform.processor() or platform.machine()
+    ram = "?"
+    try:
+        cpu = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                   if line.startswith("model name"))
+        kib = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
+                   if line.startswith("MemTotal:"))
+        ram = f"{kib / 2**20:.1f} GiB"
+    except (OSError, StopIteration, ValueError):
+        pass
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    return {"cpu": cpu, "cores": str(os.cpu_count()), "ram": ram, "python": platform.python_version(),
+            "load": load, "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+
+
+def markdown(rows: list[tuple[str, str, str, str]]) -> str:
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    lines = ["| figure | value | baseline (same run) | command |", "|---|---|---|---|"]
+    lines += [f"| {cell(f)} | {cell(v)} | {cell(b)} | `{c}` |" for f, v, b, c in rows]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="restart at 10k/100k only, smaller runs: a few minutes")
+    parser.add_argument("--only", default="", help=f"comma-separated, of: {', '.join(b.name for b in BENCHES)}")
+    args = parser.parse_args()
+    wanted = {name for name in args.only.split(",") if name}
+    unknown = wanted - {b.name for b in BENCHES}
+    if unknown:
+        parser.error(f"--only: no bench named {', '.join(sorted(unknown))}")
+    host = machine()
+    began = time.perf_counter()
+    rows: list[tuple[str, str, str, str]] = []
+    for bench in BENCHES:
+        if wanted and bench.name not in wanted:
+            continue
+        found, command = run(bench, args.quick)
+        rows += [(*row, command) for row in found]
+    print(markdown(rows))
+    print()
+    print(f"Machine: {host['cpu']}, {host['cores']} cores, {host['ram']} RAM, Python {host['python']}; "
+          f"load average at start {host['load']}; {host['date']}; "
+          f"`python bench/report.py{' --quick' if args.quick else ''}` took {time.perf_counter() - began:.0f} s.")
+
+
+if __name__ == "__main__":
+    main()

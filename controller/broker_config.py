@@ -1,0 +1,211 @@
+"""A production mosquitto for a floor of tables (``croupier broker-config``): a TLS listener, one
+account per controller, bet spot, pit dashboard and read-only consumer, and the ACL that lets
+each publish only what it owns (docs/security.md, docs/protocols.md for the topics):
+
+- ``<table>-controller``: the table's feed (``event round alert ledger state prompt online``)
+  and the spots' lamps out; its ``command`` topic and the spots' ``press``/``online`` in;
+- ``<table>-spot-<n>``: its own ``press`` and ``online`` out, its own ``lamp`` in;
+- the pit dashboard's account (``pit``): every table's topics in, and alone the ``command`` topics out;
+- read-only accounts (``viewer``): the feed topics in, nothing out.
+
+mosquitto's ``%u`` pattern cannot take the spot number out of a user name, so the ACL names every
+account. Passwords are random (32 bytes, URL-safe), hashed for ``password_file`` in mosquitto's
+own PBKDF2-SHA512 format, and handed to the operator in ``secrets/<user>.secret`` (mode 0600),
+one file per account, ready to be a controller's ``password_file``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import re
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from controller.feed.messages import Topics
+
+#: the topics a controller publishes for the pit: every leaf the feed has, but ``command``
+FEED_LEAVES = tuple(name for name, value in vars(Topics).items() if isinstance(value, property) and name != "command")
+PASSWD_ITERATIONS = 101  # mosquitto_passwd's default; the passwords are random, not guessable words
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+USER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    spots: int
+
+
+@dataclass(frozen=True)
+class Account:
+    username: str
+    password: str
+    #: (access, topic) pairs: access is "read" or "write"
+    topics: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class TlsPaths:
+    """Where the broker will find its CA, certificate and key (paths on the broker's host)."""
+
+    cafile: Path
+    certfile: Path
+    keyfile: Path
+
+
+def parse_tables(spec: str, default_spots: int) -> list[Table]:
+    """``bj1,bj2:5,rl1:0`` -> tables with ``default_spots`` unless ``:N`` says otherwise."""
+    tables: list[Table] = []
+    for item in filter(None, (part.strip() for part in spec.split(","))):
+        name, _, count = item.partition(":")
+        if not TABLE_ID.fullmatch(name):
+            raise ValueError(f"table id {name!r}: letters, digits, - and _ only (at most 32)")
+        if count and not (count.isdigit() and int(count) <= 999):
+            raise ValueError(f"{item!r}: spots after ':' is a number from 0 to 999")
+        if any(t.id == name for t in tables):
+            raise ValueError(f"table {name!r} given twice")
+        tables.append(Table(name, int(count) if count else default_spots))
+    if not tables:
+        raise ValueError("no table given (e.g. --tables bj1,bj2)")
+    return tables
+
+
+def accounts(tables: Iterable[Table], pit: str = "pit", readers: Iterable[str] = ("viewer",)) -> list[Account]:
+    """Every account of the floor with a fresh random password and the topics it may use."""
+    tables = list(tables)
+    names = [pit, *readers]
+    for name in names:
+        if not USER_NAME.fullmatch(name):
+            raise ValueError(f"account name {name!r}: letters, digits, '.', '-' and '_' only")
+    out: list[Account] = []
+    for t in tables:
+        root = f"croupier/{t.id}"
+        controller = [("write", f"{root}/{leaf}") for leaf in FEED_LEAVES]
+        controller += [("write", f"{root}/spot/+/lamp"), ("read", f"{root}/command"),
+                       ("read", f"{root}/spot/+/press"), ("read", f"{root}/spot/+/online")]
+        out.append(_account(f"{t.id}-controller", controller))
+        for n in range(1, t.spots + 1):
+            spot = f"{root}/spot/{n}"
+            out.append(_account(f"{t.id}-spot-{n}", [("write", f"{spot}/press"), ("write", f"{spot}/online"),
+                                                      ("read", f"{spot}/lamp")]))
+    pit_topics = [(access, f"croupier/{t.id}/{leaf}") for t in tables for access, leaf in (("read", "#"), ("write", "command"))]
+    out.append(_account(pit, pit_topics))
+    for reader in readers:
+        out.append(_account(reader, [("read", f"croupier/{t.id}/{leaf}") for t in tables for leaf in FEED_LEAVES]))
+    taken = [a.username for a in out]
+    clash = sorted({n for n in taken if taken.count(n) > 1})
+    if clash:
+        raise ValueError(f"account name {clash[0]!r} is used twice")
+    return out
+
+
+def _account(username: str, topics: list[tuple[str, str]]) -> Account:
+    return Account(username, secrets.token_urlsafe(32), tuple(topics))
+
+
+def acl_text(accounts: Iterable[Account]) -> str:
+    """mosquitto's acl_file: nothing for anyone not named (anonymous clients are refused anyway)."""
+    blocks = []
+    for a in accounts:
+        blocks.append("\n".join([f"user {a.username}", *(f"topic {access} {topic}" for access, topic in a.topics)]))
+    return "# written by croupier broker-config: one block per account, nothing else is allowed\n\n" + \
+        "\n\n".join(blocks) + "\n"
+
+
+def password_hash(password: str, salt: bytes | None = None, iterations: int = PASSWD_ITERATIONS) -> str:
+    """mosquitto 2's ``$7$`` format (PBKDF2-HMAC-SHA512), as ``mosquitto_passwd`` writes it."""
+    salt = salt if salt is not None else secrets.token_bytes(12)
+    digest = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, iterations)
+    return f"$7${iterations}${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
+
+
+def passwd_text(accounts: Iterable[Account]) -> str:
+    return "".join(f"{a.username}:{password_hash(a.password)}\n" for a in accounts)
+
+
+def mosquitto_conf(directory: Path, tls: TlsPaths, *, port: int = 8883, bind: str | None = None,
+                   client_certificates: bool = False) -> str:
+    """One TLS listener, no anonymous clients, the password file and ACL in ``directory``."""
+    listener = f"listener {port} {bind}" if bind else f"listener {port}"
+    lines = [
+        "# written by croupier broker-config (docs/security.md); TLS only, every client logs in",
+        "per_listener_settings false",
+        "allow_anonymous false",
+        f"password_file {directory / 'passwd'}",
+        f"acl_file {directory / 'acl'}",
+        "persistence true",
+        "persistence_location /var/lib/mosquitto/",
+        "max_queued_messages 10000",
+        "",
+        listener,
+        "protocol mqtt",
+        f"cafile {tls.cafile}",
+        f"certfile {tls.certfile}",
+        f"keyfile {tls.keyfile}",
+        "tls_version tlsv1.2",
+        f"require_certificate {'true' if client_certificates else 'false'}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def write_private(path: Path, text: str) -> None:
+    """Created 0600 from the first byte (never world-readable, even for an instant)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    path.chmod(0o600)
+
+
+def write_files(out: Path, floor: list[Account], conf: str) -> list[Path]:
+    """mosquitto.conf, passwd and acl in ``out``; each password in ``out/secrets/<user>.secret``."""
+    out.mkdir(parents=True, exist_ok=True)
+    secrets_dir = out / "secrets"
+    secrets_dir.mkdir(mode=0o700, exist_ok=True)
+    secrets_dir.chmod(0o700)
+    written = [out / "mosquitto.conf", out / "acl"]
+    (out / "mosquitto.conf").write_text(conf)
+    (out / "acl").write_text(acl_text(floor))
+    write_private(out / "passwd", passwd_text(floor))
+    written.append(out / "passwd")
+    for account in floor:
+        path = secrets_dir / f"{account.username}.secret"
+        write_private(path, account.password + "\n")
+        written.append(path)
+    return written
+
+
+def generate(out: Path, tables: list[Table], *, tls: TlsPaths | None, make_ca: bool, hosts: list[str],
+             port: int = 8883, bind: str | None = None, pit: str = "pit", readers: Iterable[str] = ("viewer",),
+             client_certificates: bool = False, install_dir: Path | None = None) -> list[str]:
+    """Everything ``croupier broker-config`` writes; returns what to tell the operator.
+    ValueError (or ``lab_ca.CaError``) on anything it cannot do, before writing a file."""
+    if (out / "mosquitto.conf").exists():
+        raise ValueError(f"{out / 'mosquitto.conf'} exists: choose an empty --out directory (passwords would change)")
+    if (tls is None) == (not make_ca):
+        raise ValueError("give the broker's TLS files (--cafile, --certfile, --keyfile) or --make-ca for a lab, not both")
+    floor = accounts(tables, pit, readers)
+    home = (install_dir or out).absolute()
+    notes: list[str] = []
+    if make_ca:
+        from controller import lab_ca
+
+        ca = lab_ca.make_ca(out / "tls")
+        lab_ca.issue(ca, out / "tls", "broker", hosts=hosts)
+        tls = TlsPaths(home / "tls" / "ca.pem", home / "tls" / "broker.pem", home / "tls" / "broker.key")
+        notes.append(f"lab CA: {out / 'tls' / 'ca.pem'} (give it to every client as ?cafile=); "
+                     f"broker certificate for {', '.join(hosts)}; keep {out / 'tls' / 'ca.key'} off the floor")
+    assert tls is not None
+    written = write_files(out, floor, mosquitto_conf(home, tls, port=port, bind=bind,
+                                                       client_certificates=client_certificates))
+    notes[:0] = [f"wrote {path}" for path in written[:3]]
+    notes.append(f"{len(floor)} accounts; their passwords are in {out / 'secrets'}/<user>.secret (mode 0600)")
+    notes.append("mosquitto runs as user mosquitto: chown mosquitto the passwd file and the broker key, "
+                 f"then: mosquitto -c {home / 'mosquitto.conf'}")
+    for t in tables:
+        notes.append(f"table {t.id}: [mqtt] broker = \"mqtts://{t.id}-controller@{hosts[0]}:{port}?cafile=/etc/croupier/ca.pem\""
+                     f", password_file = \"/etc/croupier/mqtt.secret\" (a copy of secrets/{t.id}-controller.secret)")
+    return notes

@@ -1,0 +1,242 @@
+"""The console's side of the table loop: it listens to every entry, pushes snapshots to the open
+pages, and carries console commands into the table's one validated, journal-first path.
+
+A command from a page is checked at the edge (``actions.check_request``), then submitted with
+source ``console:<user>``. Its outcome is known from the journal: a refusal by the table is an
+alert whose ``cause`` is the command's seq; no such alert by the time the table moved on means
+it was taken. Each page numbers its commands (``cseq``); a number seen before is answered from
+memory and never submitted twice, so a double tap or a replay after a reconnect is harmless.
+
+Snapshots are coalesced: however many entries one step writes, each page gets one snapshot per
+loop turn, plus one a second for the devices' "last seen" (docs/console.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.auth import Session
+from controller.console.actions import PIT_COMMANDS, RequestRefused, check_request, legal_actions, parse_request
+from controller.console.view import table_view
+from controller.journal import Entry
+from controller.table import inputs
+from controller.table.core import TableCore
+from controller.table.loop import TableLoop
+
+log = logging.getLogger(__name__)
+REMEMBERED = 256  # answers kept per page for replays
+
+
+@dataclass
+class Page:
+    """One open page: what is waiting to be sent to it, the answers it was given."""
+
+    session: Session
+    client: str
+    outbox: list[str] = field(default_factory=list)
+    snapshot: str | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.outbox.append(json.dumps(message))
+        self.wake.set()
+
+    def take(self) -> list[str]:
+        out, self.outbox = self.outbox, []
+        if self.snapshot is not None:
+            out.append(self.snapshot)
+            self.snapshot = None
+        self.wake.clear()
+        return out
+
+
+@dataclass
+class _Pending:
+    client: str
+    cseq: int
+    command: str
+    refused: dict[str, Any] | None = None
+
+
+class ConsoleHub:
+    """A ``TableLoop`` listener serving every open console page of one table."""
+
+    def __init__(self, loop: TableLoop, *, currency: str = "EUR", digits: int = 2,
+                 clock: Callable[[], float] | None = None, tick: float = 1.0) -> None:
+        self.loop = loop
+        self.core: TableCore = loop.core
+        self.currency, self.digits = currency, digits
+        self.clock = clock or time.monotonic
+        self.tick = tick
+        self.pages: dict[str, Page] = {}
+        #: client -> cseq -> the answer it was given (kept across reconnects of that client)
+        self.answers: dict[str, OrderedDict[int, dict[str, Any]]] = {}
+        self.last_seen: dict[str, float] = {}
+        self.version = 0
+        self._scheduled = False
+        self._pending: dict[int, _Pending] = {}
+        self._current: int | None = None
+        self._ticker: asyncio.Task[None] | None = None
+        #: panels that add to the snapshot (the simulator panel of ``croupier demo --manual``)
+        self.extras: dict[str, Callable[[], Any]] = {}
+        loop.listeners.append(self)
+        loop.quiet_hooks.append(self._quiet)
+
+    # ------------------------------------------------------------------ pages
+    def attach(self, page: Page) -> None:
+        self.pages[page.client] = page
+        page.snapshot = json.dumps(self.snapshot())
+        page.wake.set()
+        if self._ticker is None:
+            self._ticker = asyncio.get_running_loop().create_task(self._tick(), name="console-tick")
+
+    def detach(self, page: Page) -> None:
+        if self.pages.get(page.client) is page:
+            del self.pages[page.client]
+
+    async def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            await asyncio.gather(self._ticker, return_exceptions=True)
+        if self in self.loop.listeners:
+            self.loop.listeners.remove(self)
+        if self._quiet in self.loop.quiet_hooks:
+            self.loop.quiet_hooks.remove(self._quiet)
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(self.tick)
+            if self.pages:
+                self._flush()
+
+    # ------------------------------------------------------------------ snapshots
+    def snapshot(self) -> dict[str, Any]:
+        view = table_view(self.core, currency=self.currency, digits=self.digits)
+        now = self.clock()
+        view["devices"] = [
+            {"name": name, "online": bool(h.get("online")), "fault": h.get("fault"),
+             "seen_ago": round(now - self.last_seen[name], 1) if name in self.last_seen else None}
+            for name, h in sorted(self.core.devices.items())
+        ]
+        view["offline"] = [d["name"] for d in view["devices"] if not d["online"]]
+        view["actions"] = legal_actions(self.core)
+        view["recall_allowed"] = self.core.engine is None or self.core.hold is not None
+        view["restart"] = self.core.hold is not None and self.core.hold.code == "table.restart"
+        view["sign_in_known"] = "sign_in" in inputs.COMMANDS
+        for name, extra in self.extras.items():
+            view[name] = extra()
+        self.version += 1
+        view["version"] = self.version
+        return {"type": "snapshot", "view": view}
+
+    def _schedule(self) -> None:
+        if not self._scheduled and self.pages:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._scheduled = False
+        if not self.pages:
+            return
+        text = json.dumps(self.snapshot())
+        for page in self.pages.values():
+            page.snapshot = text
+            page.wake.set()
+
+    # ------------------------------------------------------------------ listener
+    def on_entry(self, entry: Entry) -> None:
+        if entry.kind == inputs.DEVICE:
+            self.last_seen[str(entry.payload.get("device", entry.source))] = self.clock()
+        if entry.kind in inputs.INPUT_KINDS:
+            self._answer_current()
+            self._current = entry.seq if entry.seq in self._pending else None
+        elif (entry.kind == inputs.ALERT and self._current is not None
+              and entry.payload.get("cause") == self._current and "refused" in entry.payload):
+            self._pending[self._current].refused = entry.payload
+        self._schedule()
+
+    def on_prompt(self, prompt: str, core: TableCore) -> None:
+        self._schedule()
+
+    def on_state(self, core: TableCore) -> None:
+        self._schedule()
+
+    def _quiet(self) -> None:
+        self._answer_current()
+        self._schedule()
+
+    def _answer_current(self) -> None:
+        if self._current is None:
+            return
+        pending = self._pending.pop(self._current, None)
+        self._current = None
+        if pending is None:
+            return
+        if pending.refused is not None:
+            answer = {"ok": False, "code": pending.refused.get("code"), "message": pending.refused.get("message")}
+        else:
+            answer = {"ok": True, "message": f"{pending.command.replace('_', ' ')}: done"}
+        self._answer(pending.client, pending.cseq, answer)
+
+    def _answer(self, client: str, cseq: int, answer: dict[str, Any]) -> None:
+        answers = self.answers.setdefault(client, OrderedDict())
+        answers[cseq] = answer
+        while len(answers) > REMEMBERED:
+            answers.popitem(last=False)
+        page = self.pages.get(client)
+        if page is not None:
+            page.send({"type": "result", "cseq": cseq, **answer})
+
+    # ------------------------------------------------------------------ commands
+    def handle(self, page: Page, raw: Any) -> None:
+        """One message from a page: answered now (refused at the edge, or a replay) or once
+        the table has applied it."""
+        cseq = raw.get("cseq") if isinstance(raw, dict) else None
+        given = self.answers.get(page.client) or OrderedDict[int, dict[str, Any]]()
+        if isinstance(cseq, int) and cseq in given:
+            page.send({"type": "result", "cseq": cseq, **given[cseq], "replayed": True})
+            return
+        if isinstance(cseq, int) and any(q.client == page.client and q.cseq == cseq for q in self._pending.values()):
+            return  # in flight: its answer is on the way
+        try:
+            request = parse_request(raw)
+            args = check_request(self.core, page.session.role, request)
+            entry = self._submit(page.session, request.command, args)
+        except RequestRefused as exc:
+            self._answer(page.client, cseq if isinstance(cseq, int) else 0,
+                         {"ok": False, "code": exc.code, "message": exc.message})
+            return
+        self._pending[entry.seq] = _Pending(page.client, request.cseq, request.command)
+
+    def _submit(self, session: Session, name: str, args: dict[str, Any]) -> Entry:
+        source = f"console:{session.user}"
+        try:
+            if name in PIT_COMMANDS:
+                payload = {"v": 1, "id": f"console-{session.user}-{self.version}-{time.monotonic_ns()}",
+                           "sender": session.user, "command": name, **args}
+                return self.loop.submit(inputs.PIT_COMMAND, payload, source)
+            return self.loop.command(name, source, **args)
+        except Exception as exc:
+            # the table's own edge check refuses before journaling: shown with its code
+            code = getattr(exc, "code", None)
+            if code is None and not isinstance(exc, ValueError):
+                raise
+            raise RequestRefused(str(code or "table.input"), str(getattr(exc, "message", exc))) from None
+
+    def sign(self, session: Session, name: str) -> None:
+        """``sign_in`` / ``sign_out`` of a dealer at the table, when the table knows them."""
+        if name not in inputs.COMMANDS or session.role != "dealer":
+            return
+        if name == "sign_out" and getattr(self.core, "dealer", None) != session.user:
+            return
+        try:
+            self._submit(session, name, {"dealer": session.user} if name == "sign_in" else {})
+        except RequestRefused as exc:
+            log.warning("console %s for %s refused: %s", name, session.user, exc.message)

@@ -1,0 +1,339 @@
+// Dealer console: draws the server's snapshot, sends one-touch commands (docs/console.md).
+// The server is authoritative: the page only shows what the table sends and offers its actions.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const el = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v);
+  }
+  for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
+  return e;
+};
+
+// ---------------------------------------------------------------- client identity and sequence
+const store = window.sessionStorage;
+const client = store.getItem("console-client") || Math.random().toString(36).slice(2, 12);
+store.setItem("console-client", client);
+let cseq = Number(store.getItem("console-cseq") || "0");
+const inFlight = new Map(); // cseq -> message, resent after a reconnect (the server answers once)
+
+let view = null;
+let socket = null;
+let backoff = 250;
+let widget = null; // the open picker or form: {command, ...}
+let role = null; // "dealer" or "pit_boss": the pit boss also acknowledges alerts here
+
+// ---------------------------------------------------------------- money and cards
+function money(minor) {
+  if (minor === null || minor === undefined) return "";
+  const { code, digits } = view.currency;
+  const unit = 10 ** digits;
+  const sign = minor < 0 ? "-" : "";
+  const abs = Math.abs(minor);
+  const whole = Math.floor(abs / unit);
+  const frac = digits ? "." + String(abs % unit).padStart(digits, "0") : "";
+  return `${sign}${whole}${frac} ${code}`;
+}
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+function cardEl(card) {
+  if (card === null) return el("span", { class: "card back", title: "face down", "data-card": "hidden" });
+  const rank = card[0] === "T" ? "10" : card[0];
+  const red = card[1] === "H" || card[1] === "D";
+  return el("span", { class: "card" + (red ? " red" : ""), "data-card": card, text: rank + SUITS[card[1]] });
+}
+const RED = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
+function numberEl(n) {
+  const c = n === "0" || n === "00" ? "n-green" : RED.has(Number(n)) ? "n-red" : "n-black";
+  return el("span", { class: c, text: n });
+}
+
+// ---------------------------------------------------------------- socket
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${proto}://${location.host}/ws?client=${client}`);
+  socket.onopen = () => {
+    backoff = 250;
+    $("link").textContent = "live";
+    socket.send(JSON.stringify({ type: "snapshot" }));
+    for (const msg of inFlight.values()) socket.send(JSON.stringify(msg));
+  };
+  socket.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "snapshot") { view = msg.view; render(); }
+    else if (msg.type === "result") showResult(msg);
+    else if (msg.type === "sim") $("sim-status").textContent = msg.message;
+  };
+  socket.onclose = (ev) => {
+    $("link").textContent = "reconnecting…";
+    if (ev.code === 4401) { showLogin(); return; }
+    setTimeout(connect, backoff);
+    backoff = Math.min(backoff * 2, 4000);
+  };
+}
+
+function send(command, args = {}) {
+  cseq += 1;
+  store.setItem("console-cseq", String(cseq));
+  const msg = { type: "command", cseq, round: view ? view.round : null, command, args };
+  inFlight.set(cseq, msg);
+  setResult("", `${command.replaceAll("_", " ")}…`);
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
+  return cseq;
+}
+
+function showResult(msg) {
+  inFlight.delete(msg.cseq);
+  if (msg.ok) setResult("ok", `✔ ${msg.message}`);
+  else setResult("refused", `refused: ${msg.message}`);
+}
+function setResult(kind, text) {
+  const r = $("result");
+  r.className = kind;
+  r.textContent = text;
+  r.dataset.kind = kind;
+}
+
+// ---------------------------------------------------------------- sign-in
+function showLogin() { $("login").hidden = false; $("user").focus(); }
+async function login(ev) {
+  ev.preventDefault();
+  const res = await fetch("/api/login", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ user: $("user").value, password: $("password").value }),
+  });
+  const body = await res.json();
+  if (!body.ok) { $("login-error").textContent = body.message; return; }
+  $("login").hidden = true;
+  $("password").value = "";
+  $("who").textContent = `(${body.user})`;
+  role = body.role;
+  connect();
+}
+async function logout() {
+  await fetch("/api/logout", { method: "POST" });
+  if (socket) socket.close();
+  location.reload();
+}
+
+// ---------------------------------------------------------------- rendering
+function render() {
+  const v = view;
+  $("table-name").textContent = `${v.table} · ${v.game}`;
+  $("round").textContent = v.round ? `round ${v.round}` : "no round";
+  $("phase").textContent = v.phase;
+  $("dealer").textContent = v.dealer ? `dealer ${v.dealer}` : "no dealer signed in";
+  $("prompt").textContent = v.prompt;
+  const off = $("offline-banner");
+  off.hidden = v.offline.length === 0;
+  off.textContent = v.offline.length ? `OFFLINE: ${v.offline.join(", ")} — check the cable and power` : "";
+  const hold = $("hold-banner");
+  hold.hidden = !v.hold || v.restart;
+  if (v.hold) hold.textContent = `HOLD (${v.hold.code})` +
+    (v.hold.cards.length ? ` — held cards: ${v.hold.cards.join(" ")}` : "") +
+    ` — ways out: ${v.hold.options.map((o) => o.replace("_", " ")).join(" or ")}`;
+  renderRestart(v);
+  renderFelt(v);
+  renderActions(v);
+  renderFooter(v);
+  $("recall-btn").hidden = !v.recall_allowed;
+  const sim = $("simulator");
+  sim.hidden = !v.simulator;
+  if (v.simulator) $("sim-status").dataset.state = v.simulator.state;
+}
+
+function renderRestart(v) {
+  const dlg = $("restart-dialog");
+  dlg.hidden = !v.restart;
+  if (!v.restart) return;
+  $("restart-text").textContent = `The table restarted with round ${v.round} open. ${v.hold.message}`;
+  const box = $("restart-actions");
+  box.replaceChildren(...v.actions.map(actionButton));
+}
+
+function betsEl(bets) {
+  return el("div", { class: "bets" }, ...bets.map((b) => el("div", {},
+    `${b.kind}${b.player ? " " + b.player : ""}: `, el("span", { class: "money", text: money(b.stake) }),
+    b.payout === null ? "" : ` → paid ${money(b.payout)}`)));
+}
+
+function renderFelt(v) {
+  const exp = v.expect || {};
+  $("house").replaceChildren(...v.house.map((h) => el("div", { class: "spot house", "data-spot": h.name },
+    el("h3", { text: h.name }), el("div", { class: "cards" }, ...h.cards.map(cardEl)),
+    h.total !== null ? el("span", { class: "total", text: h.total }) : null)));
+  $("boxes").replaceChildren(...v.boxes.map((b) => {
+    const expected = exp.box === b.box;
+    return el("div", { class: "spot box" + (expected ? " expected" : ""), "data-box": b.box },
+      el("h3", { text: `Box ${b.box}${b.owner ? " · " + b.owner : ""}` }),
+      ...b.hands.map((h) => el("div", { class: "hand", "data-hand": h.hand },
+        el("div", { class: "cards" }, ...h.cards.map(cardEl),
+          h.total !== null ? el("span", { class: "total", text: h.total }) : null),
+        h.state ? el("div", { class: "state", "data-state": h.state, text: h.state }) : null,
+        betsEl(h.bets))));
+  }));
+  const spin = $("spin");
+  spin.hidden = !v.spin;
+  if (v.spin) {
+    spin.replaceChildren(el("h2", { text: `Spin: ${v.spin.phase}` }),
+      v.spin.balls.length ? el("div", { class: "numbers" }, "balls ", ...v.spin.balls.map(numberEl)) : null,
+      Object.keys(v.spin.multipliers).length ? el("div", { text: "multipliers " +
+        Object.entries(v.spin.multipliers).map(([n, x]) => `${n}:${x}x`).join(" ") }) : null);
+  }
+}
+
+function actionButton(a) {
+  return el("button", { class: a.style || "", "data-command": a.command, text: a.label, onclick: () => act(a) });
+}
+
+function act(a) {
+  if (a.widget) { widget = a; renderWidget(); return; }
+  if (a.style === "confirm" && !window.confirm(`${a.label}?`)) return;
+  widget = null;
+  $("widget").replaceChildren();
+  send(a.command, a.args || {});
+}
+
+function renderActions(v) {
+  $("actions").replaceChildren(...v.actions.map(actionButton));
+  if (widget) {
+    // a picker or form stays open (and keeps what was keyed) while the table still offers it
+    const still = v.actions.find((a) => a.command === widget.command && a.widget);
+    if (!still) { widget = null; $("widget").replaceChildren(); }
+    else if (JSON.stringify(still) !== JSON.stringify(widget)) { widget = still; renderWidget(); }
+  }
+}
+
+function cardPicker(cards, onPick) {
+  const allowed = new Set(cards);
+  const grid = el("div", { class: "picker", id: "card-picker" });
+  for (const s of "SHDC") for (const r of "A23456789TJQK") {
+    const c = r + s;
+    const b = cardEl(c);
+    const btn = el("button", { "data-card": c, onclick: () => onPick(c) }, b);
+    if (!allowed.has(c)) btn.disabled = true;
+    grid.append(btn);
+  }
+  return grid;
+}
+
+function renderWidget() {
+  const w = widget;
+  const box = $("widget");
+  if (w.widget === "cards") {
+    box.replaceChildren(el("h2", { text: w.label + " (only cards still in the shoe)" }),
+      cardPicker(w.cards, (c) => { send("key_card", { card: c }); }));
+  } else if (w.widget === "numbers") {
+    box.replaceChildren(el("h2", { text: w.label }), el("div", { class: "picker", id: "number-picker" },
+      ...w.numbers.map((n) => el("button", { "data-number": n, onclick: () => send("key_result", { number: n }) },
+        numberEl(n)))));
+  } else if (w.widget === "bet") {
+    renderBetForm(w, box);
+  }
+}
+
+function renderBetForm(w, box) {
+  const unit = 10 ** view.currency.digits;
+  let amount = 0;
+  const shown = el("span", { class: "money", id: "bet-amount", text: money(0) });
+  const boxSel = el("select", { id: "bet-box" }, ...[1, 2, 3, 4, 5, 6, 7].map((n) => el("option", { value: n, text: `box ${n}` })));
+  const kindSel = el("select", { id: "bet-kind" }, ...w.kinds.map((k) => el("option", { value: k, text: k })));
+  const add = (major) => { amount += major * unit; shown.textContent = money(amount); };
+  const chips = el("div", { class: "chips" }, ...[1, 5, 10, 25, 100, 500].map((m) =>
+    el("button", { "data-chip": m, onclick: () => add(m) }, `+${m}`)),
+    el("button", { onclick: () => { amount = 0; shown.textContent = money(0); } }, "clear"));
+  const place = el("button", { class: "primary", id: "bet-place", onclick: () => {
+    if (amount <= 0) { setResult("refused", "refused: key an amount first"); return; }
+    send("bet", { box: Number(boxSel.value), amount, kind: kindSel.value });
+    amount = 0; shown.textContent = money(0);
+  } }, "Place bet");
+  box.replaceChildren(el("h2", { text: "Key a bet" }), el("div", { class: "field" }, boxSel, kindSel),
+    chips, el("div", { class: "field" }, "amount ", shown), place);
+}
+
+function renderFooter(v) {
+  const shoe = $("shoe-info");
+  if (v.shoe) {
+    shoe.replaceChildren(el("h2", { text: `Shoe ${v.shoe.number}` }),
+      el("div", { id: "cards-dealt", text: `cards dealt: ${v.shoe.dealt}` }),
+      el("div", { text: v.shoe.cut_seen ? "cut card: OUT" : "cut card: not yet" }),
+      v.shoe.burn_left ? el("div", { text: `to burn: ${v.shoe.burn_left}` }) : "",
+      el("div", { class: "state", text: v.shoe.id }));
+  } else shoe.replaceChildren(el("h2", { text: "Wheel" }), el("div", { text: v.spin ? v.spin.phase : "no spin" }));
+  $("devices").replaceChildren(el("h2", { text: "Devices" }), ...v.devices.map((d) =>
+    el("div", { class: "device" + (d.online ? "" : " offline"), "data-device": d.name },
+      `${d.name}: ${d.fault ? "FAULT " + d.fault : d.online ? "online" : "OFFLINE"}`,
+      el("span", { class: "state", text: d.seen_ago === null ? " · never seen" : ` · last seen ${d.seen_ago.toFixed(0)} s ago` }))));
+  $("alerts").replaceChildren(el("h2", { text: `Open alerts (${v.alerts.length})` }), ...v.alerts.map((a) =>
+    el("div", { class: "alert", "data-alert": a.seq }, `#${a.seq} ${a.code}: ${a.message} `,
+      role === "pit_boss" ? el("button", { onclick: () => send("acknowledge_alert", { alert: a.seq }) }, "Acknowledge") : "")));
+  const hist = $("history");
+  if (v.history.last_numbers) {
+    hist.replaceChildren(el("h2", { text: "Last 20 numbers" }), el("div", { class: "numbers", id: "last-numbers" },
+      ...v.history.last_numbers.map(numberEl)));
+  } else if (v.history.bead_plate) {
+    hist.replaceChildren(el("h2", { text: "Bead plate" }), el("div", { class: "bead", id: "bead-plate" },
+      ...v.history.bead_plate.map((b) => el("span", { class: b.winner || "", text: (b.winner || "?")[0].toUpperCase() }))));
+  } else hist.replaceChildren(el("h2", { text: "Limits" }), ...Object.entries(v.limits).map(([k, l]) =>
+    el("div", { text: `${k}: ${money(l.min)} – ${money(l.max)}` })));
+}
+
+// ---------------------------------------------------------------- recall and corrections
+async function openRecall() {
+  const res = await fetch("/api/recall");
+  const body = await res.json();
+  $("recall").hidden = false;
+  const list = $("recall-list");
+  if (!body.ok) { list.replaceChildren(el("p", { class: "error", text: body.message })); return; }
+  if (!body.rounds.length) { list.replaceChildren(el("p", { text: "no closed rounds yet" })); return; }
+  list.replaceChildren(...body.rounds.map(recallRound));
+}
+
+function recallRound(r) {
+  const rows = r.bets.map((b) => {
+    const input = el("input", { type: "number", min: "0", step: "0.01", "aria-label": "corrected payout", size: "8" });
+    const fix = el("button", { onclick: () => {
+      const reason = window.prompt("Reason for the correction?");
+      if (!reason) return;
+      const payout = Math.round(Number(input.value) * 10 ** view.currency.digits);
+      const change = { box: b.box, hand: b.hand, kind: b.kind, payout };
+      if (b.player) change.player = b.player;
+      send("correct", { round: r.round, reason, changes: [change] });
+    } }, "Request correction");
+    return el("tr", {}, el("td", { text: `box ${b.box}.${b.hand}` }), el("td", { text: b.kind }),
+      el("td", { text: b.player }), el("td", { text: money(b.stake) }), el("td", { text: money(b.payout) }),
+      el("td", {}, input, fix));
+  });
+  return el("div", { class: "recall-round", "data-round": r.round },
+    el("h2", { text: `RECALL ${r.round} · ${r.status} · ${r.closed}` }),
+    el("div", { class: "state", text: JSON.stringify(r.outcome).slice(0, 300) }),
+    el("table", { class: "bets-table" }, el("tr", {}, ...["bet", "kind", "player", "stake", "paid", ""].map((h) => el("th", { text: h }))), ...rows),
+    r.corrections.length ? el("div", { text: `corrected ${r.corrections.length}×` }) : null);
+}
+
+// ---------------------------------------------------------------- simulator panel
+function sim(what, card) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "sim", what, card }));
+}
+
+// ---------------------------------------------------------------- start
+window.addEventListener("DOMContentLoaded", async () => {
+  $("login-form").addEventListener("submit", login);
+  $("signout-btn").addEventListener("click", logout);
+  $("recall-btn").addEventListener("click", openRecall);
+  $("recall-close").addEventListener("click", () => { $("recall").hidden = true; });
+  $("sim-next").addEventListener("click", () => sim("next"));
+  $("sim-noread").addEventListener("click", () => sim("noread"));
+  $("sim-choose").addEventListener("click", () => {
+    const all = [];
+    for (const s of "SHDC") for (const r of "A23456789TJQK") all.push(r + s);
+    $("sim-picker").replaceChildren(cardPicker(all, (c) => { sim("card", c); $("sim-picker").replaceChildren(); }));
+  });
+  const me = await fetch("/api/me");
+  if (me.ok) { const body = await me.json(); $("who").textContent = `(${body.user})`; role = body.role; connect(); }
+  else showLogin();
+});

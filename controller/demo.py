@@ -1,0 +1,165 @@
+"""``croupier demo``: a small floor in one process with no external service (docs/pit.md).
+
+An embedded broker (amqtt, demo only, plaintext: the configs say ``[mqtt] insecure = true``),
+three tables from the shipped configs (blackjack ru6, European roulette, baccarat), each with
+its devices simulated on their real transports (shoe on a pty, wheel on a pty) and a console,
+and the pit dashboard. Simulated players and dealer play continuously; with ``--manual`` nobody
+deals: the person at a console is the dealer (the console's simulator panel pulls cards from
+the shoe; the wheel spins at its real pace). Journals go to a fresh temporary directory unless
+``--dir`` names one (then the tables resume from it on the next run).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import shutil
+import sys
+import tempfile
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, TextIO
+
+import typer
+
+from controller.auth import Account, Accounts, hash_password
+from controller.config import TableConfig
+from controller.table.loop import TableLoop
+
+CONFIGS = ("blackjack-ru6.toml", "roulette-european.toml", "baccarat.toml")
+CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
+ENDLESS = 10**9  # rounds: the simulated people never stop on their own
+PACE = 0.3  # seconds the simulated people take per action, so a person can follow
+
+
+@dataclass(frozen=True, slots=True)
+class DemoAccount:
+    user: str
+    role: str
+    password: str
+
+
+def demo_accounts() -> tuple[list[DemoAccount], Accounts]:
+    """A dealer and a pit boss with fresh random passwords (printed; nothing is stored)."""
+    made = [DemoAccount("dealer", "dealer", secrets.token_urlsafe(6)), DemoAccount("pit", "pit_boss", secrets.token_urlsafe(6))]
+    accounts = Accounts({a.user: Account(a.user, a.role, hash_password(a.password)) for a in made})  # type: ignore[arg-type]
+    return made, accounts
+
+
+def table_config(name: str, directory: Path, broker: str, manual: bool) -> TableConfig:
+    """A shipped config with the demo's journal directory and broker (and, manual, a wheel at
+    its real pace), validated by the same model as any config file."""
+    source = CONFIG_DIR / name
+    raw = tomllib.loads(source.read_text())
+    table_id = raw["table"]["id"]
+    raw["table"]["journal"] = str(directory / f"{table_id}.journal")
+    raw["mqtt"] = {"broker": broker, "insecure": True}
+    wheel = raw.get("devices", {}).get("wheel", {})
+    if manual and "simulated" in wheel:
+        wheel["simulated"]["speed"] = 1.0
+    return TableConfig.model_validate({**raw, "base": source.parent})
+
+
+class Demo:
+    """Everything ``croupier demo`` runs, in the caller's asyncio loop."""
+
+    def __init__(self, directory: Path, manual: bool = False, out: TextIO | None = None,
+                 host: str = "127.0.0.1", pit_port: int = 0) -> None:
+        self.directory = directory
+        self.manual = manual
+        self.out = out
+        self.host = host
+        self.pit_port = pit_port
+        self.accounts_shown, self.accounts = demo_accounts()
+        self.consoles: dict[str, str] = {}
+        self.pit_url = ""
+        self._ready = asyncio.Event()
+
+    def _say(self, line: str) -> None:
+        if self.out is not None:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    async def run(self, ready: Callable[[Demo], None] | None = None) -> None:
+        from controller.pit.server import PitServer
+        from controller.table.app import run_table
+        from simulators.broker import EmbeddedBroker
+
+        async with contextlib.AsyncExitStack() as stack:
+            broker = await stack.enter_async_context(EmbeddedBroker(self.host))
+            configs = [table_config(name, self.directory, broker.url, self.manual) for name in CONFIGS]
+            pit = await stack.enter_async_context(PitServer(broker.url, self.accounts, host=self.host, port=self.pit_port,
+                                                            client_id="croupier-demo-pit"))
+            self.pit_url = pit.url
+            sink = stack.enter_context(open(os.devnull, "w"))  # noqa: SIM115  # prompts go to the consoles
+            tasks: list[asyncio.Task[int]] = []
+            for config in configs:
+                tasks.append(asyncio.create_task(run_table(
+                    config, None if self.manual else ENDLESS, pace=PACE, out=sink, prompts=False,
+                    on_ready=self._console_starter(config, stack), keyboard=False), name=f"table {config.table.id}"))
+            waiter = asyncio.create_task(self._all_consoles(len(configs)))
+            done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
+            if waiter not in done:
+                waiter.cancel()
+                for task in done:
+                    task.result()  # a table that failed to start: its error ends the demo
+                raise RuntimeError("a table stopped before its console started")
+            for config in configs:
+                self._say(f"console {config.table.id}: {self.consoles[config.table.id]}")
+            self._say(f"pit: {self.pit_url}")
+            for a in self.accounts_shown:
+                self._say(f"account {a.user} ({a.role.replace('_', ' ')}): password {a.password}")
+            if ready is not None:
+                ready(self)
+            try:
+                await asyncio.gather(*tasks)
+            finally:
+                for task in tasks:
+                    task.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _console_starter(self, config: TableConfig, stack: contextlib.AsyncExitStack) -> Any:
+        async def start(loop: TableLoop, devices: Any) -> None:
+            from controller.console import start_console
+
+            simulator = getattr(devices, "firmware", None) if self.manual else None
+            server = await start_console(loop, config, self.accounts, host=self.host, port=0, simulator=simulator)
+            stack.push_async_callback(server.close)
+            self.consoles[config.table.id] = server.url
+            self._ready.set()
+
+        return start
+
+    async def _all_consoles(self, count: int) -> None:
+        while len(self.consoles) < count:
+            self._ready.clear()
+            await self._ready.wait()
+
+
+def run_demo(manual: bool, directory: Path | None, out: TextIO, pit_port: int = 0) -> None:
+    """``croupier demo``: until Ctrl-C; a temporary journal directory is removed afterwards."""
+    temporary = directory is None
+    where = Path(tempfile.mkdtemp(prefix="croupier-demo-")) if directory is None else directory
+    where.mkdir(parents=True, exist_ok=True)
+    out.write(f"journals: {where}\n")
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(Demo(where, manual, out, pit_port=pit_port).run())
+    finally:
+        if temporary:
+            shutil.rmtree(where, ignore_errors=True)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("demo")
+    def demo(
+        manual: Annotated[bool, typer.Option("--manual", help="be the dealer yourself at the consoles")] = False,
+        directory: Annotated[Path | None, typer.Option("--dir", help="keep the journals here (default: a temp dir)")] = None,
+        pit_port: Annotated[int, typer.Option(min=0, max=65535, help="the dashboard's port (0: any free)")] = 0,
+    ) -> None:
+        """A small floor in one process: embedded broker, three tables with consoles, the pit dashboard."""
+        run_demo(manual, directory, sys.stdout, pit_port)

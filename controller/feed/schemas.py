@@ -1,0 +1,240 @@
+"""The pit feed's messages as models: what each field of ``event``, ``round``, ``alert``,
+``state``, ``prompt`` and ``ledger`` holds (docs/protocols.md, "Pit feed").
+
+The feed builds its messages as plain dicts (``messages.py``, ``ledger.py``, the table's
+``view.py`` and ``record.py``); these models describe those dicts exactly as they go out, so a
+pit client can check what it reads against docs/schemas/feed-*.json, and the tests check what
+a real table publishes against them. Money is integer minor units throughout: a float, a
+string or a bool where an amount belongs fails validation (``strict``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Amount = Annotated[int, Field(ge=0, description="integer minor units (cents)")]
+Seq = Annotated[int, Field(ge=1, description="the journal entry's seq: the key to drop duplicates on")]
+Timestamp = Annotated[str, Field(description="UTC, ISO 8601 with milliseconds, e.g. 2026-11-29T16:01:00.000Z")]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Envelope(_Strict):
+    """What every feed message carries."""
+
+    v: Literal[1] = Field(description="message version")
+    table: str = Field(description="the table id (the topic's <table>)")
+    round: str | None = Field(description="the round this message belongs to (the newest round for snapshots); "
+                                          "null before the table's first round")
+    ts: Timestamp = Field(description="when the journal entry was written, or the snapshot taken")
+
+
+class EventMessage(Envelope):
+    """``croupier/<table>/event`` (QoS 1): every journal entry, in journal order."""
+
+    model_config = ConfigDict(title="feed event")
+
+    seq: Seq
+    kind: str = Field(description="the entry's kind: device, command, pit_command, draw (inputs); alert, "
+                                  "round_closed, table_started (what the table wrote)")
+    source: str = Field(description="who or what gave the input: a device (shoe, wheel, spot-3), dealer, "
+                                    "player:<id>, pit:<sender>, pit-command (refused pit commands), table")
+    payload: dict[str, Any] = Field(description="the entry as journaled; for alert and round_closed the "
+                                                "same fields as the alert and round messages")
+
+
+class Bet(_Strict):
+    """One bet of a closed round."""
+
+    box: int = Field(ge=1, description="the box (seat) the bet was on")
+    hand: int = Field(ge=1, description="the hand of that box (2 and up after a split)")
+    kind: str = Field(description="the bet kind: main, ante, a side bet, straight:17, ...")
+    player: str | None = Field(description="who placed it, if known")
+    stake: Amount
+    payout: Amount = Field(description="everything returned for this bet: 0 for a loss, the stake for a push or a "
+                                       "refund, stake plus winnings for a win (minor units)")
+
+
+class CorrectedBet(_Strict):
+    """One bet a correction changed."""
+
+    box: int = Field(ge=1, description="the bet's box")
+    hand: int = Field(ge=1, description="the bet's hand")
+    kind: str = Field(description="the bet's kind")
+    player: str | None = Field(description="the bet's player, if known")
+    stake: Amount
+    before: Amount = Field(description="the payout before the correction")
+    after: Amount = Field(description="the corrected payout")
+
+
+class Correction(_Strict):
+    """A correction of a closed round, approved by the pit."""
+
+    seq: int = Field(ge=1, description="the journal seq of the dealer's request (the correction's id)")
+    reason: str = Field(description="why, as the dealer gave it")
+    requested_by: str = Field(description="the source of the request (dealer, ...)")
+    requested: Timestamp
+    approved_by: str = Field(description="the pit boss who approved it (the command's sender)")
+    approved: Timestamp
+    approval: int = Field(ge=1, description="the journal seq of the approving pit command")
+    changes: list[CorrectedBet] = Field(description="the bets whose payout it changed")
+    payout_total_before: Amount
+    payout_total_after: Amount
+
+
+class RoundMessage(Envelope):
+    """``croupier/<table>/round`` (QoS 1): a closed round, the record ``croupier recall --json``
+    prints; a correction publishes the round again, whole, with one more ``corrections`` item."""
+
+    model_config = ConfigDict(title="feed round")
+
+    round: str = Field(description="the round id, <table>-NNNNNN")
+    seq: Seq
+    game: str = Field(description="the game: blackjack, roulette, baccarat, ...")
+    opened: Timestamp
+    closed: Timestamp
+    status: Literal["settled", "void"] = Field(description="void: every stake refunded")
+    dealer: str | None = Field(description="the dealer signed in when the round opened, if any")
+    shoe: str | None = Field(description="the id of the shoe the round was dealt from (card games)")
+    shoe_round: int | None = Field(ge=1, description="the round's index in that shoe, 1 for its first")
+    outcome: dict[str, Any] = Field(description="the game's own: cards per box and hand and the dealer's, or the "
+                                                "winning number(s)")
+    bets: list[Bet] = Field(description="every bet of the round, in the order they were placed")
+    stake_total: Amount
+    payout_total: Amount
+    corrections: list[Correction] = Field(description="approved corrections, oldest first")
+
+
+class AlertMessage(Envelope):
+    """``croupier/<table>/alert`` (QoS 1): procedure errors, holds, device faults and
+    disconnects, refused input, pit actions. Besides the fields below an alert may carry details
+    of its code (``cards``, ``n``, ``raw``, ``dealer``, ``by``, ...), named in docs/pit.md."""
+
+    model_config = ConfigDict(extra="allow", title="feed alert")
+
+    seq: Seq = Field(description="the alert's journal seq: the id the pit acknowledges it by")
+    severity: Literal["info", "warning", "error"] = Field(
+        description="error: needs the pit (open until acknowledged); warning: refused or odd input; info: a fact")
+    code: str = Field(description="stable, dotted: input.refused, device.offline, blackjack.dealer.stands, ...")
+    message: str = Field(description="one sentence for people")
+    cause: int | None = Field(None, ge=0, description="the journal seq of the input that raised it (0: none)")
+    hold: bool | None = Field(None, description="true when the table holds until the pit or dealer acts")
+    options: list[str] | None = Field(None, description="the ways out of the hold: burn, void_round, resume, ...")
+    source: str | None = Field(None, description="input.refused: the source refused (spot:3, pit, dealer, ...)")
+    count: int | None = Field(None, ge=1, description="input.refused: how many inputs this alert counts")
+    codes: dict[str, int] | None = Field(None, description="input.refused: those inputs by refusal code "
+                                                           "(input.invalid, input.rate_limited, ...)")
+    reason: str | None = Field(None, description="command_refused: why the pit command was refused")
+    raw: str | None = Field(None, description="the start of the refused input, as text")
+    id: str | None = Field(None, description="command_refused: the refused command's id, if it had one")
+    sender: str | None = Field(None, description="command_refused: the refused command's sender, if it had one")
+
+
+class Limit(_Strict):
+    min: Amount = Field(description="the smallest stake of this kind (minor units)")
+    max: Amount = Field(description="the largest stake of this kind (minor units)")
+
+
+class ShoeView(_Strict):
+    id: str | None = Field(description="the shoe's id, once loaded")
+    cards_dealt: int | None = Field(ge=0, description="the number of the last card dealt from it")
+    cut_card_seen: bool = Field(description="the cut card is out: this shoe ends after the round")
+    to_burn: int = Field(ge=0, description="cards still to burn before the first round of this shoe")
+
+
+class HoldView(_Strict):
+    code: str = Field(description="why the table holds (the code of the alert that raised it)")
+    message: str = Field(description="what happened, for people")
+    options: list[str] = Field(description="the ways out: burn, void_round, resume, dismiss, ...")
+    cause: int = Field(ge=0, description="the journal seq of the input that raised it")
+    cards: list[str] = Field(description="cards out of the shoe while holding, set aside on release")
+
+
+class DeviceHealth(_Strict):
+    online: bool = Field(description="the device reported since this process started, and has not gone")
+    fault: str | None = Field(description="an uncleared fault, e.g. the shoe's code;text")
+
+
+class OpenAlert(_Strict):
+    seq: int = Field(ge=1, description="the alert's seq, to acknowledge it by")
+    code: str | None = Field(description="the alert's code")
+    message: str | None = Field(description="the alert's message")
+    round: str | None = Field(description="the round it was raised in")
+
+
+class PendingCorrection(_Strict):
+    correction: int = Field(ge=1, description="the id to approve it by (approve_correction)")
+    round: str = Field(description="the closed round to correct")
+    reason: str = Field(description="why, as the dealer gave it")
+    requested_by: str = Field(description="the source of the request (dealer, ...)")
+
+
+class JournalHead(_Strict):
+    """The journal's newest row, for checking later that it was not rewritten."""
+
+    seq: int = Field(ge=0, description="its seq (0: an empty journal)")
+    hash: str | None = Field(description="its chain hash, hex (null: an empty journal)")
+
+
+class StateMessage(Envelope):
+    """``croupier/<table>/state`` (QoS 1, retained): the table as the pit sees it now."""
+
+    model_config = ConfigDict(title="feed state")
+
+    game: str = Field(description="the game: blackjack, roulette, baccarat, ...")
+    preset: str | None = Field(description="the rule preset, e.g. ru6, european")
+    phase: Literal["idle", "betting", "playing", "settling", "hold"] = Field(
+        description="idle: no round open; hold: the table waits for the dealer or the pit (see hold)")
+    dealer: str | None = Field(description="the dealer signed in, if any")
+    closing: bool = Field(description="true once the pit asked to close after this round")
+    limits: dict[str, Limit] = Field(description="table limits by bet kind (minor units)")
+    shoe: ShoeView = Field(description="the shoe in use (card games)")
+    hold: HoldView | None = Field(description="why the table holds, and the ways out; null when it does not")
+    devices: dict[str, DeviceHealth] = Field(description="by device: shoe, wheel, spots")
+    alerts_open: list[OpenAlert] = Field(description="error alerts not yet acknowledged, oldest first")
+    corrections_pending: list[PendingCorrection] = Field(description="corrections waiting for the pit's approval")
+    journal: JournalHead = Field(description="the journal's head when this state was taken "
+                                             "(croupier verify-journal checks a head is still on the chain)")
+
+
+class PromptMessage(Envelope):
+    """``croupier/<table>/prompt`` (QoS 1, retained): the dealer's current instruction."""
+
+    model_config = ConfigDict(title="feed prompt")
+
+    text: str = Field(description="as the dealer's console shows it, e.g. 'Open betting'")
+
+
+class LedgerMessage(Envelope):
+    """``croupier/<table>/ledger`` (QoS 1, retained): totals since the journal began, from the
+    closed rounds (a corrected round counts once, with its latest record)."""
+
+    model_config = ConfigDict(title="feed ledger")
+
+    round: str | None = Field(description="the last round counted")
+    rounds_settled: int = Field(ge=0, description="rounds closed settled")
+    rounds_void: int = Field(ge=0, description="rounds closed void (stakes refunded)")
+    stake_total: Amount = Field(description="stakes of settled rounds (minor units)")
+    payout_total: Amount = Field(description="payouts of settled rounds (minor units)")
+    void_stake_total: Amount = Field(description="stakes refunded by void rounds (minor units)")
+    seq: int = Field(ge=0, description="the journal entry these totals run through")
+
+
+#: topic leaf -> the model of what is published there (``online`` is a bare ``1`` or ``0``)
+FEED_MESSAGES: dict[str, type[Envelope]] = {
+    "event": EventMessage,
+    "round": RoundMessage,
+    "alert": AlertMessage,
+    "state": StateMessage,
+    "prompt": PromptMessage,
+    "ledger": LedgerMessage,
+}
+
+
+def validate(leaf: str, payload: bytes) -> Envelope:
+    """The message published on ``croupier/<table>/<leaf>``, checked (pydantic ValidationError)."""
+    return FEED_MESSAGES[leaf].model_validate_json(payload)

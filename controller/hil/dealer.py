@@ -1,0 +1,46 @@
+"""The soak's dealer at its shoe: pulls the next card through the gate when the table's round,
+recomputed from the journal, asks for one (docs/hil.md).
+
+One card at a time: the next is drawn only once the last one is in the journal (or given up
+for lost after ``LOST_AFTER`` seconds), the shoe is plugged in and the controller that will read
+it has started, so a card is never drawn for a table that is not there to take it.
+"""
+
+from __future__ import annotations
+
+import time
+
+from controller.hil.rig import DrawnCard, ShoeRig
+from controller.hil.tail import LiveTable
+
+LOST_AFTER = 20.0
+
+
+class Dealer:
+    def __init__(self, rig: ShoeRig, live: LiveTable) -> None:
+        self.rig = rig
+        self.live = live
+        self.waiting: DrawnCard | None = None
+        self.since = 0.0
+        self.lost: list[DrawnCard] = []
+        self.dealt = 0
+        self.ready = False  # set by the soak once the controller it started has journaled its start
+
+    def step(self) -> None:
+        """Call after each ``live.poll()``."""
+        if self.waiting is not None:
+            if self.live.last_card_n == self.waiting.n:
+                self.waiting = None
+            elif time.monotonic() - self.since > LOST_AFTER and self.rig.firmware.pending == 0:
+                self.lost.append(self.waiting)
+                self.waiting = None
+            else:
+                return
+        r = self.live.round
+        if not (self.ready and self.rig.plugged and self.live.shoe_online and r is not None and r.wants_card()):
+            return
+        drawn = self.rig.draw()
+        if drawn is not None:
+            self.dealt += 1
+            self.waiting = drawn
+            self.since = time.monotonic()

@@ -1,0 +1,62 @@
+"""``croupier pit``: the pit dashboard as a process of its own (docs/pit.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from controller.pit.config import PitConfig, PitConfigError, load
+
+
+async def serve(config: PitConfig, broker: str) -> None:
+    """Run the dashboard until cancelled, printing its address."""
+    from controller.pit.server import PitServer
+
+    async with PitServer(broker, config.make_accounts(), host=config.pit.host, port=config.pit.port,
+                         client_id=config.pit.client_id, metrics=config.metrics_at()) as pit:
+        typer.echo(f"pit: {pit.url}", err=False)
+        if pit.metrics is not None and pit.metrics.server is not None:
+            typer.echo(f"metrics: {pit.metrics.server.url}", err=False)
+        await asyncio.Event().wait()
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("pit")
+    def pit(
+        broker: Annotated[str | None, typer.Option(
+            help="the dashboard's own account: mqtts://pit@host:8883?cafile=... (password: CROUPIER_MQTT_PASSWORD)")] = None,
+        config: Annotated[Path | None, typer.Option(
+            help="TOML with \\[pit], \\[mqtt] and \\[accounts.<name>] (argon2 hashes)")] = None,
+        host: Annotated[str | None, typer.Option(help="listen address (default 127.0.0.1)")] = None,
+        port: Annotated[int | None, typer.Option(min=0, max=65535, help="listen port (default 8600; 0: any free)")] = None,
+        metrics: Annotated[str | None, typer.Option(
+            help="serve Prometheus metrics at PORT or HOST:PORT (else as \\[metrics] says)")] = None,
+        insecure: Annotated[bool, typer.Option("--insecure", help="allow a plaintext or anonymous broker (lab only)")] = False,
+    ) -> None:
+        """Serve the pit dashboard: every table on the broker, live, with pit commands."""
+        try:
+            cfg = load(config) if config is not None else PitConfig()
+        except PitConfigError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        if host is not None:
+            cfg.pit.host = host
+        if port is not None:
+            cfg.pit.port = port
+        try:
+            if metrics is not None:
+                cfg.serve_metrics(metrics)
+            url = cfg.broker_url(broker, insecure)
+        except PitConfigError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        if not cfg.accounts:
+            typer.echo("warning: no [accounts] in the config: nobody can sign in", err=True)
+        logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve(cfg, url))

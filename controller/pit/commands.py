@@ -1,0 +1,50 @@
+"""Pit commands as the dashboard sends them (docs/pit.md, docs/security.md).
+
+A command is built from what the signed-in pit boss asked for, named with that user as
+``sender``, and validated with the table's own parser (``controller.feed.commands``) before it
+leaves: the dashboard never publishes what the table would refuse for its shape. The commands
+the table understands are read from that parser, so a table that learns a new command (``reopen``)
+is offered it without a change here.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import typing
+from typing import Any
+
+from controller.feed.commands import CommandKind, PitCommand, Refusal, parse_command
+
+KINDS: tuple[str, ...] = typing.get_args(CommandKind)
+TARGETS = ("round", "alert", "correction")
+
+
+class CommandError(ValueError):
+    """What the pit boss asked for cannot be sent; the message says why."""
+
+
+def command_topic(table: str) -> str:
+    return f"croupier/{table}/command"
+
+
+def build(sender: str, request: dict[str, Any]) -> tuple[str, bytes]:
+    """``(topic, payload)`` of the command ``request`` asks for (``table``, ``command`` and the
+    command's target); raises ``CommandError`` with the reason."""
+    table = request.get("table")
+    if not isinstance(table, str) or not 0 < len(table) <= 64 or any(c in table for c in "/+#") or not table.isprintable():
+        raise CommandError("table: a table id")
+    kind = request.get("command")
+    if kind not in KINDS:
+        raise CommandError(f"command: one of {', '.join(KINDS)}")
+    body: dict[str, Any] = {"v": 1, "id": f"pit-{secrets.token_hex(8)}", "sender": sender, "command": kind}
+    for key in TARGETS:
+        value = request.get(key)
+        if value is not None and value != "":
+            body[key] = str(value) if key != "alert" else value
+    payload = json.dumps(body, separators=(",", ":")).encode()
+    parsed = parse_command(payload)
+    if isinstance(parsed, Refusal):
+        raise CommandError(parsed.reason)
+    assert isinstance(parsed, PitCommand)
+    return command_topic(table), payload

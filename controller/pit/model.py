@@ -1,0 +1,197 @@
+"""The floor as the pit sees it: every table's feed folded into one in-memory model (docs/pit.md).
+
+Pure: no I/O and no clock of its own (the caller passes ``now``, wall-clock seconds). ``apply`` takes one MQTT
+message of the pit feed (``croupier/<table>/<leaf>``); retained snapshots (``state``,
+``prompt``, ``ledger``, ``online``) replace the table's copy, ``round`` and ``alert`` records
+are kept in bounded histories and deduplicated by their journal ``seq`` (the feed is
+at-least-once). A message that is not JSON, or not an object, is counted and dropped: a
+hostile publisher cannot crash the dashboard.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.pit.stats import parse_ts
+
+ROOT = "croupier"
+SEVERITY_RANK = {"critical": 0, "error": 1, "warning": 2, "info": 3}
+#: how many closed rounds and alerts each table keeps for recall and statistics
+ROUNDS_KEPT = 2000
+ALERTS_KEPT = 200
+ID_MAX = 64
+
+
+def severity_rank(severity: object) -> int:
+    return SEVERITY_RANK.get(str(severity), len(SEVERITY_RANK))
+
+
+@dataclass
+class TableModel:
+    """One table's latest snapshots and recent history."""
+
+    table: str
+    state: dict[str, Any] = field(default_factory=dict)
+    prompt: dict[str, Any] = field(default_factory=dict)
+    ledger: dict[str, Any] = field(default_factory=dict)
+    online: bool | None = None  # None: no presence seen yet
+    rounds: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
+    alerts: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=ALERTS_KEPT))
+    acknowledged: dict[int, str] = field(default_factory=dict)  # alert seq -> who
+    seqs: set[int] = field(default_factory=set)  # round/alert seqs seen (dedupe)
+    updated: float = 0.0  # ``now`` of the last change
+
+    def open_alerts(self) -> list[dict[str, Any]]:
+        """Unacknowledged alerts worth a pit boss's eye, most severe first, newest first within.
+
+        The table's ``state`` lists its open errors (the authority: it drops them when
+        acknowledged); warnings come from the ``alert`` stream until acknowledged."""
+        by_seq: dict[int, dict[str, Any]] = {}
+        for alert in self.alerts:
+            seq = alert.get("seq")
+            if isinstance(seq, int) and alert.get("severity") in ("critical", "error", "warning"):
+                by_seq[seq] = alert
+        listed = self.state.get("alerts_open")
+        if isinstance(listed, list):
+            open_errors = {a["seq"]: a for a in listed if isinstance(a, dict) and isinstance(a.get("seq"), int)}
+            for seq in [s for s, a in by_seq.items() if a.get("severity") != "warning" and s not in open_errors]:
+                del by_seq[seq]  # acknowledged, or raised before the table's last restart
+            for seq, alert in open_errors.items():
+                by_seq[seq] = {"severity": "error", **by_seq.get(seq, {}), **alert}
+        out = [dict(a, table=self.table) for s, a in by_seq.items() if s not in self.acknowledged]
+        out.sort(key=lambda a: (severity_rank(a.get("severity")), -int(a["seq"])))
+        return out
+
+    def tile(self) -> dict[str, Any]:
+        """What the floor view shows of this table."""
+        state = self.state
+        devices = state.get("devices")
+        if not isinstance(devices, dict):
+            devices = {}
+        alerts = self.open_alerts()
+        return {
+            "table": self.table,
+            "online": self.online,
+            "game": state.get("game"),
+            "preset": state.get("preset"),
+            "phase": state.get("phase"),
+            "round": state.get("round"),
+            "dealer": state.get("dealer"),
+            "limits": state.get("limits") or {},
+            "devices": devices,
+            "devices_ok": all(isinstance(d, dict) and d.get("online") and not d.get("fault") for d in devices.values()),
+            "hold": state.get("hold"),
+            "closing": state.get("closing"),
+            "closed": state.get("closed"),
+            "prompt": self.prompt.get("text"),
+            "ledger": {k: self.ledger.get(k) for k in ("rounds_settled", "rounds_void", "stake_total", "payout_total")},
+            "alerts": alerts[:5],
+            "alerts_count": len(alerts),
+            "worst": alerts[0]["severity"] if alerts else None,
+        }
+
+
+class FloorModel:
+    """Every table seen on the broker. ``changed`` collects the tables touched since the last
+    ``take_changed``, so a broadcaster sends each changed tile once per tick, not per message."""
+
+    def __init__(self, rounds_kept: int = ROUNDS_KEPT) -> None:
+        self.tables: dict[str, TableModel] = {}
+        self.rounds_kept = rounds_kept
+        self.changed: set[str] = set()
+        self.messages = 0
+        self.dropped = 0
+        #: seconds from the last applied message's ``ts`` to ``now`` (None: it carried none)
+        self.last_lag: float | None = None
+
+    def table(self, table: str) -> TableModel:
+        model = self.tables.get(table)
+        if model is None:
+            model = self.tables[table] = TableModel(table)
+        return model
+
+    def apply(self, topic: str, payload: bytes, now: float) -> str | None:
+        """Fold one feed message in; the table it changed, or None if it changed nothing."""
+        self.messages += 1
+        self.last_lag = None
+        parts = topic.split("/")
+        if len(parts) != 3 or parts[0] != ROOT or not 0 < len(parts[1]) <= ID_MAX:
+            self.dropped += 1
+            return None
+        table, leaf = parts[1], parts[2]
+        if leaf == "online":
+            if not payload:  # the retained topic was cleared: the table is gone from the floor
+                self.tables.pop(table, None)
+                self.changed.add(table)
+                return table
+            model = self.table(table)
+            model.online = payload.strip() == b"1"
+            return self._touched(model, now)
+        if leaf not in ("state", "prompt", "ledger", "round", "alert") or not payload:
+            return None
+        try:
+            data = json.loads(payload)
+        except (UnicodeDecodeError, ValueError):
+            self.dropped += 1
+            return None
+        if not isinstance(data, dict):
+            self.dropped += 1
+            return None
+        sent = parse_ts(data.get("ts"))
+        if sent is not None and sent.tzinfo is not None:
+            self.last_lag = now - sent.timestamp()
+        model = self.table(table)
+        if leaf == "state":
+            model.state = data
+        elif leaf == "prompt":
+            model.prompt = data
+        elif leaf == "ledger":
+            model.ledger = data
+        elif not self._record(model, leaf, data):
+            return None
+        return self._touched(model, now)
+
+    def _record(self, model: TableModel, leaf: str, data: dict[str, Any]) -> bool:
+        seq = data.get("seq")
+        if isinstance(seq, int):
+            if seq in model.seqs:
+                return False  # an at-least-once duplicate
+            model.seqs.add(seq)
+            if len(model.seqs) > 4 * (self.rounds_kept + ALERTS_KEPT):
+                model.seqs = set(sorted(model.seqs)[-2 * (self.rounds_kept + ALERTS_KEPT):])
+        if leaf == "alert":
+            model.alerts.append(data)
+            target = data.get("alert")
+            if data.get("code") == "pit.alert_acknowledged" and isinstance(target, int):
+                model.acknowledged[target] = str(data.get("by", ""))
+            return True
+        round_id = data.get("round")
+        if not isinstance(round_id, str):
+            return False
+        model.rounds.pop(round_id, None)  # a corrected record replaces the round and moves last
+        model.rounds[round_id] = data
+        while len(model.rounds) > self.rounds_kept:
+            model.rounds.popitem(last=False)
+        return True
+
+    def _touched(self, model: TableModel, now: float) -> str:
+        model.updated = now
+        self.changed.add(model.table)
+        return model.table
+
+    def take_changed(self) -> set[str]:
+        changed, self.changed = self.changed, set()
+        return changed
+
+    def floor(self) -> list[dict[str, Any]]:
+        return [self.tables[t].tile() for t in sorted(self.tables)]
+
+    def alerts(self) -> list[dict[str, Any]]:
+        """Every table's open alerts in one list, most severe first."""
+        out = [a for t in self.tables.values() for a in t.open_alerts()]
+        out.sort(key=lambda a: str(a.get("ts", "")), reverse=True)
+        out.sort(key=lambda a: severity_rank(a.get("severity")))  # stable: newest first within a severity
+        return out

@@ -1,0 +1,159 @@
+"""The pit dashboard process (docs/pit.md): a broker subscription folded into the floor model,
+served by uvicorn in the same asyncio loop.
+
+Subscribes with its own broker account and a stable client id (``clean_session=False``): the
+broker keeps the ``round`` and ``alert`` messages published while the dashboard was down.
+Changed tiles go to the open pages at most every ``tick`` seconds, coalesced, so 200 busy
+tables cost the browser one message per tick, not one per feed message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Generator
+from typing import Any
+
+import uvicorn
+
+from controller.auth import Accounts
+from controller.pit.edges import Edges, edges_for
+from controller.pit.metrics import PitMetrics
+from controller.pit.model import FloorModel, TableModel
+from controller.pit.web import PitWeb
+from drivers.mqtt import MqttLink, Received
+
+log = logging.getLogger(__name__)
+LEAVES = ("state", "prompt", "ledger", "online", "round", "alert")
+LAG_SAMPLES = 100_000
+
+
+class _EmbeddedServer(uvicorn.Server):
+    """uvicorn in a loop it does not own: Ctrl-C stays the process's (the demo stops every part)."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        yield
+
+
+class PitServer:
+    """``async with PitServer(broker, accounts) as pit: pit.url``; with ``metrics=(host, port)``
+    it also serves Prometheus metrics there (``pit.metrics.server.url``)."""
+
+    def __init__(self, broker: str, accounts: Accounts, *, host: str = "127.0.0.1", port: int = 0,
+                 client_id: str = "croupier-pit", tick: float = 0.1, metrics: tuple[str, int] | None = None) -> None:
+        self.accounts = accounts
+        self.model = FloorModel()
+        self.link = MqttLink(broker, client_id, backoff_max=2.0)
+        self._feed = self.link.subscribe(*(f"croupier/+/{leaf}" for leaf in LEAVES), qos=1)
+        self.web = PitWeb(self)
+        self.host, self.port, self.tick = host, port, tick
+        #: seconds from a message's ``ts`` to its being folded into the model (feed lag)
+        self.lags: deque[float] = deque(maxlen=LAG_SAMPLES)
+        self._changed = asyncio.Event()
+        self._edges: dict[tuple[str, str], asyncio.Task[Edges | None]] = {}
+        self._server: uvicorn.Server | None = None
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._metrics_at = metrics
+        self.metrics = PitMetrics(self.model, lambda: len(self.web.sockets)) if metrics is not None else None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/"
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    async def start(self) -> None:
+        if self.metrics is not None and self._metrics_at is not None:
+            self.metrics.serve(*self._metrics_at)  # first: a port in use fails the start, before any link
+        await self.link.start()
+        config = uvicorn.Config(self.web.app, host=self.host, port=self.port, log_level="warning",
+                                lifespan="off", ws="websockets-sansio", ws_ping_interval=20)
+        self._server = _EmbeddedServer(config)
+        self._tasks = [
+            asyncio.create_task(self._consume(), name="pit feed"),
+            asyncio.create_task(self._broadcast(), name="pit broadcast"),
+            asyncio.create_task(self._server.serve(), name="pit web"),
+        ]
+        while not self._server.started:
+            if self._tasks[2].done():
+                self._tasks[2].result()  # raises the bind error
+                raise RuntimeError(f"the dashboard could not listen on {self.host}:{self.port}")
+            await asyncio.sleep(0.02)
+        if self.port == 0:
+            sockets = self._server.servers[0].sockets
+            self.port = int(sockets[0].getsockname()[1])
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+        for task in self._tasks[:2]:
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError, Exception):
+            await asyncio.wait_for(asyncio.gather(*self._tasks, return_exceptions=True), 5.0)
+        self._tasks = []
+        await self.link.close()
+        if self.metrics is not None:
+            self.metrics.close()
+
+    async def __aenter__(self) -> PitServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # -- the feed -------------------------------------------------------------------------------
+    async def _consume(self) -> None:
+        async for item in self._feed:
+            if not isinstance(item, Received):
+                continue
+            now = time.time()
+            try:
+                changed = self.model.apply(item.topic, item.payload, now)
+            except Exception:  # a shape nobody foresaw must not stop the floor
+                log.exception("pit: message on %s not applied", item.topic)
+                continue
+            lag = self.model.last_lag if changed is not None else None
+            if self.metrics is not None:
+                self.metrics.received(item.topic, lag)
+            if changed is not None:
+                if lag is not None:
+                    self.lags.append(lag)
+                self._changed.set()
+
+    async def _broadcast(self) -> None:
+        while True:
+            await self._changed.wait()
+            await asyncio.sleep(self.tick)  # coalesce a burst into one message
+            self._changed.clear()
+            changed = self.model.take_changed()
+            if not changed or not self.web.sockets:
+                continue
+            tiles = [self.model.tables[t].tile() for t in sorted(changed) if t in self.model.tables]
+            gone = sorted(t for t in changed if t not in self.model.tables)
+            await self.web.broadcast({"type": "tiles", "tiles": tiles, "gone": gone, "alerts": self.model.alerts()[:50]})
+
+    def floor_message(self) -> dict[str, Any]:
+        return {"tables": self.model.floor(), "alerts": self.model.alerts()[:50], "broker": self.link.connected}
+
+    async def edges(self, model: TableModel) -> Edges | None:
+        """The rule set's edges, computed once per game and preset in a thread (blackjack's takes
+        seconds); None until the table's ``state`` names them."""
+        game, preset = model.state.get("game"), model.state.get("preset")
+        if not isinstance(game, str) or not isinstance(preset, str):
+            return None
+        key = (game, preset)
+        task = self._edges.get(key)
+        if task is None:
+            task = self._edges[key] = asyncio.create_task(asyncio.to_thread(edges_for, game, preset))
+        return await asyncio.shield(task)
+
+    def lag_percentiles(self) -> dict[str, float | int | None]:
+        samples = sorted(self.lags)
+        if not samples:
+            return {"samples": 0, "p50": None, "p99": None}
+        return {"samples": len(samples), "p50": samples[len(samples) // 2],
+                "p99": samples[min(len(samples) - 1, int(len(samples) * 0.99))]}

@@ -1,0 +1,79 @@
+"""What the table view shows (docs/pit.md): a table's tile, its rounds, statistics, alerts.
+
+Pure: built from a ``TableModel`` and the rule set's ``Edges``; the web layer only serialises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from controller.pit.edges import Edges
+from controller.pit.model import TableModel
+from controller.pit.stats import expected_hold, shifts, summary, wheel_bias
+
+ROUNDS_LISTED = 50
+ALERTS_LISTED = 30
+
+
+def outcome_text(record: Mapping[str, Any]) -> str:
+    """One line of what happened, per game, for the rounds list."""
+    outcome = record.get("outcome")
+    if not isinstance(outcome, dict):
+        return ""
+    numbers, dealer = outcome.get("numbers"), outcome.get("dealer")
+    if isinstance(numbers, list):
+        return " ".join(str(n) for n in numbers)
+    if "winner" in outcome:
+        player, banker = outcome.get("player"), outcome.get("banker")
+        totals = [side.get("total", "?") if isinstance(side, dict) else "?" for side in (player, banker)]
+        return f"{outcome['winner']} (player {totals[0]}, banker {totals[1]})"
+    if isinstance(dealer, dict) and isinstance(dealer.get("cards"), list):
+        return "dealer " + " ".join(str(c) for c in dealer["cards"])
+    return ""
+
+
+def round_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "round": record.get("round"),
+        "status": record.get("status"),
+        "opened": record.get("opened"),
+        "closed": record.get("closed"),
+        "dealer": record.get("dealer"),
+        "shoe": record.get("shoe"),
+        "shoe_round": record.get("shoe_round"),
+        "stake_total": record.get("stake_total"),
+        "payout_total": record.get("payout_total"),
+        "outcome": outcome_text(record),
+        "corrected": bool(record.get("corrections")),
+    }
+
+
+def round_rows(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The bets of one round, for its detail view."""
+    bets = record.get("bets")
+    return [dict(b) for b in bets if isinstance(b, dict)] if isinstance(bets, list) else []
+
+
+def table_view(model: TableModel, edges: Edges | None) -> dict[str, Any]:
+    records = list(model.rounds.values())
+    edge: dict[str, Any] | None = None
+    if edges is not None:
+        edge = {"edge": edges.edge, "source": edges.source, "expected_hold": expected_hold(records, edges.bets)}
+    dealer_shifts = shifts(records)
+    dealer_shifts.reverse()
+    return {
+        "tile": model.tile(),
+        "state": model.state,
+        "rounds": [round_row(r) for r in reversed(records[-ROUNDS_LISTED:])],
+        "stats": summary(records),
+        "shifts": dealer_shifts,
+        "edge": edge,
+        "bias": wheel_bias(records),
+        "holds_by_round": [{"round": r.get("round"), "stake": r.get("stake_total"), "payout": r.get("payout_total")}
+                           for r in records[-100:] if r.get("status") == "settled"],
+        "alerts_open": model.open_alerts(),
+        "alerts_recent": list(model.alerts)[-ALERTS_LISTED:][::-1],
+        "corrections_pending": [c for c in model.state.get("corrections_pending") or [] if isinstance(c, dict)]
+        if isinstance(model.state.get("corrections_pending"), list) else [],
+    }

@@ -1,0 +1,204 @@
+"""The dashboard's HTTP and WebSocket face (docs/pit.md): one page, a JSON API, live tiles.
+
+Every API call needs a session (cookie ``pit_session``, HttpOnly, SameSite=Strict, so another
+site cannot make a signed-in browser send a command). Any account may look; only a
+``pit_boss`` may send a pit command, and the command names that user as its ``sender``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from controller.auth import Session
+from controller.pit.commands import KINDS, CommandError, build
+from controller.pit.views import round_rows, table_view
+
+if TYPE_CHECKING:
+    from controller.pit.server import PitServer
+
+log = logging.getLogger(__name__)
+STATIC = Path(__file__).with_name("static")
+COOKIE = "pit_session"
+MAX_BODY = 4096
+WS_UNAUTHORISED = 4401
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> dict[str, Any] | None:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        return None
+    try:
+        data = json.loads(body)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+class PitWeb:
+    """The Starlette app over one ``PitServer`` (its model, accounts and link)."""
+
+    def __init__(self, server: PitServer) -> None:
+        self.server = server
+        self.sockets: set[WebSocket] = set()
+        self.app = Starlette(routes=[
+            Route("/", self.page),
+            Route("/table/{table}", self.page),
+            Route("/api/login", self.login, methods=["POST"]),
+            Route("/api/logout", self.logout, methods=["POST"]),
+            Route("/api/session", self.session_info),
+            Route("/api/floor", self.floor),
+            Route("/api/table/{table}", self.table),
+            Route("/api/table/{table}/round/{round}", self.round),
+            Route("/api/command", self.command, methods=["POST"]),
+            Route("/api/health", self.health),
+            Route("/api/stats", self.stats),
+            WebSocketRoute("/ws", self.live),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ])
+
+    # -- sessions ---------------------------------------------------------------------------
+    def _session(self, request: Request | WebSocket) -> Session | None:
+        return self.server.accounts.session(request.cookies.get(COOKIE))
+
+    async def page(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def login(self, request: Request) -> Response:
+        data = await _json_body(request)
+        user, password = (data or {}).get("user"), (data or {}).get("password")
+        if not isinstance(user, str) or not isinstance(password, str) or len(user) > 64 or len(password) > 256:
+            return _error(400, "give a user name and a password")
+        session = await asyncio.to_thread(self.server.accounts.sign_in, user, password)  # argon2 is slow by design
+        if session is None:
+            return _error(401, "unknown user or wrong password")
+        response = JSONResponse({"user": session.user, "role": session.role})
+        response.set_cookie(COOKIE, session.token, httponly=True, samesite="strict",
+                            max_age=int(self.server.accounts.ttl))
+        return response
+
+    async def logout(self, request: Request) -> Response:
+        token = request.cookies.get(COOKIE)
+        if token:
+            self.server.accounts.sign_out(token)
+        response = JSONResponse({"ok": True})
+        response.delete_cookie(COOKIE)
+        return response
+
+    async def session_info(self, request: Request) -> Response:
+        session = self._session(request)
+        if session is None:
+            return _error(401, "sign in")
+        return JSONResponse({"user": session.user, "role": session.role, "commands": list(KINDS)})
+
+    # -- views ------------------------------------------------------------------------------
+    async def floor(self, request: Request) -> Response:
+        if self._session(request) is None:
+            return _error(401, "sign in")
+        return JSONResponse(self.server.floor_message())
+
+    async def table(self, request: Request) -> Response:
+        if self._session(request) is None:
+            return _error(401, "sign in")
+        model = self.server.model.tables.get(request.path_params["table"])
+        if model is None:
+            return _error(404, "no such table on the floor")
+        edges = await self.server.edges(model)
+        return JSONResponse(table_view(model, edges))
+
+    async def round(self, request: Request) -> Response:
+        if self._session(request) is None:
+            return _error(401, "sign in")
+        model = self.server.model.tables.get(request.path_params["table"])
+        record = model.rounds.get(request.path_params["round"]) if model is not None else None
+        if record is None:
+            return _error(404, "no such round in the dashboard's memory (croupier recall reads the journal)")
+        return JSONResponse({"record": record, "rows": round_rows(record)})
+
+    async def health(self, request: Request) -> Response:
+        """Unauthenticated liveness for a supervisor: broker link up and tables seen."""
+        link = self.server.link
+        return JSONResponse({"broker": link.connected, "tables": len(self.server.model.tables)})
+
+    async def stats(self, request: Request) -> Response:
+        """The dashboard's own load: messages folded in, dropped, and the feed lag percentiles."""
+        if self._session(request) is None:
+            return _error(401, "sign in")
+        model = self.server.model
+        body = {"messages": model.messages, "dropped": model.dropped, "tables": len(model.tables),
+                "pages": len(self.sockets), "lag": self.server.lag_percentiles()}
+        if request.query_params.get("reset") == "1":  # start a measurement window (bench/pit_floor.py)
+            self.server.lags.clear()
+        return JSONResponse(body)
+
+    # -- commands ---------------------------------------------------------------------------
+    async def command(self, request: Request) -> Response:
+        session = self._session(request)
+        if session is None:
+            return self._refused("session", 401, "sign in")
+        if session.role != "pit_boss":
+            log.warning("pit: %s (%s) refused a pit command", session.user, session.role)
+            return self._refused("role", 403, f"{session.user} is a {session.role}: pit commands need a pit boss")
+        data = await _json_body(request)
+        if data is None:
+            return self._refused("invalid", 400, "a JSON object of at most 4 kB")
+        try:
+            topic, payload = build(session.user, data)
+        except CommandError as exc:
+            return self._refused("invalid", 400, str(exc))
+        self.server.link.publish(topic, payload, qos=1)
+        if self.server.metrics is not None:
+            self.server.metrics.sent(str(data["command"]))
+        log.info("pit: %s sent %s", session.user, payload.decode())
+        return JSONResponse({"sent": json.loads(payload), "topic": topic, "queued": not self.server.link.connected})
+
+    def _refused(self, reason: str, status: int, message: str) -> JSONResponse:
+        if self.server.metrics is not None:
+            self.server.metrics.refused(reason)
+        return _error(status, message)
+
+    # -- live -------------------------------------------------------------------------------
+    async def live(self, websocket: WebSocket) -> None:
+        """A full floor on connect, then every changed tile as it changes."""
+        await websocket.accept()  # then close with a code the page understands (a refused handshake is opaque)
+        if self._session(websocket) is None:
+            await websocket.close(code=WS_UNAUTHORISED)
+            return
+        await websocket.send_text(json.dumps({"type": "floor", **self.server.floor_message()}))
+        self.sockets.add(websocket)
+        try:
+            while True:
+                await websocket.receive_text()  # the page says nothing; this notices it leaving
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.sockets.discard(websocket)
+
+    async def broadcast(self, message: dict[str, Any]) -> None:
+        """To every open page; a page whose session expired is closed (it then shows sign-in)."""
+        text = json.dumps(message)
+        for websocket in list(self.sockets):
+            if self._session(websocket) is None:
+                self.sockets.discard(websocket)
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=WS_UNAUTHORISED)
+                continue
+            try:
+                await asyncio.wait_for(websocket.send_text(text), 5.0)
+            except (TimeoutError, RuntimeError, OSError, WebSocketDisconnect):  # gone or stalled: it reconnects
+                self.sockets.discard(websocket)

@@ -1,0 +1,113 @@
+"""Corrections of a closed round's payouts: requested by the dealer, applied on the pit's approval.
+
+The dealer's ``correct`` (round, payout changes, reason) is a pending correction known by its
+journal seq; it changes nothing until the pit approves it (``approve_correction``). Approval
+gives a new record of that round whose ``corrections`` list says what changed, who asked and
+who approved; the first record stays in the journal as it was (docs/pit.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.table.refusal import Refusal
+
+#: closed rounds kept in memory for corrections (older ones are recalled from the journal only)
+CORRECTABLE_ROUNDS = 1000
+CHANGE_KEYS = frozenset(("box", "hand", "kind", "player", "payout"))
+MAX_PAYOUT = 10**12
+
+
+@dataclass(slots=True)
+class CorrectionBook:
+    #: round id -> its latest record (the last ``CORRECTABLE_ROUNDS`` closed rounds)
+    records: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: correction seq -> the dealer's request (``status`` pending or applied)
+    corrections: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def closed(self, record: dict[str, Any]) -> None:
+        """A round closed: it may be corrected from now on."""
+        self.records[record["round"]] = record
+        while len(self.records) > CORRECTABLE_ROUNDS:
+            del self.records[next(iter(self.records))]
+
+    def pending(self) -> list[dict[str, Any]]:
+        """The requests waiting for the pit, as its ``state`` lists them."""
+        return [{k: c[k] for k in ("correction", "round", "reason", "requested_by")}
+                for _, c in sorted(self.corrections.items()) if c["status"] == "pending"]
+
+    def request(self, round_id: Any, changes: Any, reason: Any, *, seq: int, source: str, ts: str) -> dict[str, Any]:
+        """The dealer's request, recorded as pending (Refusal saying what is wrong with it)."""
+        round_id = str(round_id)
+        record = self.records.get(round_id)
+        if record is None:
+            raise Refusal("table.correct.unknown_round", f"no closed round {round_id!r} to correct "
+                                                         f"(the last {CORRECTABLE_ROUNDS} rounds can be corrected)")
+        if record["status"] != "settled":
+            raise Refusal("table.correct.void", f"round {round_id} is void: its stakes were refunded")
+        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+            raise Refusal("table.correct.reason", "a correction needs a reason (1 to 200 characters)")
+        pending = [s for s, c in self.corrections.items() if c["round"] == round_id and c["status"] == "pending"]
+        if pending:
+            raise Refusal("table.correct.pending", f"round {round_id} has correction {pending[0]} pending approval")
+        rows = changed_rows(record, changes)
+        self.corrections[seq] = {"correction": seq, "round": round_id, "reason": reason, "status": "pending",
+                                 "requested_by": source, "requested": ts, "changes": rows}
+        return self.corrections[seq]
+
+    def approve(self, ident: Any, sender: str, *, seq: int, ts: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Apply a pending request: (the round's record before, its corrected record)."""
+        text = str(ident)
+        request = self.corrections.get(int(text)) if text.isdigit() else None
+        if request is None:
+            raise Refusal("pit.approve_correction.unknown", f"no correction {text} was requested")
+        if request["status"] != "pending":
+            raise Refusal("pit.approve_correction.applied", f"correction {text} was applied already")
+        record = self.records.get(request["round"])
+        if record is None:
+            raise Refusal("pit.approve_correction.unknown", f"round {request['round']} is too old to correct here")
+        bets = [dict(b) for b in record["bets"]]
+        changes = []
+        for row in request["changes"]:
+            bets[row["index"]]["payout"] = row["after"]
+            changes.append({k: v for k, v in row.items() if k != "index"})
+        payout_total = sum(b["payout"] for b in bets)
+        correction = {
+            "seq": request["correction"], "reason": request["reason"], "requested_by": request["requested_by"],
+            "requested": request["requested"], "approved_by": sender, "approved": ts, "approval": seq,
+            "changes": changes, "payout_total_before": record["payout_total"], "payout_total_after": payout_total,
+        }
+        corrected = {**record, "bets": bets, "stake_total": sum(b["stake"] for b in bets),
+                     "payout_total": payout_total, "corrections": [*record["corrections"], correction]}
+        self.records[request["round"]] = corrected
+        request["status"] = "applied"
+        return record, corrected
+
+
+def changed_rows(record: dict[str, Any], changes: Any) -> list[dict[str, Any]]:
+    """The bets a correction changes: each ``{box, hand, kind, player?, payout}`` names exactly
+    one bet of the round and gives its corrected payout."""
+    if not isinstance(changes, list) or not changes:
+        raise Refusal("table.correct.changes", "changes: a list of {box, hand, kind, player, payout}")
+    rows: list[dict[str, Any]] = []
+    for change in changes:
+        if not isinstance(change, dict) or set(change) - CHANGE_KEYS or {"box", "hand", "kind", "payout"} - set(change):
+            raise Refusal("table.correct.changes", f"{change!r}: give box, hand, kind, payout (player optional)")
+        payout = change["payout"]
+        if not isinstance(payout, int) or isinstance(payout, bool) or not 0 <= payout <= MAX_PAYOUT:
+            raise Refusal("table.correct.payout", f"{change!r}: payout must be an amount in minor units")
+        found = [i for i, b in enumerate(record["bets"])
+                 if (b["box"], b["hand"], b["kind"]) == (change["box"], change["hand"], change["kind"])
+                 and ("player" not in change or b["player"] == change["player"])]
+        if len(found) != 1:
+            raise Refusal("table.correct.no_bet", f"{change!r} names {len(found)} bets of round "
+                                                  f"{record['round']}, not one")
+        bet = record["bets"][found[0]]
+        if any(r["index"] == found[0] for r in rows):
+            raise Refusal("table.correct.changes", f"{change!r}: that bet is changed twice")
+        if bet["payout"] == payout:
+            raise Refusal("table.correct.unchanged", f"{change!r}: that bet was paid {payout} already")
+        rows.append({"index": found[0], "box": bet["box"], "hand": bet["hand"], "kind": bet["kind"],
+                     "player": bet["player"], "stake": bet["stake"], "before": bet["payout"], "after": payout})
+    return rows

@@ -1,0 +1,104 @@
+"""Device events back from the journal as the drivers' own typed models (docs/devices.md).
+
+A ``device`` entry's payload is the driver's event as ``model_dump(mode="json")`` wrote it.
+``parse_event`` turns it back into that very class through one discriminated union built from
+every ``drivers/*/events.py`` (and the shared ``drivers/events.py``), so the table core matches
+on model classes, live and on replay alike. The ``type`` literal names the class; where two
+devices share a ``type`` (the shoe's and the wheel's ``fault``, the spots' ``refused``), the
+payload's fields tell them apart. A payload no driver model accepts raises ``NotAnEvent``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Mapping
+from functools import reduce
+from operator import or_
+from types import ModuleType
+from typing import Annotated, Any
+
+from pydantic import Discriminator, Tag, TypeAdapter, ValidationError
+
+import drivers
+from drivers import events as common
+from drivers.events import DeviceEvent
+
+
+def _event_modules() -> list[ModuleType]:
+    """``drivers.events`` and every ``drivers.<device>.events`` there is."""
+    modules = [common]
+    for info in sorted(pkgutil.iter_modules(drivers.__path__), key=lambda i: i.name):
+        if info.ispkg:
+            try:
+                modules.append(importlib.import_module(f"drivers.{info.name}.events"))
+            except ModuleNotFoundError as exc:
+                if exc.name != f"drivers.{info.name}.events":
+                    raise
+    return modules
+
+
+def _type_literal(cls: type[DeviceEvent]) -> str | None:
+    """The ``type`` a concrete event class is written with (None for a base class)."""
+    default = cls.model_fields["type"].default
+    return default if isinstance(default, str) else None
+
+
+def _event_classes() -> list[type[DeviceEvent]]:
+    found: list[type[DeviceEvent]] = []
+    for module in _event_modules():
+        for value in vars(module).values():
+            if (isinstance(value, type) and issubclass(value, DeviceEvent) and value not in found
+                    and _type_literal(value) is not None):
+                found.append(value)
+    return found
+
+
+EVENT_CLASSES: tuple[type[DeviceEvent], ...] = tuple(_event_classes())
+_TAGS = {cls: f"{cls.__module__}.{cls.__qualname__}" for cls in EVENT_CLASSES}
+_BY_TYPE: dict[str, list[type[DeviceEvent]]] = {}
+for _cls in EVENT_CLASSES:
+    _BY_TYPE.setdefault(str(_type_literal(_cls)), []).append(_cls)
+
+
+def _fits(cls: type[DeviceEvent], keys: set[str]) -> bool:
+    fields = cls.model_fields
+    return {name for name, f in fields.items() if f.is_required()} <= keys <= set(fields)
+
+
+def _tag(value: Any) -> str | None:
+    """The union member a payload (or a model) belongs to."""
+    if isinstance(value, DeviceEvent):
+        return _TAGS.get(type(value))
+    if not isinstance(value, Mapping):
+        return None
+    candidates = _BY_TYPE.get(str(value.get("type")), [])
+    keys = set(value)
+    chosen = next((cls for cls in candidates if _fits(cls, keys)), candidates[0] if candidates else None)
+    return _TAGS[chosen] if chosen is not None else None
+
+
+_UNION = reduce(or_, [Annotated[cls, Tag(tag)] for cls, tag in _TAGS.items()])
+_SCHEMA: Any = Annotated[_UNION, Discriminator(_tag)]
+ANY_EVENT: TypeAdapter[DeviceEvent] = TypeAdapter(_SCHEMA)
+
+
+class NotAnEvent(ValueError):
+    """A payload no driver's event model accepts; the message says what is wrong with it."""
+
+
+def parse_event(payload: Mapping[str, Any]) -> DeviceEvent:
+    """The driver's model of a journaled device event (``NotAnEvent`` if none fits)."""
+    kind = payload.get("type")
+    if str(kind) not in _BY_TYPE:
+        raise NotAnEvent(f"no device has an event of type {kind!r}")
+    try:
+        return ANY_EVENT.validate_python(dict(payload))
+    except ValidationError as exc:
+        said = "; ".join(f"{e['loc'][-1] if e['loc'] else kind}: {e['msg']}" for e in exc.errors())
+        raise NotAnEvent(f"{kind} event: {said}") from None
+
+
+def device_of(event: DeviceEvent) -> str:
+    """The device an event names (every driver event carries ``device``; ``device`` if not)."""
+    return str(getattr(event, "device", "device"))

@@ -1,0 +1,179 @@
+"""Snapshots of the table state, so a start replays only what came after the last one.
+
+Every ``every`` inputs the loop pickles the ``TableCore`` (the game adapter left out: it is
+rebuilt from the config), compresses it and journals it as a ``snapshot`` row whose payload
+carries the blob's SHA-256 and ``covers``, the seq of the last input the core had applied. The
+row is in the hash chain like any other, so an edited blob or row is a break. Loading goes
+through ``SafeUnpickler``: only this project's state classes (never its functions, never the
+modules that do I/O) and a few plain standard-library types, so a blob can build data, never
+run code. A snapshot written by other code (a different ``fingerprint``: an upgrade) is not
+used; that start replays the whole journal once (docs/deployment.md, "Upgrades").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import os
+import pickle
+import zlib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from controller.journal import SNAPSHOT, Entry, Journal, JournalFull
+from controller.table.core import TableCore
+
+log = logging.getLogger(__name__)
+
+FORMAT = 1
+#: inputs applied between two snapshots (a start replays at most about this many)
+EVERY = 1000
+TABLE_SOURCE = "table"
+_ADAPTER = "adapter"
+
+#: where state classes may come from (modules that do I/O or wire processes are excluded)
+_STATE_MODULES = ("controller.games.", "controller.table.", "controller.shoe", "controller.money", "controller.cards")
+_NOT_STATE = frozenset({
+    "controller.table.app", "controller.table.loop", "controller.table.spots", "controller.table.wheel",
+    "controller.table.devices", "controller.table.keyboard", "controller.table.printer",
+    "controller.table.players", "controller.table.recall", "controller.table.recovery", "controller.table.snapshot",
+})
+_STDLIB = frozenset({
+    ("fractions", "Fraction"), ("decimal", "Decimal"), ("collections", "OrderedDict"), ("collections", "deque"),
+    ("collections", "Counter"), ("collections", "defaultdict"), ("datetime", "datetime"), ("datetime", "date"),
+    ("datetime", "timedelta"), ("datetime", "timezone"), ("builtins", "set"), ("builtins", "frozenset"),
+    ("builtins", "bytearray"), ("builtins", "complex"), ("controller.journal", "Entry"),
+})
+
+
+class SnapshotRefused(Exception):
+    """A snapshot blob names something it may not build."""
+
+
+class SafeUnpickler(pickle.Unpickler):
+    """Builds only state classes of this project and plain standard-library values."""
+
+    def __init__(self, data: bytes, adapter: Any) -> None:
+        super().__init__(io.BytesIO(data))
+        self._adapter = adapter
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _STDLIB:
+            return super().find_class(module, name)
+        if module.startswith(_STATE_MODULES) and module not in _NOT_STATE:
+            found = super().find_class(module, name)
+            if isinstance(found, type):
+                return found
+        raise SnapshotRefused(f"a snapshot may not build {module}.{name}")
+
+    def persistent_load(self, pid: Any) -> Any:
+        if pid == _ADAPTER:
+            return self._adapter
+        raise SnapshotRefused(f"unknown reference {pid!r} in a snapshot")
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, file: io.BytesIO, adapter: Any) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self._adapter = adapter
+
+    def persistent_id(self, obj: Any) -> Any:
+        return _ADAPTER if obj is self._adapter else None
+
+
+@cache
+def fingerprint() -> str:
+    """Of the code whose objects a snapshot holds: a snapshot is used only by the same code.
+    ``CROUPIER_SNAPSHOT_FINGERPRINT`` pins it (the restart benchmark, whose generating and
+    measuring processes must agree while the source tree is being edited)."""
+    pinned = os.environ.get("CROUPIER_SNAPSHOT_FINGERPRINT")
+    if pinned:
+        return pinned
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for sub in ("games", "table", "shoe.py", "money.py", "cards.py", "journal.py"):
+        base = root / sub
+        for path in sorted(base.rglob("*.py")) if base.is_dir() else [base]:
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+fingerprint()  # at import: the code this process runs, not what an upgrade puts on disk later
+
+
+def dump(core: TableCore) -> bytes:
+    buf = io.BytesIO()
+    _Pickler(buf, core.adapter).dump(core)
+    return zlib.compress(buf.getvalue(), 6)
+
+
+def load(blob: bytes, adapter: Any) -> TableCore:
+    core = SafeUnpickler(zlib.decompress(blob), adapter).load()
+    if not isinstance(core, TableCore):
+        raise SnapshotRefused(f"a snapshot holds a {type(core).__name__}, not a table")
+    return core
+
+
+def take(journal: Journal, core: TableCore, covers: int) -> Entry:
+    """Journal a snapshot of ``core`` as it stands after applying input ``covers``."""
+    payload = {"format": FORMAT, "covers": covers, "fingerprint": fingerprint(), "game": core.adapter.game}
+    return journal.append_snapshot(payload, dump(core), source=TABLE_SOURCE, round_id=core.round_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Restored:
+    seq: int  # the snapshot row
+    covers: int  # replay continues with the entries after this seq
+
+
+def restore(journal: Journal, core: TableCore, *, before: int | None = None) -> Restored | None:
+    """Load the newest usable snapshot (its row before ``before``) into ``core`` in place."""
+    for entry in journal.latest(SNAPSHOT, before=before):
+        p = entry.payload
+        if p.get("format") != FORMAT or p.get("fingerprint") != fingerprint() or p.get("game") != core.adapter.game:
+            return None  # older code wrote it, and every one before it: replay from the start
+        covers = p.get("covers")
+        if not isinstance(covers, int) or isinstance(covers, bool) or not 0 <= covers < entry.seq:
+            log.error("snapshot %s names no input it covers; trying an older one", entry.seq)
+            continue
+        blob = journal.snapshot_blob(entry.seq)
+        if blob is None:
+            return None  # blobs before this one were pruned as well
+        if hashlib.sha256(blob).hexdigest() != p.get("sha256"):
+            log.error("snapshot %s: blob does not match its journaled hash; trying an older one", entry.seq)
+            continue
+        try:
+            loaded = load(blob, core.adapter)
+        except Exception as exc:  # noqa: BLE001 -- a blob can fail in many ways; none may brick a start
+            log.error("snapshot %s cannot be loaded (%s); trying an older one", entry.seq, exc)
+            continue
+        vars(core).update(vars(loaded))
+        return Restored(entry.seq, covers)
+    return None
+
+
+class Snapshots:
+    """The loop's hook: after every ``every`` applied inputs, a snapshot (skipped, and tried at
+    the next input, when the disk is full)."""
+
+    def __init__(self, journal: Journal, every: int = EVERY) -> None:
+        self.journal = journal
+        self.every = every
+        self._since = 0
+        self.taken = 0
+
+    def applied(self, core: TableCore, entry: Entry) -> None:
+        self._since += 1
+        if self._since < self.every:
+            return
+        try:
+            take(self.journal, core, entry.seq)
+        except JournalFull:
+            log.warning("journal full: snapshot after seq %s skipped", entry.seq)
+            return
+        self._since = 0
+        self.taken += 1

@@ -1,0 +1,60 @@
+"""What people see of the table: the dealer's prompt and the pit's ``state`` (docs/console.md,
+docs/pit.md). Read-only views of the core; nothing here changes the table."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from controller.table.phases import SETTLING
+
+if TYPE_CHECKING:
+    from controller.table.core import TableCore
+
+
+def prompt(core: TableCore) -> str:
+    """The dealer's current instruction (with a refused press's reason until the state changes)."""
+    text = _instruction(core)
+    return f"{text} [{core.notice}]" if core.notice else text
+
+
+def _instruction(core: TableCore) -> str:
+    hold, shoe = core.outage or core.hold, core.shoe
+    if hold is not None:
+        return f"HOLD {hold.code}: {hold.message} — {' or '.join(hold.options)}"
+    if core.keyin is not None:
+        return f"Card {core.keyin} not read: key it in"
+    if core.engine is None:
+        if core.closing:
+            return "Table closed"
+        if shoe.needs_new:
+            return "Cut card is out: load a new shoe" if shoe.cut_seen else "Shuffle: load a new deck"
+        if shoe.burn_left > 0:
+            return f"Burn {shoe.burn_left} card{'s' if shoe.burn_left > 1 else ''}"
+        own = core.adapter.device
+        fault = core.health.fault(own) if own else None
+        if own and fault:
+            return f"{own.capitalize()} fault ({fault}): wait until it is re-powered and healthy"
+        return "Open betting"
+    if core.phase == SETTLING:
+        return core.adapter.done_prompt(core.engine)
+    return core.adapter.prompt(core.engine, core.engine.expects())
+
+
+def state(core: TableCore) -> dict[str, Any]:
+    """The retained ``state`` snapshot of the pit feed (devices are added by the loop)."""
+    shoe, shown = core.shoe, core.outage or core.hold
+    return {
+        "game": core.adapter.game,
+        "preset": core.preset,
+        "phase": "hold" if shown is not None else core.phase,
+        "round": core.round_id,
+        "dealer": core.dealer,
+        "closing": core.closing,
+        "limits": {k: v.model_dump() for k, v in core.rules.limits.items()},
+        "shoe": {"id": shoe.shoe_id, "cards_dealt": shoe.last_n, "cut_card_seen": shoe.cut_seen,
+                 "to_burn": shoe.burn_left},
+        "hold": shown.view() if shown is not None else None,
+        "devices": {d: dict(h) for d, h in core.devices.items()},
+        "alerts_open": [dict(a) for _, a in sorted(core.alerts_open.items())],
+        "corrections_pending": core.book.pending(),
+    }

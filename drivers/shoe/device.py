@@ -1,0 +1,106 @@
+"""The CSP/1 card shoe as a ``Device`` (``docs/devices.md``): a ``ShoeSession`` over a serial or
+USB transport, opened once (an address that cannot be opened raises at ``open``), then
+reconnecting on its own for as long as it is open.
+
+Commands: ``lock``, ``unlock``, ``new_shoe(shoe_id, decks)``, ``ping``, ``reset``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+from collections.abc import AsyncIterator
+from typing import Any
+
+from drivers.clock import SYSTEM_CLOCK, Clock
+from drivers.device import Health
+from drivers.device_kit import Command, EventSink, dispatch, queued_events
+from drivers.errors import DeviceAddressError
+from drivers.events import DeviceEvent
+from drivers.registry import BuildOptions, DeviceAddress
+from drivers.shoe.session import SessionConfig, ShoeSession
+from drivers.shoe.transport import Transport
+from drivers.shoe.transport_serial import BAUDRATE, SerialTransport
+from drivers.shoe.transport_usb import DEFAULT_PID, DEFAULT_VID, UsbTransport, parse_vid_pid
+
+
+class ShoeDevice:
+    """One shoe behind any ``Transport``."""
+
+    def __init__(self, transport: Transport, *, name: str = "shoe", clock: Clock = SYSTEM_CLOCK,
+                 config: SessionConfig | None = None, sink: EventSink | None = None) -> None:
+        self.name = name
+        self.address = transport.name
+        self.session = ShoeSession(transport, device=name, clock=clock, config=config, on_event=sink)
+        self._sink = sink
+        self._task: asyncio.Task[None] | None = None
+        self._closed = asyncio.Event()
+        self._commands: dict[str, Command] = {
+            "lock": self.session.lock,
+            "unlock": self.session.unlock,
+            "new_shoe": self.session.new_shoe,
+            "ping": self.session.ping,
+            "reset": self.session.reset,
+        }
+
+    async def open(self) -> None:
+        """Open the transport (``DeviceNotFound``, ``DeviceBusy`` ... when it cannot be), then
+        run the session: from here on a lost link is ``offline`` and a reconnect."""
+        if self._task is not None:
+            return
+        await self.session.transport.open()
+        self._closed.clear()
+        self._task = asyncio.create_task(self.session.run(opened=True), name=f"{self.name}-session")
+
+    def events(self) -> AsyncIterator[DeviceEvent]:
+        return queued_events(self.session.events, self._closed, self._sink, self.name)
+
+    async def command(self, name: str, **arguments: Any) -> None:
+        await dispatch(self.name, self._commands, name, arguments)
+
+    def health(self) -> Health:
+        receiver = self.session.receiver
+        fault = None
+        if receiver.impostor is not None:
+            fault = f"shoe {receiver.impostor} is not this table's shoe {receiver.identity}"
+        elif self.session.open_error is not None:
+            fault = str(self.session.open_error)
+        return Health(online=self.session.online, fault=fault, last_seen=self.session.last_seen,
+                      identity=receiver.identity)
+
+    async def close(self) -> None:
+        self._closed.set()
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await self.session.transport.close()
+
+
+# --------------------------------------------------------------------------- registry builders
+def _config(address: DeviceAddress, options: BuildOptions, identity: str | None) -> SessionConfig:
+    """The session's settings: extra ``session_config``, the identity from the URL or extra ``identity``."""
+    config = options.extra("session_config", SessionConfig) or SessionConfig()
+    identity = identity or options.extra("identity", str)
+    return dataclasses.replace(config, identity=identity) if identity is not None else config
+
+
+def serial_shoe(address: DeviceAddress, options: BuildOptions) -> ShoeDevice:
+    """``serial:///dev/ttyUSB0?baud=115200&identity=SN42`` (or a bare path, or a pyserial URL)."""
+    params = address.options(baud=BAUDRATE, identity=None)
+    return ShoeDevice(SerialTransport(address.target, params["baud"]), name=options.name, clock=options.clock,
+                      config=_config(address, options, params["identity"]), sink=options.sink)
+
+
+def usb_shoe(address: DeviceAddress, options: BuildOptions) -> ShoeDevice:
+    """``usb://1209:0001?identity=SN42``; extra ``backend``: a pyusb backend (None: libusb)."""
+    params = address.options(identity=None)
+    try:
+        vid, pid = parse_vid_pid(address.target or f"{DEFAULT_VID:04x}:{DEFAULT_PID:04x}")
+    except ValueError as exc:
+        raise DeviceAddressError(f"{address.url}: {exc}") from None
+    transport = UsbTransport(vid, pid, options.extras.get("backend"))
+    return ShoeDevice(transport, name=options.name, clock=options.clock,
+                      config=_config(address, options, params["identity"]), sink=options.sink)

@@ -1,0 +1,109 @@
+"""The Cammegh SS2 roulette wheel as a ``Device`` (``docs/devices.md``): a ``WheelSession`` on a
+serial line, opened once (an address that cannot be opened raises at ``open``), then reconnecting
+with backoff for as long as it is open.
+
+Commands: ``start_game``, ``power_on``, ``power_off``, ``restart``, ``poll``, ``self_test``,
+``set_mode(mode)``. A command given while the line is (re)connecting waits ``connect_timeout``
+seconds for it (a resumed round starts its game right after the table starts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from drivers.device import Health
+from drivers.device_kit import Command, EventSink, dispatch, queued_events
+from drivers.events import DeviceEvent
+from drivers.registry import BuildOptions, DeviceAddress
+from drivers.wheel.core import Rules
+from drivers.wheel.session import WheelNotConnected, WheelSession
+
+
+class WheelDevice:
+    """One wheel behind its ``WheelSession`` (built by the caller with its clock and rules)."""
+
+    def __init__(self, session: WheelSession, *, sink: EventSink | None = None, connect_timeout: float = 5.0) -> None:
+        self.session = session
+        self.name = session.device
+        self.address = session.url
+        self.connect_timeout = connect_timeout
+        self._sink = sink
+        self._task: asyncio.Task[None] | None = None
+        self._closed = asyncio.Event()
+        self._commands: dict[str, Command] = {
+            "start_game": self._connected(session.start_game),
+            "power_on": self._connected(lambda: session.power(True)),
+            "power_off": self._connected(lambda: session.power(False)),
+            "restart": self._connected(session.restart),
+            "poll": self._connected(session.poll),
+            "self_test": self._connected(session.self_test),
+            "set_mode": self._connected(session.set_mode),
+        }
+
+    def _connected(self, command: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[None]]:
+        """``command`` once the line is open (its signature kept, for ``dispatch`` to check)."""
+
+        @functools.wraps(command)
+        async def call(*args: Any, **kwargs: Any) -> None:
+            try:
+                await asyncio.wait_for(self.session.connected.wait(), self.connect_timeout)
+            except TimeoutError:
+                error = self.session.open_error
+                if error is not None:
+                    raise type(error)(str(error)) from None
+                raise WheelNotConnected(f"{self.name} at {self.address} is not connected") from None
+            await command(*args, **kwargs)
+
+        return call
+
+    async def open(self) -> None:
+        if self._task is not None:
+            return
+        line = await self.session.open_port()
+        self._closed.clear()
+        self._task = asyncio.create_task(self.session.run(line), name=f"{self.name}-session")
+
+    def events(self) -> AsyncIterator[DeviceEvent]:
+        return queued_events(self.session.events, self._closed, self._sink, self.name)
+
+    async def command(self, name: str, **arguments: Any) -> None:
+        await dispatch(self.name, self._commands, name, arguments)
+
+    def health(self) -> Health:
+        session = self.session
+        fault = None
+        if session.impostor is not None:
+            fault = f"wheel {session.impostor!r} is not this table's wheel {session.identity!r}"
+        elif session.open_error is not None:
+            fault = str(session.open_error)
+        elif session.core.needs_repower:
+            fault = "the wheel needs re-powering (*P 1)"
+        return Health(online=session.connected.is_set(), fault=fault, last_seen=session.core.last_rx,
+                      identity=session.identity)
+
+    async def close(self) -> None:
+        self._closed.set()
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+# --------------------------------------------------------------------------- registry builder
+def serial_wheel(address: DeviceAddress, options: BuildOptions) -> WheelDevice:
+    """``serial:///dev/ttyUSB0?identity=BANNER`` (or a bare path, or a pyserial URL). Baud is
+    the SS2's 9600. On a sped-up clock (a ``ScaledClock`` shared with a simulator) the line-health
+    timeouts keep their wall-clock length: they are a matter of the host and the line."""
+    params = address.options(identity=None, mode=-1, reply_timeout=1.0)
+    speed = float(getattr(options.clock, "factor", 1.0))
+    session = WheelSession(
+        address.target, device=options.name, clock=options.clock, emit=options.sink,
+        mode=None if params["mode"] < 0 else params["mode"], identity=params["identity"] or options.extra("identity", str),
+        reply_timeout=params["reply_timeout"] * speed, rules=Rules(silence_timeout=Rules.silence_timeout * speed),
+    )
+    return WheelDevice(session, sink=options.sink)

@@ -1,0 +1,103 @@
+"""Every parser that reads bytes from outside the process, with the one error type each may
+raise and valid seed inputs to mutate: used by the hypothesis fuzz tests (tests/fuzz) and by
+``bench/fuzz.py``. Anything else escaping a parser is a defect."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from controller.feed.commands import parse_command
+from controller.table.inputs import InputRefused
+from controller.table.keyboard import parse_line as parse_dealer_line
+from controller.table.schema import check_json, checked_command
+from drivers.shoe import codec as csp1
+from drivers.spots.session import SpotTracker
+from drivers.wheel import codec as ss2
+
+
+@dataclass(frozen=True)
+class Parser:
+    name: str
+    parse: Callable[[bytes], object]
+    allowed: tuple[type[BaseException], ...]
+    seeds: tuple[bytes, ...]
+
+
+def _ss2(raw: bytes) -> object:
+    return ss2.parse_line(raw)
+
+
+def _csp1(raw: bytes) -> object:
+    return csp1.Decoder().feed(raw)
+
+
+_TRACKER = SpotTracker("t1", range(1, 8))
+
+
+def _spot_press(raw: bytes) -> object:
+    return _TRACKER.handle("croupier/t1/spot/3/press", raw, False)
+
+
+def _console(raw: bytes) -> object:
+    return checked_command(check_json(raw))
+
+
+def _dealer(raw: bytes) -> object:
+    payload = parse_dealer_line(raw.decode("utf-8", "replace"))
+    return checked_command(payload) if payload is not None else None
+
+
+def _press(seq: int, button: str = "hit", **extra: object) -> bytes:
+    return json.dumps({"v": 1, "device": "spot-3", "seq": seq, "button": button, **extra}).encode()
+
+
+PARSERS: tuple[Parser, ...] = (
+    Parser("ss2", _ss2, (ss2.CodecError,), (
+        b"*X;5;011;25;0;165;1\r\n", b"*X;2;001;  ;0;174;0\r\n", b"*Z;1;17;00\r\n", b"*V;SS2;1.04\r\n")),
+    Parser("csp1", _csp1, (), (
+        csp1.encode(1, csp1.Card(card="AH", n=1)), csp1.encode(2, csp1.Card(card="TS", n=2)),
+        b"#0003;NOREAD;3*0000\r\n#0004;CUT;4*FFFF\r\n")),
+    Parser("spot_press", _spot_press, (), (
+        _press(5), _press(6, "bet", amount=500, kind="perfect_pairs"), _press(7, "bet", amount=100, kind="straight:17"),
+        b'{"v":1,"device":"spot-3x","seq":1,"button":"hit"}')),
+    Parser("pit_command", parse_command, (), (
+        b'{"v":1,"id":"c1","sender":"pit-boss-anna","command":"close_after_round"}',
+        b'{"v":1,"id":"c2","sender":"pit-boss-anna","command":"acknowledge_alert","alert":12}',
+        b'{"v":1,"id":"c3","sender":"p","command":"void_round","round":"t1-000004"}')),
+    Parser("console_request", _console, (InputRefused,), (
+        b'{"command":"bet","box":1,"amount":500,"player":"A"}', b'{"command":"decide","box":2,"action":"hit"}',
+        b'{"command":"correct","round":"t1-000004","reason":"misread","changes":'
+        b'[{"box":1,"hand":1,"kind":"main","payout":2500}]}', b'{"command":"sign_in","dealer":"anna.k"}')),
+    Parser("dealer_line", _dealer, (ValueError,), (
+        b"bet box=1 amount=500 player=A", b"decide box=1 action=hit", b"key_card card=10H",
+        b"correct round=t1-000004 changes='[{\"box\":1,\"hand\":1,\"kind\":\"main\",\"payout\":2500}]' reason=\"x y\"")),
+)
+BY_NAME = {p.name: p for p in PARSERS}
+
+
+def mutate(rng: random.Random, seed: bytes) -> bytes:
+    """One hostile variant of ``seed``: bytes flipped, cut, repeated, nested or random."""
+    data = bytearray(seed)
+    for _ in range(rng.randint(1, 4)):
+        op = rng.randrange(7)
+        at = rng.randrange(len(data) + 1)
+        if op == 0 and data:
+            data[at % len(data)] = rng.randrange(256)
+        elif op == 1:
+            del data[at:at + rng.randint(1, 8)]
+        elif op == 2:
+            data[at:at] = rng.randbytes(rng.randint(1, 8))
+        elif op == 3:
+            depth = rng.choice((3, 50, 2000))
+            data[at:at] = b"[" * depth + b"1" + b"]" * depth
+        elif op == 4:
+            data[at:at] = rng.choice((b'"', b"\\", b"{", b"}", b";", b"*", b"#", b"\r\n", b"=", b"'", b"1e999", b"-0",
+                                      b"1050.5", b"null", b"true", b"\xff\xfe"))
+        elif op == 5:
+            data = data[:at] + data[at:] * rng.randint(2, 20)
+        else:
+            data = bytearray(rng.randbytes(rng.randint(0, 80)))
+    return bytes(data)

@@ -1,0 +1,110 @@
+"""The soak's verdict is its own: hand-worked roulette rounds where the table's record and the
+soak's recomputation agree, and each way they can disagree (a payout off by a cent, a bet
+missing from the record, a round closed twice, a number the wheel never spun, a pit that missed
+an event) is caught and named."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from controller.config import load
+from controller.games.roulette.engine import RouletteRound
+from controller.hil.checker import check
+from controller.hil.mqtt import PitWatcher
+from controller.hil.replay import SpinTruth
+from controller.hil.rig import Spin
+from controller.hil.tail import Row
+
+ROOT = Path(__file__).resolve().parents[3]
+RULES = load(ROOT / "config" / "roulette-european.toml").game_rules()
+
+
+def engine() -> RouletteRound:
+    return RouletteRound(RULES)  # type: ignore[arg-type]
+
+
+def bet(kind: str, amount: int, payout: int, box: int = 1, player: str = "P1") -> dict[str, Any]:
+    return {"box": box, "hand": 1, "kind": kind, "player": player, "stake": amount, "payout": payout}
+
+
+def journal(number: str = "17") -> list[Row]:
+    """One spin: 100 on straight 17 and 500 on black by P1, the wheel says ``number`` at spin 1.
+    17 is black: straight pays 35:1 (3600 back), black 1:1 (1000 back)."""
+    rid = "rl-000001"
+    bets = [bet("straight:17", 100, 3600), bet("black", 500, 1000)]
+    payloads: list[tuple[str | None, str, dict[str, Any]]] = [
+        (None, "command", {"command": "open_round"}),
+        (rid, "command", {"command": "bet", "box": 1, "kind": "straight:17", "amount": 100, "player": "P1"}),
+        (rid, "command", {"command": "bet", "box": 1, "kind": "black", "amount": 500, "player": "P1"}),
+        (rid, "device", {"device": "wheel", "type": "no_more_bets", "spin": 1}),
+        (rid, "device", {"device": "wheel", "type": "winning_number", "spin": 1, "number": number}),
+        (rid, "round_closed", {"round": rid, "status": "settled", "bets": bets, "stake_total": 600,
+                               "payout_total": 4600}),
+    ]
+    return [Row(seq, r, kind, "test", p) for seq, (r, kind, p) in enumerate(payloads, 1)]
+
+
+def pit_with(rows: list[Row], *, ledger: tuple[int, int, int, int] = (1, 0, 600, 4600)) -> PitWatcher:
+    pit = PitWatcher(0, "rl")
+    pit.event_seqs = {r.seq for r in rows}
+    for r in rows:
+        if r.kind == "round_closed":
+            pit.rounds.setdefault(str(r.round_id), []).append(r.payload)
+    pit.ledger = dict(zip(("rounds_settled", "rounds_void", "stake_total", "payout_total"), ledger, strict=True))
+    return pit
+
+
+def verdict(rows: list[Row], spun: str = "17", pit: PitWatcher | None = None) -> Any:
+    return check(rows, engine, SpinTruth([Spin(1, spun)]), pit or pit_with(rows))
+
+
+def test_a_round_the_table_settled_right_passes() -> None:
+    v = verdict(journal())
+    assert (v.rounds_settled, v.stake_total, v.payout_total) == (1, 600, 4600)
+    assert (v.lost_bets, v.double_settled, v.payout_mismatches, v.card_mismatches) == (0, 0, 0, 0)
+    assert v.ledger_balanced and v.feed_complete and not v.examples
+
+
+def test_a_payout_one_cent_off_is_a_mismatch_and_unbalances_the_ledger() -> None:
+    rows = journal()
+    rows[-1].payload["bets"][0]["payout"] = 3599
+    rows[-1].payload["payout_total"] = 4599
+    v = verdict(rows)
+    assert v.payout_mismatches == 1 and not v.ledger_balanced
+
+
+def test_a_bet_missing_from_the_record_is_lost() -> None:
+    rows = journal()
+    rows[-1].payload["bets"] = rows[-1].payload["bets"][:1]
+    rows[-1].payload["stake_total"], rows[-1].payload["payout_total"] = 100, 3600
+    assert verdict(rows).lost_bets == 1
+
+
+def test_a_round_never_closed_loses_its_bets() -> None:
+    assert verdict(journal()[:-1]).lost_bets == 2
+
+
+def test_a_round_closed_twice_is_double_settled() -> None:
+    rows = journal()
+    again = Row(7, rows[-1].round_id, "round_closed", "table", copy.deepcopy(rows[-1].payload))
+    assert verdict([*rows, again]).double_settled == 1
+
+
+def test_the_wheel_number_comes_from_the_rig_not_the_table() -> None:
+    # the table read 17, the rig spun 18 (red): the soak pays what the rig spun
+    v = verdict(journal(), spun="18")
+    assert v.card_mismatches == 1 and v.payout_mismatches == 1
+
+
+def test_a_pit_that_missed_an_event_or_a_ledger_is_incomplete() -> None:
+    rows = journal()
+    pit = pit_with(rows)
+    pit.event_seqs.discard(3)
+    assert not verdict(rows, pit=pit).feed_complete
+    assert not verdict(rows, pit=pit_with(rows, ledger=(1, 0, 600, 4601))).ledger_balanced
+
+
+def test_a_round_still_open_at_the_end_counts_its_bets_as_lost_before_the_result() -> None:
+    assert verdict(journal()[:-2]).lost_bets == 2  # bets in, no more bets, no number, never closed

@@ -1,0 +1,101 @@
+"""The table's Prometheus endpoint, scraped while a simulated table plays: the figures move."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import socket
+import urllib.request
+from pathlib import Path
+
+from prometheus_client.parser import text_string_to_metric_families
+
+from controller.config import load
+from controller.table.app import run_table
+
+CONFIG = """
+[table]
+id = "m1"
+game = "blackjack"
+preset = "ru6"
+journal = "m1.journal"
+
+[limits]
+main = {{ min = 500, max = 500000 }}
+
+[devices.shoe]
+transport = "simulated"
+port = "serial"
+
+[devices.shoe.simulated]
+seed = 3
+
+[mqtt]
+broker = "none"
+
+[metrics]
+enabled = true
+host = "127.0.0.1"
+port = {port}
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _scrape(url: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    text = urllib.request.urlopen(url, timeout=5).read().decode()
+    out = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            out[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return out
+
+
+def _total(figures, name: str, **labels: str) -> float:
+    want = set(labels.items())
+    return sum(v for (n, ls), v in figures.items() if n == name and want <= set(ls))
+
+
+async def test_endpoint_counts_rounds_appends_and_device_latency(tmp_path: Path):
+    port = _free_port()
+    path = tmp_path / "m1.toml"
+    path.write_text(CONFIG.format(port=port))
+    config = load(path)
+    url = f"http://127.0.0.1:{port}/metrics"
+    table = asyncio.create_task(run_table(config, 6, out=io.StringIO(), prompts=False))
+    seen: list[dict] = []
+    try:
+        for _ in range(600):  # until two scrapes show rounds moving, at most ~60 s on a loaded machine
+            if table.done():
+                break
+            try:
+                figures = await asyncio.to_thread(_scrape, url)
+            except OSError:
+                await asyncio.sleep(0.1)
+                continue
+            rounds = _total(figures, "croupier_rounds_total", table="m1", status="settled")
+            if rounds and (not seen or rounds > _total(seen[-1], "croupier_rounds_total", table="m1")):
+                seen.append(figures)
+            if len(seen) >= 2:
+                break
+            await asyncio.sleep(0.1)
+    finally:
+        await asyncio.wait_for(table, 120)
+    assert len(seen) >= 2, "the rounds counter never moved"
+    first, later = seen[0], seen[-1]
+    assert _total(later, "croupier_rounds_total", table="m1") > _total(first, "croupier_rounds_total", table="m1")
+    assert _total(later, "croupier_journal_append_seconds_count", table="m1") > \
+        _total(first, "croupier_journal_append_seconds_count", table="m1") > 0
+    assert _total(later, "croupier_device_event_seconds_count", table="m1", device="shoe") > 0
+    assert _total(later, "croupier_device_online", table="m1", device="shoe") == 1
+    assert _total(later, "croupier_journal_head_seq", table="m1") > _total(first, "croupier_journal_head_seq", table="m1")
+    # the server is gone with the table
+    try:
+        await asyncio.to_thread(_scrape, url)
+        raise AssertionError("the endpoint outlived the table")
+    except OSError:
+        pass

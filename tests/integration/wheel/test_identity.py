@@ -1,0 +1,59 @@
+"""Issue 9, defect 9 for the wheel: after every (re)connect the wheel's ``*V`` banner is checked
+against the configured one or the first one seen; another wheel is a ``fault``
+(``identity_mismatch``) and nothing it says is delivered until the right wheel is back
+(``recovered``). Real ptys, the simulator behind a stable symlink as /dev/serial/by-id."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from drivers import registry
+from drivers.clock import ScaledClock
+from simulators.wheel import WheelSimulator
+from tests.contract.conftest import Events
+from tests.integration.wheel.conftest import FAST
+
+STATES = ("before_game", "place_bets", "ball_in_rim", "no_more_bets", "winning_number", "table_closed", "rotor")
+
+
+async def test_a_wheel_other_than_the_configured_one_is_a_fault_from_the_start() -> None:
+    events = Events()
+    device = registry.build("sim+pty://wheel?banner=Wheel%20B&identity=Wheel%20A", sink=events, clock=ScaledClock(4))
+    await device.open()
+    try:
+        await events.until(lambda: bool(events.of("fault")))
+        fault = events.of("fault")[0]
+        assert fault.reason == "identity_mismatch" and "Wheel B" in fault.detail and "Wheel A" in fault.detail
+        assert "Wheel B" in (device.health().fault or "")
+        await device.command("poll")  # the line works; what the wheel says is not delivered
+        assert not [e for e in events.seen if e.type in STATES]
+    finally:
+        await device.close()
+
+
+async def test_a_wheel_swapped_while_unplugged_is_caught_at_reconnect(tmp_path: Path) -> None:
+    clock = ScaledClock(4)
+    sim = WheelSimulator(clock=clock, rng=random.Random(1), timings=FAST, banner="Wheel A", link=tmp_path / "wheel")
+    await sim.start()
+    events = Events()
+    device = await registry.open_device(f"serial://{sim.path}", "wheel", sink=events, clock=clock)
+    try:
+        await events.until(lambda: device.health().identity == "Wheel A" and bool(events.of("rotor")))
+        sim.unplug()
+        await events.until(lambda: bool(events.of("offline")))
+        sim.banner = "Wheel B"
+        await sim.replug()
+        await events.until(lambda: bool(events.of("fault")), timeout=20)
+        assert events.of("fault")[0].reason == "identity_mismatch"
+        seen = len(events.seen)
+
+        sim.unplug()
+        sim.banner = "Wheel A"
+        await sim.replug()
+        await events.until(lambda: bool(events.of("recovered")), timeout=20)
+        assert device.health().fault is None
+        await events.until(lambda: any(e.type in STATES for e in events.seen[seen:]))
+    finally:
+        await device.close()
+        await sim.stop()

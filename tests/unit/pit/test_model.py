@@ -1,0 +1,118 @@
+"""The floor model: what each feed message does to the pit's picture of a table."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from controller.pit.model import FloorModel
+
+
+def put(model: FloorModel, table: str, leaf: str, body: Any, now: float = 100.0) -> str | None:
+    payload = body if isinstance(body, bytes) else json.dumps(body).encode()
+    return model.apply(f"croupier/{table}/{leaf}", payload, now)
+
+
+def alert(seq: int, severity: str, code: str = "x", **extra: Any) -> dict[str, Any]:
+    return {"v": 1, "table": "t1", "round": None, "ts": "2026-12-01T10:00:00.000Z", "seq": seq,
+            "severity": severity, "code": code, "message": f"{code} {seq}", **extra}
+
+
+def test_presence_follows_the_online_topic() -> None:
+    model = FloorModel()
+    put(model, "t1", "online", b"1")
+    assert model.tables["t1"].tile()["online"] is True
+    put(model, "t1", "online", b"0")
+    assert model.tables["t1"].tile()["online"] is False
+    put(model, "t1", "online", b"")  # retained topic cleared: the table left the floor
+    assert "t1" not in model.tables
+
+
+def test_state_feeds_the_tile() -> None:
+    model = FloorModel()
+    put(model, "t1", "state", {"game": "roulette", "preset": "european", "phase": "betting", "dealer": "ann",
+                               "limits": {"straight": {"min": 100, "max": 10000}},
+                               "devices": {"wheel": {"online": False, "fault": None}}, "alerts_open": []})
+    tile = model.tables["t1"].tile()
+    assert (tile["game"], tile["phase"], tile["dealer"]) == ("roulette", "betting", "ann")
+    assert tile["devices_ok"] is False
+
+
+def test_open_alerts_rank_by_severity_and_the_state_is_the_authority_on_errors() -> None:
+    model = FloorModel()
+    put(model, "t1", "alert", alert(5, "warning", "spot.refused"))
+    put(model, "t1", "alert", alert(7, "error", "shoe.gap"))
+    put(model, "t1", "alert", alert(8, "info", "round.note"))
+    put(model, "t1", "state", {"alerts_open": [{"seq": 7, "code": "shoe.gap", "message": "gap", "round": "r1"}]})
+    assert [(a["seq"], a["severity"]) for a in model.tables["t1"].open_alerts()] == [(7, "error"), (5, "warning")]
+    # the table drops the error from its state once acknowledged
+    put(model, "t1", "state", {"alerts_open": []})
+    assert [a["seq"] for a in model.tables["t1"].open_alerts()] == [5]
+    # a warning goes when the acknowledgement alert arrives
+    put(model, "t1", "alert", alert(9, "info", "pit.alert_acknowledged", alert=5, by="pat"))
+    assert model.tables["t1"].open_alerts() == []
+
+
+def test_floor_alerts_put_every_error_before_any_warning() -> None:
+    model = FloorModel()
+    put(model, "a", "alert", alert(1, "warning"))
+    put(model, "b", "alert", alert(2, "error"))
+    put(model, "b", "state", {"alerts_open": [{"seq": 2, "code": "x", "message": "m"}]})
+    assert [(a["table"], a["severity"]) for a in model.alerts()] == [("b", "error"), ("a", "warning")]
+
+
+def test_rounds_are_deduplicated_by_seq_and_a_correction_replaces_its_round() -> None:
+    model = FloorModel(rounds_kept=2)
+    first = {"round": "r1", "seq": 10, "status": "settled", "stake_total": 100, "payout_total": 0}
+    assert put(model, "t1", "round", first) == "t1"
+    assert put(model, "t1", "round", first) is None  # at-least-once duplicate
+    put(model, "t1", "round", {"round": "r2", "seq": 11, "status": "settled"})
+    put(model, "t1", "round", {**first, "seq": 20, "payout_total": 200, "corrections": [{"seq": 19}]})
+    assert list(model.tables["t1"].rounds) == ["r2", "r1"]
+    assert model.tables["t1"].rounds["r1"]["payout_total"] == 200
+    put(model, "t1", "round", {"round": "r3", "seq": 21})
+    assert list(model.tables["t1"].rounds) == ["r1", "r3"]  # bounded
+
+
+def test_lag_is_measured_from_the_message_timestamp() -> None:
+    model = FloorModel()
+    put(model, "t1", "prompt", {"text": "x", "ts": "1970-01-01T00:01:40.000Z"}, now=100.25)
+    assert model.last_lag is not None and abs(model.last_lag - 0.25) < 1e-9
+
+
+@given(st.text(max_size=30), st.binary(max_size=200))
+def test_hostile_messages_never_raise(leaf: str, payload: bytes) -> None:
+    model = FloorModel()
+    model.apply(f"croupier/t1/{leaf}", payload, 0.0)
+    model.apply(leaf, payload, 0.0)
+    for table in model.tables.values():
+        table.tile()
+        table.open_alerts()
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                    max_leaves=10)
+FIELDS = st.sampled_from(["round", "status", "opened", "closed", "outcome", "bets", "dealer", "stake_total",
+                          "payout_total", "seq", "numbers", "wheel", "winner", "player", "cards", "alerts_open",
+                          "devices", "limits", "corrections_pending", "severity", "ts"])
+
+
+@given(st.lists(st.tuples(st.sampled_from(["state", "round", "alert", "ledger", "prompt"]),
+                          st.dictionaries(FIELDS, JSON | st.dictionaries(FIELDS, JSON, max_size=4), max_size=8)),
+                max_size=6))
+def test_a_hostile_but_well_formed_feed_never_breaks_a_view(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    from controller.pit.views import table_view
+
+    model = FloorModel()
+    for leaf, body in messages:
+        if leaf == "round":
+            body = {**body, "round": str(body.get("round"))}
+        put(model, "t1", leaf, body)
+    for table in model.tables.values():
+        json.dumps(table_view(table, None))
+        json.dumps(table.tile())
+    json.dumps(model.alerts())

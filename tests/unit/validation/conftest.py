@@ -1,0 +1,93 @@
+"""A table without devices: real config, real journal (SQLite on disk), the real table loop.
+
+The shoe's presence is given as the device input the driver would submit, so commands can be
+tried on every game without a pty; restarting is replaying the same journal into a new core.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.config import load
+from controller.journal import Journal
+from controller.table import inputs
+from controller.table.app import build_core
+from controller.table.loop import TableLoop
+from controller.table.recovery import replay
+
+LIMITS = {
+    "three-card-blackjack": 'ante = { min = 500, max = 500000 }\nace_plus = { min = 100, max = 50000 }',
+    "catch-a-wave": 'main = { min = 100, max = 500000 }',
+    "russian-poker": 'ante = { min = 100, max = 100000 }',
+    "baccarat": 'player = { min = 100, max = 1000000 }',
+    "blackjack": 'main = { min = 100, max = 500000 }',
+}
+MAIN = {"three-card-blackjack": "ante", "catch-a-wave": "main", "russian-poker": "ante", "baccarat": "player",
+        "blackjack": "main"}
+PRESET = {"blackjack": "ru6"}
+
+
+def table_config(tmp_path: Path, game: str) -> Path:
+    path = tmp_path / f"{game}.toml"
+    path.write_text(f"""
+[table]
+id = "v1"
+game = "{game}"
+preset = "{PRESET.get(game, 'standard')}"
+journal = "{game}.journal"
+
+[limits]
+{LIMITS[game]}
+
+[mqtt]
+broker = "none"
+""")
+    return path
+
+
+class Table:
+    """One process's life of a table: ``restart`` closes it and replays the journal anew."""
+
+    def __init__(self, config_path: Path) -> None:
+        self.config = load(config_path)
+        self.journal = Journal(self.config.journal_path)
+        self.core = build_core(self.config)
+        replay(self.journal, self.core)
+        self.core.restarted()
+        self.loop = TableLoop(self.core, self.journal)
+        self.task = asyncio.create_task(self.loop.run())
+        self.loop.submit(inputs.DEVICE, {"type": "online", "device": "shoe"}, "shoe")
+
+    async def settled(self) -> None:
+        await self.loop.settled()
+
+    def rows(self) -> int:
+        return len(list(self.journal.entries()))
+
+    def alerts(self) -> list[dict[str, Any]]:
+        return [e.payload for e in self.journal.entries() if e.kind == inputs.ALERT]
+
+    async def close(self) -> None:
+        self.task.cancel()
+        await asyncio.gather(self.task, return_exceptions=True)
+        self.journal.close()
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Callable[[str], Table]]:
+    made: list[Table] = []
+
+    def make(game: str) -> Table:
+        t = Table(table_config(tmp_path, game))
+        made.append(t)
+        return t
+
+    yield make
+    for t in made:
+        if not t.task.done():
+            await t.close()
