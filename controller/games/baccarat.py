@@ -1,4 +1,4 @@
-"""Punto Banco baccarat (RULES.md §6): a pure round engine, its rule set and the drawing rules.
+"""Punto Banco baccarat (docs/rules.md §6): a pure round engine, its rule set and the drawing rules.
 
 Cards go Player, Banker, Player, Banker; then the third cards, which are never a choice: the
 engine says which hand takes the next card (``Expect(CARD, hand=PLAYER|BANKER)``) or that the
@@ -17,17 +17,15 @@ from pydantic import Field
 
 from controller.cards import BACCARAT_POINTS, CARDS
 from controller.games.base import (
-    BetRefused,
-    EngineRound,
     Expect,
     ExpectKind,
     GameRules,
     Limit,
     PhaseError,
-    Settlement,
     UnexpectedCard,
     build_rules,
 )
+from controller.games.ledger import BetLedger, LedgerRound
 from controller.money import Ratio, win
 
 PLAYER: Final = 1  # hand number of the Player hand in ``Expect``
@@ -35,7 +33,7 @@ BANKER: Final = 2
 HAND_NAMES: Final = {PLAYER: "player", BANKER: "banker"}
 BET_KINDS: Final = ("player", "banker", "tie")
 
-#: Banker total -> Player third-card values on which the Banker draws (RULES.md §6 tableau).
+#: Banker total -> Player third-card values on which the Banker draws (docs/rules.md §6 tableau).
 BANKER_DRAWS_ON: Final[tuple[frozenset[int], ...]] = (
     frozenset(range(10)),  # 0
     frozenset(range(10)),  # 1
@@ -96,58 +94,33 @@ _EXPECT_CARD: Final = {h: Expect(ExpectKind.CARD, hand=h, note=HAND_NAMES[h]) fo
 _EXPECT_DONE: Final = Expect(ExpectKind.DONE)
 
 
-class BaccaratRound(EngineRound):
+class BaccaratRound(LedgerRound):
     """One coup: bets, the four cards, the third cards the rules call for, settlement."""
 
     RULE_PREFIX = "baccarat"
+    OVER = "the coup is over"
 
     def __init__(self, rules: BaccaratRules) -> None:
+        super().__init__(
+            BetLedger(
+                rules, prefix="baccarat", boxes=rules.boxes, game="baccarat", kinds={k: k for k in BET_KINDS},
+                order=BET_KINDS, seat="seat", listing="as_placed",
+            )
+        )
         self.rules = rules
         self.phase = Phase.BETTING
-        self.settlements: list[Settlement] = []
-        self._bets: dict[tuple[int, str], int] = {}
-        self._owners: dict[int, str] = {}
         self.player_cards: list[str] = []
         self.banker_cards: list[str] = []
         self._next: int | None = None  # PLAYER / BANKER while dealing
         self._totals = [0, 0, 0]  # indexed by PLAYER / BANKER
         self._stood = ""  # why no more cards are due (the rule code for an unexpected card)
-        self.void_reason: str | None = None
 
     # ----------------------------------------------------------------- betting
-    def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:
-        if self.phase is not Phase.BETTING:
-            raise BetRefused("baccarat.betting_closed", "bets are closed")
-        if not 1 <= box <= self.rules.boxes:
-            raise BetRefused("baccarat.box", f"no seat {box} at this table (1..{self.rules.boxes})")
-        if kind not in BET_KINDS:
-            raise BetRefused("baccarat.kind", f"no {kind!r} bet in baccarat ({', '.join(BET_KINDS)})")
-        owner = self._owners.get(box)
-        if owner is not None and owner != player:
-            raise BetRefused("baccarat.box.owner", f"seat {box} is played by {owner!r}")
-        if amount <= 0:
-            raise BetRefused("baccarat.amount", f"a {kind} bet must be positive, not {amount}")
-        total = self._bets.get((box, kind), 0) + amount
-        self.rules.check_limit(kind, total, "baccarat")
-        self._owners[box] = player
-        self._bets[(box, kind)] = total
-
-    def clear_bets(self, box: int, player: str | None = None) -> None:
-        if self.phase is not Phase.BETTING:
-            raise BetRefused("baccarat.betting_closed", "bets are closed")
-        owner = self._owners.get(box)
-        if owner is None:
-            raise BetRefused("baccarat.clear.empty", f"seat {box} has no bets")
-        if player is not None and owner != player:
-            raise BetRefused("baccarat.box.owner", f"seat {box} is played by {owner!r}")
-        del self._owners[box]
-        self._bets = {k: v for k, v in self._bets.items() if k[0] != box}
-
     def close_betting(self) -> None:
         """Close bets and start the coup (a coup with no bets is dealt too: the shoe moves on)."""
         if self.phase is not Phase.BETTING:
             raise PhaseError("baccarat.phase", "betting is already closed")
-        self._bets = dict(sorted(self._bets.items(), key=lambda kv: (kv[0][0], BET_KINDS.index(kv[0][1]))))
+        self.bets.close()
         self.phase = Phase.DEAL
         self._next = PLAYER
 
@@ -207,28 +180,22 @@ class BaccaratRound(EngineRound):
         r = self.rules
         rnd = r.rounding
         ratio = {"player": r.player_pays, "banker": r.banker_pays, "tie": r.tie_pays}
-        for (box, kind), stake in self._bets.items():
+        for box, kind, stake in list(self.bets.rows()):
             if kind == won:
                 payout = win(stake, ratio[kind], rnd)
             elif won == "tie":
                 payout = stake  # Player and Banker bets push on a tie
             else:
                 payout = 0
-            self.settlements.append(Settlement(box, 1, kind, self._owners[box], stake, payout))
+            self.settlements.append(self.bets.settle(box, kind, payout))
 
-    def open_bets(self) -> list[Settlement]:
-        """Every bet on the layout, as the refund a void would make (payout = stake)."""
-        if self.phase is Phase.DONE:
-            return []
-        return [Settlement(box, 1, kind, self._owners[box], stake, stake) for (box, kind), stake in self._bets.items()]
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.DONE
 
-    def void_round(self, reason: str) -> None:
-        if self.phase is Phase.DONE:
-            raise PhaseError("baccarat.phase", "the coup is over")
-        self.settlements += self.open_bets()
+    def _voided(self) -> None:
         self._next = None
         self._stood = "baccarat.void"
-        self.void_reason = reason
         self.phase = Phase.DONE
 
     # ----------------------------------------------------------------- views

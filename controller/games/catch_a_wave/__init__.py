@@ -1,4 +1,4 @@
-"""Catch a Wave (RULES.md §3): rule set, the round engine and the published seed strategy."""
+"""Catch a Wave (docs/rules.md §3): rule set, the round engine and the published seed strategy."""
 
 from controller.games.catch_a_wave.round import MAIN, CatchAWaveRound, Phase
 from controller.games.catch_a_wave.rules import HIGHER, LOWER, PRESETS, STAND, CatchAWaveRules, catch_a_wave_rules

@@ -1,4 +1,4 @@
-"""One round of Catch a Wave (RULES.md §3) as a pure engine.
+"""One round of Catch a Wave (docs/rules.md §3) as a pure engine.
 
 Deal: one card face up to each box with a bet, in box order, then one to the dealer. Boxes play
 in order: ``stand``, or ``higher`` / ``lower`` (a hit: the call comes first, then the card).
@@ -15,17 +15,9 @@ from fractions import Fraction
 from typing import Any, Final
 
 from controller.cards import CARDS, RANK_INDEX
-from controller.games.base import (
-    BetRefused,
-    EngineRound,
-    Expect,
-    ExpectKind,
-    IllegalDecision,
-    PhaseError,
-    Settlement,
-    UnexpectedCard,
-)
+from controller.games.base import BetRefused, Expect, ExpectKind, IllegalDecision, PhaseError, UnexpectedCard
 from controller.games.catch_a_wave.rules import HIGHER, LOWER, STAND, CatchAWaveRules
+from controller.games.ledger import BetLedger, LedgerRound
 from controller.money import win
 
 MAIN: Final = "main"
@@ -42,18 +34,21 @@ class Phase(str, Enum):
     DONE = "done"
 
 
-class CatchAWaveRound(EngineRound):
-    """One round: bets, one card each, box-by-box calls, the dealer's forced calls, settlement."""
+class CatchAWaveRound(LedgerRound):
+    """One round: bets, one card each, box-by-box calls, the dealer's forced calls, settlement.
+    A wave already caught or a bet already lost stands when the round is void."""
 
     RULE_PREFIX = "caw"
 
     def __init__(self, rules: CatchAWaveRules) -> None:
+        super().__init__(
+            BetLedger(
+                rules, prefix="caw", boxes=rules.boxes, game="Catch a Wave", kinds={MAIN: MAIN}, order=(MAIN,),
+                amount_text="a bet",
+            )
+        )
         self.rules = rules
         self.phase = Phase.BETTING
-        self.settlements: list[Settlement] = []
-        self.void_reason: str | None = None
-        self._owners: dict[int, str] = {}
-        self._stakes: dict[int, int] = {}
         self._boxes: list[int] = []
         self.cards: dict[int, list[str]] = {}
         self.calls: dict[int, list[str]] = {}
@@ -72,40 +67,12 @@ class CatchAWaveRound(EngineRound):
         self._over = "caw.done"  # rule code of why no card is due (for a refused card)
 
     # ----------------------------------------------------------------- betting
-    def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:
-        if self.phase is not Phase.BETTING:
-            raise BetRefused("caw.betting_closed", "bets are closed")
-        if not 1 <= box <= self.rules.boxes:
-            raise BetRefused("caw.box", f"no box {box} at this table (1..{self.rules.boxes})")
-        if kind != MAIN:
-            raise BetRefused("caw.kind", f"no {kind!r} bet in Catch a Wave (main)")
-        owner = self._owners.get(box)
-        if owner is not None and owner != player:
-            raise BetRefused("caw.box.owner", f"box {box} is played by {owner!r}")
-        if amount <= 0:
-            raise BetRefused("caw.amount", f"a bet must be positive, not {amount}")
-        total = self._stakes.get(box, 0) + amount
-        self.rules.check_limit(MAIN, total, "caw")
-        self._owners[box] = player
-        self._stakes[box] = total
-
-    def clear_bets(self, box: int, player: str | None = None) -> None:
-        if self.phase is not Phase.BETTING:
-            raise BetRefused("caw.betting_closed", "bets are closed")
-        owner = self._owners.get(box)
-        if owner is None:
-            raise BetRefused("caw.clear.empty", f"box {box} has no bet")
-        if player is not None and owner != player:
-            raise BetRefused("caw.box.owner", f"box {box} is played by {owner!r}")
-        del self._owners[box]
-        del self._stakes[box]
-
     def close_betting(self) -> None:
         if self.phase is not Phase.BETTING:
             raise PhaseError("caw.phase", "betting is already closed")
-        if not self._stakes:
+        if not self.bets.boxes():
             raise BetRefused("caw.close.no_bet", "no box has a bet: nothing to deal")
-        boxes = self._boxes = sorted(self._stakes)
+        boxes = self._boxes = self.bets.close()
         for b in boxes:
             self.cards[b] = []
             self.calls[b] = []
@@ -161,7 +128,7 @@ class CatchAWaveRound(EngineRound):
             if right < self.rules.wave_calls:
                 return
             self.status[box] = WAVE
-            self._settle(box, win(self._stakes[box], self.rules.wave_pays, self.rules.rounding))
+            self._settle(box, win(self.bets.stake(box, MAIN), self.rules.wave_pays, self.rules.rounding))
         else:
             self.status[box] = LOST
             self._settle(box, 0)
@@ -186,7 +153,7 @@ class CatchAWaveRound(EngineRound):
             rules = self.rules
             for box in self._boxes:
                 if self.status[box] == STOOD:
-                    self._settle(box, win(self._stakes[box], rules.dealer_wrong_pays, rules.rounding))
+                    self._settle(box, win(self.bets.stake(box, MAIN), rules.dealer_wrong_pays, rules.rounding))
             self._finish("caw.dealer.wrong")
 
     # ----------------------------------------------------------------- decisions
@@ -199,8 +166,8 @@ class CatchAWaveRound(EngineRound):
             raise IllegalDecision("caw.card_due", f"box {box} called {self._pending}: the card is due")
         if action not in OPTIONS:
             raise IllegalDecision("caw.option", f"{action!r} is not a choice here (stand, higher, lower)")
-        if player and player != self._owners[box]:
-            raise IllegalDecision("caw.box.owner", f"box {box} is played by {self._owners[box]!r}")
+        if player and player != self.bets.player(box):
+            raise IllegalDecision("caw.box.owner", f"box {box} is played by {self.bets.player(box)!r}")
         if amount is not None:
             raise IllegalDecision("caw.amount", "no decision of Catch a Wave takes an amount")
         if action == STAND:
@@ -223,7 +190,7 @@ class CatchAWaveRound(EngineRound):
 
     # ----------------------------------------------------------------- settlement
     def _settle(self, box: int, payout: int) -> None:
-        self.settlements.append(Settlement(box, 1, MAIN, self._owners[box], self._stakes[box], payout))
+        self.settlements.append(self.bets.settle(box, MAIN, payout))
 
     def _settle_by_difference(self) -> None:
         dealer = self.dealer_right
@@ -231,7 +198,7 @@ class CatchAWaveRound(EngineRound):
         for box in self._boxes:
             if self.status[box] != STOOD:
                 continue
-            stake, lead = self._stakes[box], self.right[box] - dealer
+            stake, lead = self.bets.stake(box, MAIN), self.right[box] - dealer
             self._settle(box, win(stake, Fraction(lead), rounding) if lead > 0 else stake if lead == 0 else 0)
         self._finish("caw.dealer.stands")
 
@@ -240,23 +207,11 @@ class CatchAWaveRound(EngineRound):
         self._over = why
         self.phase = Phase.DONE
 
-    def open_bets(self) -> list[Settlement]:
-        """Every bet still riding, as the refund a void would make (payout = stake)."""
-        if self.phase is Phase.DONE:
-            return []
-        settled = {s.box for s in self.settlements}
-        return [
-            Settlement(box, 1, MAIN, self._owners[box], stake, stake)
-            for box, stake in sorted(self._stakes.items())
-            if box not in settled
-        ]
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.DONE
 
-    def void_round(self, reason: str) -> None:
-        """Return every bet not yet settled (a wave already caught or a bet already lost stands)."""
-        if self.phase is Phase.DONE:
-            raise PhaseError("caw.phase", "the round is already over")
-        self.settlements += self.open_bets()
-        self.void_reason = reason
+    def _voided(self) -> None:
         self._finish("caw.void")
 
     # ----------------------------------------------------------------- outputs
@@ -277,7 +232,7 @@ class CatchAWaveRound(EngineRound):
                 box=box,
                 hand=1,
                 options=OPTIONS,
-                players=(self._owners[box],),
+                players=(self.bets.player(box),),
                 note=f"{self.right[box]} right calls",
             )
         if phase is Phase.DEALER:

@@ -1,4 +1,4 @@
-"""Catch a Wave rule set (RULES.md §3): shoe, payouts and the dealer's fixed calls as data.
+"""Catch a Wave rule set (docs/rules.md §3): shoe, payouts and the dealer's fixed calls as data.
 
 The dealer's calls are three rank thresholds, compiled once per rule set into per-rank tables
 (``first_call``, ``next_call``) so the engine's forced-move prediction is a list lookup.

@@ -1,4 +1,4 @@
-"""The published seed strategy of Catch a Wave (RULES.md §3) as data, and a player that uses it.
+"""The published seed strategy of Catch a Wave (docs/rules.md §3) as data, and a player that uses it.
 
 ``SEED_TABLE`` is the rule book's table verbatim: per dealer up card, the stand range for 0..5
 right calls so far ("none" = always hit). Outside the range the player calls higher below it and

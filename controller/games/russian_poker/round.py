@@ -33,16 +33,8 @@ from fractions import Fraction
 from typing import Any, ClassVar, Final, Literal
 
 from controller.cards import CARDS
-from controller.games.base import (
-    BetRefused,
-    EngineRound,
-    Expect,
-    ExpectKind,
-    IllegalDecision,
-    PhaseError,
-    Settlement,
-    UnexpectedCard,
-)
+from controller.games.base import BetRefused, Expect, ExpectKind, IllegalDecision, PhaseError, Settlement, UnexpectedCard
+from controller.games.ledger import BetLedger, LedgerRound
 from controller.games.poker_hands import AK_HIGH, evaluate, hand_class
 from controller.games.russian_poker.rules import RussianPokerRules
 from controller.money import scale, win
@@ -85,32 +77,38 @@ class Status(str, Enum):
 
 @dataclass(slots=True)
 class _Box:
-    player: str
-    ante: int = 0
-    bonus: int = 0
-    raised: int = 0
+    """A box's cards and play; its player and stakes are in the round's ``BetLedger``."""
+
     cards: list[str] = field(default_factory=list)
     dealt: tuple[str, ...] = ()  # the five first dealt, for the Bonus
     status: Status = Status.LIVE
     exchanged: bool = False
     awaiting_card: bool = False
-    settled: bool = False
 
 
+ANTE, RAISE, BONUS = "ante", "raise", "bonus"
 DEALER: Final = 0
 _DEAL: Final = Phase.DEAL
 
 
-class RussianPokerRound(EngineRound):
-    """One round at one table; see the module docstring for the flow."""
+class RussianPokerRound(LedgerRound):
+    """One round at one table; see the module docstring for the flow. Its open bets are those
+    of every box not settled, a folded box and a Bonus lost by an exchange included; an
+    exchange fee and boxes voided by a misdeal are not open."""
 
     RULE_PREFIX = "russian"
-    ACTIONS: ClassVar[dict[type, str]] = {**EngineRound.ACTIONS, Exchange: "exchange", DeclareMisdeal: "declare_misdeal"}
+    OVER = "the round is over"
+    ACTIONS: ClassVar[dict[type, str]] = {**LedgerRound.ACTIONS, Exchange: "exchange", DeclareMisdeal: "declare_misdeal"}
 
     def __init__(self, rules: RussianPokerRules) -> None:
+        super().__init__(
+            BetLedger(
+                rules, prefix="russian", boxes=rules.boxes, game="Russian poker", kinds={ANTE: ANTE, BONUS: BONUS},
+                order=(ANTE, RAISE, BONUS), listing="box_placed",
+            )
+        )
         self.rules = rules
         self.phase = Phase.BETTING
-        self.settlements: list[Settlement] = []
         self._boxes: dict[int, _Box] = {}
         self._plan: list[int] = []  # deal targets, box numbers and DEALER
         self._next = 0  # index into _plan
@@ -118,58 +116,42 @@ class RussianPokerRound(EngineRound):
         self._dealer_up: str | None = None
         self._dealer_owed = 0  # cards the dealer must still add after a short deal
         self._seen: set[str] = set()
-        self.void_reason: str | None = None
 
     # ----------------------------------------------------------------- betting
     def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:
-        if self.phase is not Phase.BETTING:
-            raise BetRefused("russian.betting_closed", "bets are closed")
-        if not 1 <= box <= self.rules.boxes:
-            raise BetRefused("russian.box", f"no box {box} at this table (1..{self.rules.boxes})")
-        current = self._boxes.get(box)
-        if current is not None and current.player != player:
-            raise BetRefused("russian.box.owner", f"box {box} is played by {current.player!r}")
-        ante = current.ante if current else 0
-        bonus = current.bonus if current else 0
-        if kind == "ante":
-            if amount <= 0:
-                raise BetRefused("russian.amount", f"an ante must be positive, not {amount}")
-            self.rules.check_limit("ante", ante + amount, "russian")
-            if bonus and not self._bonus_fits(bonus, ante + amount):
+        bets = self.bets
+        bets.check_open()
+        bets.check_box(box)
+        bets.check_owner(box, player)
+        ante, bonus = bets.stake(box, ANTE), bets.stake(box, BONUS)
+        if kind == ANTE:
+            bets.check_amount(amount, "an ante")
+            total = bets.limit_checked(box, ANTE, amount)
+            if bonus and not self._bonus_fits(bonus, total):
                 raise BetRefused("russian.bonus.max", "the Bonus would exceed its share of the Ante")
-        elif kind == "bonus":
+        elif kind == BONUS:
             if not self.rules.bonus:
                 raise BetRefused("russian.bonus.off", "this table offers no Bonus")
             if not ante:
                 raise BetRefused("russian.bonus.ante", "place the Ante before the Bonus")
-            if amount <= 0:
-                raise BetRefused("russian.amount", f"a bonus must be positive, not {amount}")
-            self.rules.check_limit("bonus", bonus + amount, "russian")
-            if not self._bonus_fits(bonus + amount, ante):
+            bets.check_amount(amount, "a bonus")
+            total = bets.limit_checked(box, BONUS, amount)
+            if not self._bonus_fits(total, ante):
                 raise BetRefused(
                     "russian.bonus.max",
-                    f"Bonus {bonus + amount} over {self.rules.bonus_max} of the Ante {ante}",
+                    f"Bonus {total} over {self.rules.bonus_max} of the Ante {ante}",
                 )
         else:
-            raise BetRefused("russian.kind", f"no {kind!r} bet in Russian poker (ante, bonus)")
-        slot = self._boxes.setdefault(box, _Box(player))
-        if kind == "ante":
-            slot.ante += amount
-        else:
-            slot.bonus += amount
+            bets.booked_kind(kind)  # refuses it: the kinds are ante and bonus
+        bets.record(box, kind, total, player)
+        self._boxes.setdefault(box, _Box())
 
     def _bonus_fits(self, bonus: int, ante: int) -> bool:
         share = self.rules.bonus_max
         return bonus * share.denominator <= ante * share.numerator
 
     def clear_bets(self, box: int, player: str | None = None) -> None:
-        if self.phase is not Phase.BETTING:
-            raise BetRefused("russian.betting_closed", "bets are closed")
-        slot = self._boxes.get(box)
-        if slot is None:
-            raise BetRefused("russian.clear.empty", f"box {box} has no bets")
-        if player is not None and slot.player != player:
-            raise BetRefused("russian.box.owner", f"box {box} is played by {slot.player!r}")
+        self.bets.clear(box, player)
         del self._boxes[box]
 
     def close_betting(self) -> None:
@@ -177,7 +159,7 @@ class RussianPokerRound(EngineRound):
             raise PhaseError("russian.phase", "betting is already closed")
         if not self._boxes:
             raise PhaseError("russian.no_bets", "no box holds an Ante")
-        order = sorted(self._boxes)
+        order = self.bets.close()
         self._boxes = {b: self._boxes[b] for b in order}
         self._plan = (order + [DEALER]) * HAND_SIZE
         self.phase = Phase.DEAL
@@ -242,8 +224,9 @@ class RussianPokerRound(EngineRound):
         slot = self._boxes[box]
         if slot.awaiting_card:
             raise IllegalDecision("russian.turn", f"box {box} awaits its exchanged card")
-        if player and player != slot.player:
-            raise IllegalDecision("russian.player", f"box {box} is played by {slot.player!r}")
+        owner = self.bets.player(box)
+        if player and player != owner:
+            raise IllegalDecision("russian.player", f"box {box} is played by {owner!r}")
         return slot
 
     def decide(self, box: int, action: str, hand: int = 1, player: str = "", amount: int | None = None) -> None:
@@ -253,13 +236,13 @@ class RussianPokerRound(EngineRound):
         if action not in ("fold", "raise"):
             hint = " (exchange names its discard)" if action == "exchange" else ""
             raise IllegalDecision("russian.option", f"{action!r} is not a decision here{hint}")
-        raise_amount = slot.ante * self.rules.raise_multiple
+        raise_amount = self.bets.stake(box, ANTE) * self.rules.raise_multiple
         if action == "raise" and amount is not None and amount != raise_amount:
             raise IllegalDecision("russian.raise.amount", f"the Raise is {raise_amount}, not {amount}")
         if action == "fold":  # settled when the dealer's hand is shown
             slot.status = Status.FOLDED
         else:
-            slot.raised = raise_amount
+            self.bets.book(box, RAISE, raise_amount)
             slot.status = Status.RAISED
         self._maybe_showdown()
 
@@ -271,12 +254,12 @@ class RussianPokerRound(EngineRound):
             raise IllegalDecision("russian.exchange.once", f"box {box} has already exchanged a card")
         if discard not in slot.cards:
             raise IllegalDecision("russian.exchange.discard", f"box {box} does not hold {discard!r}")
-        fee = scale(slot.ante, self.rules.exchange_fee, self.rules.rounding)
+        fee = scale(self.bets.stake(box, ANTE), self.rules.exchange_fee, self.rules.rounding)
         slot.cards.remove(discard)
         slot.exchanged = True
         slot.awaiting_card = True
         if fee:
-            self.settlements.append(Settlement(box, 1, "exchange", slot.player, fee, 0))
+            self.settlements.append(Settlement(box, 1, "exchange", self.bets.player(box), fee, 0))
 
     # ----------------------------------------------------------------- misdeals and voids
     def declare_misdeal(
@@ -295,7 +278,7 @@ class RussianPokerRound(EngineRound):
         if slot.status is not Status.LIVE or slot.exchanged:
             raise IllegalDecision("russian.misdeal.decided", f"box {target} has already acted on its cards")
         slot.status = Status.VOID
-        self._void_box(target, slot, penalty=True)
+        self._void_box(target)
         self._maybe_showdown()
 
     def _dealer_misdeal(self, cards_dealt: int, held: tuple[str, ...]) -> None:
@@ -303,9 +286,9 @@ class RussianPokerRound(EngineRound):
             raise IllegalDecision("russian.misdeal.dealer", "the dealer is still completing his hand")
         if cards_dealt != HAND_SIZE - 1:
             for number, slot in self._boxes.items():
-                if not slot.settled:
+                if not self.bets.is_settled(number, ANTE):
                     slot.status = Status.VOID
-                    self._void_box(number, slot, penalty=True)
+                    self._void_box(number)
             self.void_reason = f"dealer misdeal: {cards_dealt} cards"
             self.phase = Phase.DONE
             return
@@ -318,45 +301,25 @@ class RussianPokerRound(EngineRound):
             self._dealer_up = None
         self._dealer_owed = 1
 
-    def open_bets(self) -> list[Settlement]:
-        """Every bet still riding, as the refund a void would make (payout = stake), folded boxes
-        and a Bonus lost by an exchange included; an exchange fee and boxes voided by a misdeal
-        are not open."""
-        if self.phase is Phase.DONE:
-            return []
-        return [
-            s
-            for number, slot in self._boxes.items()
-            if not slot.settled
-            for s in self._box_settlements(slot, number, ante=slot.ante, raised=slot.raised, bonus=slot.bonus)
-        ]
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.DONE
 
-    def void_round(self, reason: str) -> None:
-        if self.phase is Phase.DONE:
-            raise PhaseError("russian.phase", "the round is over")
-        for number, slot in self._boxes.items():
-            if not slot.settled:
-                slot.status = Status.VOID
-                self._void_box(number, slot, penalty=False)
-        self.void_reason = reason
+    def _voided(self) -> None:
+        for slot in self._boxes.values():  # every box still open was just refunded
+            slot.status = Status.VOID
         self.phase = Phase.DONE
 
-    def _void_box(self, box: int, slot: _Box, penalty: bool) -> None:
-        extra = scale(slot.ante, self.rules.misdeal_penalty, self.rules.rounding) if penalty else 0
-        self._settle_box(slot, box, ante=slot.ante + extra, raised=slot.raised, bonus=slot.bonus)
+    def _void_box(self, box: int) -> None:
+        """Return a misdealt box's bets, its Ante with ``misdeal_penalty`` x Ante on top."""
+        ante = self.bets.stake(box, ANTE)
+        extra = scale(ante, self.rules.misdeal_penalty, self.rules.rounding)
+        self._settle_box(box, ante=ante + extra, raised=self.bets.stake(box, RAISE), bonus=self.bets.stake(box, BONUS))
 
     # ----------------------------------------------------------------- settlement
-    def _settle_box(self, slot: _Box, box: int, ante: int, raised: int, bonus: int) -> None:
-        """Record the box's payouts (ante, raise, bonus where staked) and close it."""
-        self.settlements += self._box_settlements(slot, box, ante=ante, raised=raised, bonus=bonus)
-        slot.settled = True
-
-    @staticmethod
-    def _box_settlements(slot: _Box, box: int, *, ante: int, raised: int, bonus: int) -> list[Settlement]:
-        """The box's bets (ante, raise, bonus where staked) with these payouts."""
-        p = slot.player
-        staked = (("ante", slot.ante, ante), ("raise", slot.raised, raised), ("bonus", slot.bonus, bonus))
-        return [Settlement(box, 1, kind, p, stake, payout) for kind, stake, payout in staked if stake]
+    def _settle_box(self, box: int, ante: int, raised: int, bonus: int) -> None:
+        """Record the box's payouts (ante, raise, bonus where staked): none of its bets is open now."""
+        self.settlements += self.bets.settle_box(box, {ANTE: ante, RAISE: raised, BONUS: bonus})
 
     def _maybe_showdown(self) -> None:
         if self.phase is not Phase.DECISIONS or self._turn() is not None:
@@ -366,29 +329,31 @@ class RussianPokerRound(EngineRound):
             return
         for number, slot in self._boxes.items():
             if slot.status is Status.FOLDED:
-                self._settle_box(slot, number, ante=0, raised=0, bonus=self._bonus_payout(slot))
+                self._settle_box(number, ante=0, raised=0, bonus=self._bonus_payout(number, slot))
         dealer_key = evaluate(self._dealer) if raised else 0
         qualifies = dealer_key >= AK_HIGH
         rules, rnd = self.rules, self.rules.rounding
         for number, slot in raised:
             key = evaluate(slot.cards)
+            staked, staked_raise = self.bets.stake(number, ANTE), self.bets.stake(number, RAISE)
             if not qualifies:
-                ante, paid_raise = win(slot.ante, Fraction(1), rnd), slot.raised
+                ante, paid_raise = win(staked, Fraction(1), rnd), staked_raise
             elif key < dealer_key:
                 ante, paid_raise = 0, 0
             elif key == dealer_key:
-                ante, paid_raise = slot.ante, slot.raised
+                ante, paid_raise = staked, staked_raise
             else:
                 ratio = rules.raise_pays[hand_class(key).label]
-                ante, paid_raise = win(slot.ante, Fraction(1), rnd), win(slot.raised, ratio, rnd)
-            self._settle_box(slot, number, ante=ante, raised=paid_raise, bonus=self._bonus_payout(slot))
+                ante, paid_raise = win(staked, Fraction(1), rnd), win(staked_raise, ratio, rnd)
+            self._settle_box(number, ante=ante, raised=paid_raise, bonus=self._bonus_payout(number, slot))
         self.phase = Phase.DONE
 
-    def _bonus_payout(self, slot: _Box) -> int:
-        if not slot.bonus or slot.exchanged:
+    def _bonus_payout(self, box: int, slot: _Box) -> int:
+        bonus = self.bets.stake(box, BONUS)
+        if not bonus or slot.exchanged:
             return 0
         ratio = self.rules.bonus_pays.get(hand_class(evaluate(slot.dealt)).label)
-        return 0 if ratio is None else win(slot.bonus, ratio, self.rules.rounding)
+        return 0 if ratio is None else win(bonus, ratio, self.rules.rounding)
 
     # ----------------------------------------------------------------- views
     def expects(self) -> Expect:
@@ -408,7 +373,7 @@ class RussianPokerRound(EngineRound):
                 slot = self._boxes[box]
                 if slot.awaiting_card:
                     return Expect(ExpectKind.CARD, box=box, hand=1, face_down=True, note="exchanged card")
-                return Expect(ExpectKind.DECISION, box=box, hand=1, options=self._options(slot), players=(slot.player,))
+                return Expect(ExpectKind.DECISION, box=box, hand=1, options=self._options(slot), players=(self.bets.player(box),))
         return Expect(ExpectKind.DONE)
 
     @property

@@ -1,4 +1,4 @@
-"""Three Card Blackjack (RULES.md §2): rule set, hand values, and the round engine."""
+"""Three Card Blackjack (docs/rules.md §2): rule set, hand values, and the round engine."""
 
 from controller.games.three_card_blackjack.hand import BLACKJACK, ace_plus_line, hand_value, resolve
 from controller.games.three_card_blackjack.round import Phase, ThreeCardBlackjackRound

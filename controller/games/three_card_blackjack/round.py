@@ -1,4 +1,4 @@
-"""One round of Three Card Blackjack (RULES.md §2) as a pure engine.
+"""One round of Three Card Blackjack (docs/rules.md §2) as a pure engine.
 
 Deal order (a real table's): one card at a time, round-robin, to every box with an Ante in box
 order and then to the dealer, three times; every card face down except the dealer's third,
@@ -14,16 +14,8 @@ from fractions import Fraction
 from typing import Any, Final
 
 from controller.cards import CARDS
-from controller.games.base import (
-    BetRefused,
-    EngineRound,
-    Expect,
-    ExpectKind,
-    IllegalDecision,
-    PhaseError,
-    Settlement,
-    UnexpectedCard,
-)
+from controller.games.base import BetRefused, Expect, ExpectKind, IllegalDecision, PhaseError, UnexpectedCard
+from controller.games.ledger import BetLedger, LedgerRound
 from controller.games.three_card_blackjack.hand import BLACKJACK, ace_plus_line, hand_value, resolve
 from controller.games.three_card_blackjack.rules import ThreeCardBlackjackRules
 from controller.money import win
@@ -49,19 +41,21 @@ def _payout(stake: int, net: Fraction, rules: ThreeCardBlackjackRules) -> int:
     return win(stake, net, rules.rounding) if net else stake
 
 
-class ThreeCardBlackjackRound(EngineRound):
-    """One round: Antes (and Ace Plus), the deal, play/fold box by box, settlement."""
+class ThreeCardBlackjackRound(LedgerRound):
+    """One round: Antes (and Ace Plus), the deal, play/fold box by box, settlement. An Ace Plus
+    settled when its box was turned, or a folded Ante, is no longer open: a void leaves it."""
 
     RULE_PREFIX = "tcb"
 
     def __init__(self, rules: ThreeCardBlackjackRules) -> None:
+        super().__init__(
+            BetLedger(
+                rules, prefix="tcb", boxes=rules.boxes, game="Three Card Blackjack", kinds=BET_KINDS,
+                order=(ANTE, PLAY, ACE_PLUS),
+            )
+        )
         self.rules = rules
         self.phase = Phase.BETTING
-        self.settlements: list[Settlement] = []
-        self.void_reason: str | None = None
-        self._owners: dict[int, str] = {}
-        self._antes: dict[int, int] = {}
-        self._ace_plus: dict[int, int] = {}
         self.cards: dict[int, list[str]] = {}  # box -> its cards
         self.dealer_cards: list[str] = []
         self.decisions: dict[int, str] = {}
@@ -72,47 +66,21 @@ class ThreeCardBlackjackRound(EngineRound):
 
     # ----------------------------------------------------------------- betting
     def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:
-        if self.phase is not Phase.BETTING:
-            raise BetRefused("tcb.betting_closed", "bets are closed")
-        if not 1 <= box <= self.rules.boxes:
-            raise BetRefused("tcb.box", f"no box {box} at this table (1..{self.rules.boxes})")
-        bet = BET_KINDS.get(kind)
-        if bet is None:
-            raise BetRefused("tcb.kind", f"no {kind!r} bet in Three Card Blackjack (ante, ace_plus)")
-        owner = self._owners.get(box)
-        if owner is not None and owner != player:
-            raise BetRefused("tcb.box.owner", f"box {box} is played by {owner!r}")
-        if amount <= 0:
-            raise BetRefused("tcb.amount", f"a {kind} bet must be positive, not {amount}")
+        self.bets.place(box, kind, amount, player, check=self._side_bet_allowed)
+
+    def _side_bet_allowed(self, box: int, bet: str) -> None:
         if bet == ACE_PLUS:
             if not self.rules.ace_plus:
                 raise BetRefused("tcb.ace_plus.off", "this table does not offer Ace Plus")
-            if box not in self._antes:
+            if not self.bets.stake(box, ANTE):
                 raise BetRefused("tcb.ace_plus.needs_ante", f"box {box}: Ace Plus needs an Ante first")
-        book = self._antes if bet == ANTE else self._ace_plus
-        total = book.get(box, 0) + amount
-        self.rules.check_limit(bet, total, "tcb")
-        self._owners[box] = player
-        book[box] = total
-
-    def clear_bets(self, box: int, player: str | None = None) -> None:
-        if self.phase is not Phase.BETTING:
-            raise BetRefused("tcb.betting_closed", "bets are closed")
-        owner = self._owners.get(box)
-        if owner is None:
-            raise BetRefused("tcb.clear.empty", f"box {box} has no bets")
-        if player is not None and owner != player:
-            raise BetRefused("tcb.box.owner", f"box {box} is played by {owner!r}")
-        del self._owners[box]
-        self._antes.pop(box, None)
-        self._ace_plus.pop(box, None)
 
     def close_betting(self) -> None:
         if self.phase is not Phase.BETTING:
             raise PhaseError("tcb.phase", "betting is already closed")
-        if not self._antes:
+        if not self.bets.boxes():
             raise BetRefused("tcb.close.no_ante", "no box has an Ante: nothing to deal")
-        self._boxes = sorted(self._antes)
+        self._boxes = self.bets.close()
         self._deal_order = (self._boxes + [DEALER]) * 3
         self.cards = {b: [] for b in self._boxes}
         self.phase = Phase.DEAL
@@ -135,13 +103,13 @@ class ThreeCardBlackjackRound(EngineRound):
     def _turn_box(self) -> None:
         """Turn the current box's cards: its Ace Plus is settled now."""
         box = self._boxes[self._turn]
-        stake = self._ace_plus.get(box)
-        if stake is None:
+        stake = self.bets.stake(box, ACE_PLUS)
+        if not stake:
             return
         line = ace_plus_line([c[0] for c in self.cards[box]])
         ratio = self.rules.ace_plus_pays.get(line) if line else None
         payout = win(stake, ratio, self.rules.rounding) if ratio is not None else 0
-        self.settlements.append(Settlement(box, 1, ACE_PLUS, self._owners[box], stake, payout))
+        self.settlements.append(self.bets.settle(box, ACE_PLUS, payout))
 
     # ----------------------------------------------------------------- decisions
     def decide(self, box: int, action: str, hand: int = 1, player: str = "", amount: int | None = None) -> None:
@@ -152,15 +120,17 @@ class ThreeCardBlackjackRound(EngineRound):
             raise IllegalDecision("tcb.turn", f"box {current} decides now, not box {box} hand {hand}")
         if action not in OPTIONS:
             raise IllegalDecision("tcb.option", f"{action!r} is not a choice here (play, fold)")
-        owner = self._owners[box]
+        owner = self.bets.player(box)
         if player and player != owner:
             raise IllegalDecision("tcb.box.owner", f"box {box} is played by {owner!r}")
-        ante = self._antes[box]
+        ante = self.bets.stake(box, ANTE)
         if action == "play" and amount is not None and amount != ante:
             raise IllegalDecision("tcb.play.amount", f"the Bet equals the Ante ({ante}), not {amount}")
         self.decisions[box] = action
         if action == "fold":
-            self.settlements.append(Settlement(box, 1, ANTE, owner, ante, 0))
+            self.settlements.append(self.bets.settle(box, ANTE, 0))
+        else:
+            self.bets.book(box, PLAY, ante)
         self._turn += 1
         if self._turn < len(self._boxes):
             self._turn_box()
@@ -175,35 +145,17 @@ class ThreeCardBlackjackRound(EngineRound):
                 continue
             player = hand_value([c[0] for c in self.cards[box]])
             ante_net, play_net = resolve(player, dealer, rules.dealer_qualifies, rules.non_qualifying_blackjack_pays)
-            ante, owner = self._antes[box], self._owners[box]
-            self.settlements.append(Settlement(box, 1, ANTE, owner, ante, _payout(ante, ante_net, rules)))
-            self.settlements.append(Settlement(box, 1, PLAY, owner, ante, _payout(ante, play_net, rules)))
+            ante = self.bets.stake(box, ANTE)
+            self.settlements.append(self.bets.settle(box, ANTE, _payout(ante, ante_net, rules)))
+            self.settlements.append(self.bets.settle(box, PLAY, _payout(ante, play_net, rules)))
         self.phase = Phase.DONE
 
     # ----------------------------------------------------------------- void
-    def open_bets(self) -> list[Settlement]:
-        """Every bet still riding, as the refund a void would make (payout = stake): an Ace Plus
-        settled when its box was turned, or a folded Ante, is no longer open."""
-        if self.phase is Phase.DONE:
-            return []
-        settled = {(s.box, s.kind) for s in self.settlements}
-        out = []
-        for box in sorted(self._owners):
-            owner = self._owners[box]
-            bets = [(ANTE, self._antes.get(box)), (ACE_PLUS, self._ace_plus.get(box))]
-            if self.decisions.get(box) == "play":
-                bets.insert(1, (PLAY, self._antes[box]))
-            for kind, stake in bets:
-                if stake is not None and (box, kind) not in settled:
-                    out.append(Settlement(box, 1, kind, owner, stake, stake))
-        return out
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.DONE
 
-    def void_round(self, reason: str) -> None:
-        """Return every bet not yet settled (an Ace Plus already settled stands)."""
-        if self.phase is Phase.DONE:
-            raise PhaseError("tcb.phase", "the round is already over")
-        self.settlements += self.open_bets()
-        self.void_reason = reason
+    def _voided(self) -> None:
         self.phase = Phase.DONE
 
     # ----------------------------------------------------------------- outputs
@@ -221,7 +173,7 @@ class ThreeCardBlackjackRound(EngineRound):
             value = hand_value([c[0] for c in self.cards[box]])
             shown = "blackjack" if value == BLACKJACK else str(value)
             return Expect(
-                ExpectKind.DECISION, box=box, hand=1, options=OPTIONS, players=(self._owners[box],), note=shown
+                ExpectKind.DECISION, box=box, hand=1, options=OPTIONS, players=(self.bets.player(box),), note=shown
             )
         return Expect(ExpectKind.DONE)
 

@@ -1,4 +1,4 @@
-"""Three Card Blackjack rule set (RULES.md §2): the settings and the Ace Plus paytable as data."""
+"""Three Card Blackjack rule set (docs/rules.md §2): the settings and the Ace Plus paytable as data."""
 
 from __future__ import annotations
 
