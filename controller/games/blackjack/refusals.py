@@ -1,12 +1,10 @@
 """Why an input is refused: the rule each illegal card or decision breaks (docs/rules.md §1).
 
 Only reached on the refusal path, so the round's hot path stays a membership test against the
-options it offered; this works out which rule a refused input broke, for the typed error.
+options it offered; these functions work out which rule a refused input broke, for the typed error.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from controller.cards import CardError, parse_card
 from controller.games.base import ExpectKind, IllegalDecision, PhaseError, RuleError, UnexpectedCard
@@ -17,118 +15,103 @@ from controller.games.blackjack.phases import (
     DONE,
     EVEN_MONEY_OPTIONS,
     INSURANCE,
+    PHASE_NAMES,
     PLAY_ACTIONS,
 )
+from controller.games.blackjack.play import is_pair
+from controller.games.blackjack.state import Box, RoundState
 from controller.shoe import ImpossibleCard
 
-if TYPE_CHECKING:
-    from controller.games.base import Expect
-    from controller.games.blackjack.engine import Box
-    from controller.games.blackjack.hand import Hand
-    from controller.games.blackjack.options import RoundOptions
+
+def checked_card(st: RoundState, text: str) -> str:
+    """A dealt card not written as a card this game's shoe holds: the card it is (parsed,
+    then checked as ``deal`` checks any card), or the refusal."""
+    card = text if text in CARD_POINTS else _parse(text)
+    kind = st._expect.kind
+    if kind is not ExpectKind.CARD and kind is not ExpectKind.DEALER_CARD:
+        raise card_refused(st, card)
+    if card[0] in st._opts.removed_ranks:
+        raise ImpossibleCard(card, f"rank {card[0]} is removed from this game's shoe")
+    return card
 
 
-class RoundRefusals:
-    """Refusal messages of ``BlackjackRound`` (a mixin: it reads the round's state only)."""
+def _parse(card: str) -> str:
+    try:
+        return parse_card(card)
+    except (CardError, AttributeError):
+        raise UnexpectedCard("blackjack.card.not_a_card", f"not a card: {card!r}") from None
 
-    _phase: int
-    _expect: Expect
-    _opts: RoundOptions
-    _dealer: list[str]
-    _dealer_stood: bool
-    _hand_i: int
 
-    @property
-    def phase(self) -> str:
-        raise NotImplementedError
+def betting_closed(st: RoundState) -> PhaseError:
+    return PhaseError("blackjack.bet.closed", f"betting is closed (phase {PHASE_NAMES[st._phase]})")
 
-    def _is_pair(self, h: Hand) -> bool:
-        raise NotImplementedError
 
-    def _checked_card(self, text: str) -> str:
-        """A dealt card not written as a card this game's shoe holds: the card it is (parsed,
-        then checked as ``deal`` checks any card), or the refusal."""
-        card = text if text in CARD_POINTS else self._parse(text)
-        kind = self._expect.kind
-        if kind is not ExpectKind.CARD and kind is not ExpectKind.DEALER_CARD:
-            raise self._card_refused(card)
-        if card[0] in self._opts.removed_ranks:
-            raise ImpossibleCard(card, f"rank {card[0]} is removed from this game's shoe")
-        return card
+def card_refused(st: RoundState, card: str) -> UnexpectedCard:
+    phase = st._phase
+    exp = st._expect
+    if phase == BETTING:
+        return UnexpectedCard("blackjack.card.betting_open", f"{card} while betting is open")
+    if phase == DONE:
+        if st._dealer_stood:
+            total = hand_total(st._dealer)
+            return UnexpectedCard("blackjack.dealer.stands", f"{card}: the dealer stands on {total}")
+        return UnexpectedCard("blackjack.card.round_over", f"{card}: no hand needs a card, the round is over")
+    if phase == INSURANCE:
+        return UnexpectedCard("blackjack.card.insurance_open", f"{card}: box {exp.box} still decides on insurance")
+    return UnexpectedCard(
+        "blackjack.card.decision_pending", f"{card}: box {exp.box} hand {exp.hand} must decide first"
+    )
 
-    def _parse(self, card: str) -> str:
-        try:
-            return parse_card(card)
-        except (CardError, AttributeError):
-            raise UnexpectedCard("blackjack.card.not_a_card", f"not a card: {card!r}") from None
 
-    def _betting_closed(self) -> PhaseError:
-        return PhaseError("blackjack.bet.closed", f"betting is closed (phase {self.phase})")
+def no_decision_now(st: RoundState, box: int) -> RuleError:
+    exp = st._expect
+    if st._phase == BETTING:
+        return PhaseError("blackjack.phase", "no decisions while betting is open")
+    if st._phase == DONE:
+        return PhaseError("blackjack.phase", "the round is over")
+    where = "the dealer" if exp.kind is ExpectKind.DEALER_CARD else f"box {exp.box} hand {exp.hand}"
+    return IllegalDecision("blackjack.turn", f"a card is due to {where}, not a decision from box {box}")
 
-    def _card_refused(self, card: str) -> UnexpectedCard:
-        phase = self._phase
-        exp = self._expect
-        if phase == BETTING:
-            return UnexpectedCard("blackjack.card.betting_open", f"{card} while betting is open")
-        if phase == DONE:
-            if self._dealer_stood:
-                total = hand_total(self._dealer)
-                return UnexpectedCard("blackjack.dealer.stands", f"{card}: the dealer stands on {total}")
-            return UnexpectedCard("blackjack.card.round_over", f"{card}: no hand needs a card, the round is over")
-        if phase == INSURANCE:
-            return UnexpectedCard("blackjack.card.insurance_open", f"{card}: box {exp.box} still decides on insurance")
-        return UnexpectedCard(
-            "blackjack.card.decision_pending", f"{card}: box {exp.box} hand {exp.hand} must decide first"
-        )
 
-    def _no_decision_now(self, box: int) -> RuleError:
-        exp = self._expect
-        if self._phase == BETTING:
-            return PhaseError("blackjack.phase", "no decisions while betting is open")
-        if self._phase == DONE:
-            return PhaseError("blackjack.phase", "the round is over")
-        where = "the dealer" if exp.kind is ExpectKind.DEALER_CARD else f"box {exp.box} hand {exp.hand}"
-        return IllegalDecision("blackjack.turn", f"a card is due to {where}, not a decision from box {box}")
-
-    def _refusal(self, b: Box, action: str) -> IllegalDecision:
-        """The rule that forbids ``action`` now (only computed when refusing)."""
-        if action not in ALL_ACTIONS:
-            return IllegalDecision("blackjack.decision.unknown", f"unknown decision {action!r}")
-        if self._phase == INSURANCE:
-            if action in PLAY_ACTIONS:
-                return IllegalDecision("blackjack.insurance.pending", "insurance / even money is decided first")
-            if action in EVEN_MONEY_OPTIONS:
-                return IllegalDecision("blackjack.even_money.blackjack_only", "even money is for a blackjack")
-            return IllegalDecision("blackjack.insurance.even_money", "a blackjack takes even money, not insurance")
-        if action not in PLAY_ACTIONS:
-            return IllegalDecision("blackjack.insurance.closed", "insurance and even money are over")
-        opts = self._opts
-        h = b.hands[self._hand_i]
-        two = len(h.cards) == 2
-        if action == "hit":
-            return IllegalDecision("blackjack.split_aces.no_hit", "split aces take no more cards")
-        if action == "split":
-            if not two:
-                return IllegalDecision("blackjack.split.two_cards", "only a two-card hand splits")
-            if not self._is_pair(h):
-                by = "rank" if opts.split_by_rank else "points"
-                return IllegalDecision("blackjack.split.not_a_pair", f"{'-'.join(h.cards)} is not a pair by {by}")
-            if len(b.hands) >= opts.max_hands:
-                return IllegalDecision("blackjack.split.max_splits", f"at most {opts.max_hands} hands per box")
-            return IllegalDecision("blackjack.split_aces.one_card", "split aces take one card each, no more")
-        if action == "surrender":
-            if not opts.surrender:
-                return IllegalDecision("blackjack.surrender.off", "this table offers no surrender")
-            if not (opts.surrender_vs_ace or self._dealer[0][0] != "A"):
-                return IllegalDecision("blackjack.surrender.not_vs_ace", "no surrender against a dealer ace")
-            return IllegalDecision("blackjack.surrender.first_decision", "surrender is the box's first decision only")
-        # double / triple / quadruple
-        if action not in opts.multiplier_names:
-            return IllegalDecision("blackjack.double.multiplier", f"this table offers no {action}")
+def refusal(st: RoundState, b: Box, action: str) -> IllegalDecision:
+    """The rule that forbids ``action`` now (only computed when refusing)."""
+    if action not in ALL_ACTIONS:
+        return IllegalDecision("blackjack.decision.unknown", f"unknown decision {action!r}")
+    if st._phase == INSURANCE:
+        if action in PLAY_ACTIONS:
+            return IllegalDecision("blackjack.insurance.pending", "insurance / even money is decided first")
+        if action in EVEN_MONEY_OPTIONS:
+            return IllegalDecision("blackjack.even_money.blackjack_only", "even money is for a blackjack")
+        return IllegalDecision("blackjack.insurance.even_money", "a blackjack takes even money, not insurance")
+    if action not in PLAY_ACTIONS:
+        return IllegalDecision("blackjack.insurance.closed", "insurance and even money are over")
+    opts = st._opts
+    h = b.hands[st._hand_i]
+    two = len(h.cards) == 2
+    if action == "hit":
+        return IllegalDecision("blackjack.split_aces.no_hit", "split aces take no more cards")
+    if action == "split":
         if not two:
-            return IllegalDecision("blackjack.double.first_two_cards", "double on the first two cards only")
-        if h.split_aces and not opts.hit_split_aces:
-            return IllegalDecision("blackjack.split_aces.no_hit", "split aces take no more cards")
-        if h.split and not opts.double_after_split:
-            return IllegalDecision("blackjack.double.after_split", "no double after a split")
-        return IllegalDecision("blackjack.double.totals", f"no double on {h.total}")
+            return IllegalDecision("blackjack.split.two_cards", "only a two-card hand splits")
+        if not is_pair(opts, h):
+            by = "rank" if opts.split_by_rank else "points"
+            return IllegalDecision("blackjack.split.not_a_pair", f"{'-'.join(h.cards)} is not a pair by {by}")
+        if len(b.hands) >= opts.max_hands:
+            return IllegalDecision("blackjack.split.max_splits", f"at most {opts.max_hands} hands per box")
+        return IllegalDecision("blackjack.split_aces.one_card", "split aces take one card each, no more")
+    if action == "surrender":
+        if not opts.surrender:
+            return IllegalDecision("blackjack.surrender.off", "this table offers no surrender")
+        if not (opts.surrender_vs_ace or st._dealer[0][0] != "A"):
+            return IllegalDecision("blackjack.surrender.not_vs_ace", "no surrender against a dealer ace")
+        return IllegalDecision("blackjack.surrender.first_decision", "surrender is the box's first decision only")
+    # double / triple / quadruple
+    if action not in opts.multiplier_names:
+        return IllegalDecision("blackjack.double.multiplier", f"this table offers no {action}")
+    if not two:
+        return IllegalDecision("blackjack.double.first_two_cards", "double on the first two cards only")
+    if h.split_aces and not opts.hit_split_aces:
+        return IllegalDecision("blackjack.split_aces.no_hit", "split aces take no more cards")
+    if h.split and not opts.double_after_split:
+        return IllegalDecision("blackjack.double.after_split", "no double after a split")
+    return IllegalDecision("blackjack.double.totals", f"no double on {h.total}")
