@@ -182,7 +182,7 @@ class Soak:
                 self.start_controller()
             if time.monotonic() - last_progress > STALL_TIMEOUT:
                 self.report.errors.append(f"no round closed for {STALL_TIMEOUT:.0f} s at {closed} rounds "
-                                          f"(log {self.controller.log})")
+                                          f"(log {self.controller.log}); {self.stall_state()}")
                 return
             await asyncio.sleep(0.01)
 
@@ -197,6 +197,18 @@ class Soak:
             if await fault_kit.inject(self, planned.kind):
                 self.report.faults[planned.kind] += 1
         self.next_fault = None
+
+    def stall_state(self) -> str:
+        """What the soak's side looked like when the table stopped closing rounds."""
+        r = self.live.round
+        state = (f"round {r.round_id if r else None}: engine expects {r.engine.expects().kind.value if r else None}, "
+                 f"holding {r.holding if r else None}; next fault at {self.next_fault}; controller running "
+                 f"{self.controller.running}")
+        if self.shoe is not None and self.dealer is not None:
+            fw = self.shoe.firmware
+            state += (f"; shoe {fw.state}, plugged {self.shoe.plugged}, {fw.pending} frame(s) unacknowledged, "
+                      f"dealer ready {self.dealer.ready}, waiting for n={self.dealer.waiting.n if self.dealer.waiting else None}")
+        return state
 
     def fault_overdue(self) -> bool:
         """A whole round has closed past the next fault's point while the one before still runs:

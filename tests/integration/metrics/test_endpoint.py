@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import socket
 import urllib.request
@@ -66,7 +67,9 @@ async def test_endpoint_counts_rounds_appends_and_device_latency(tmp_path: Path)
     path.write_text(CONFIG.format(port=port))
     config = load(path)
     url = f"http://127.0.0.1:{port}/metrics"
-    table = asyncio.create_task(run_table(config, 6, out=io.StringIO(), prompts=False))
+    # more rounds than the test waits for, at a pace, so a fast machine cannot finish the table
+    # between two scrapes; the table is stopped once the figures have moved
+    table = asyncio.create_task(run_table(config, 10_000, pace=0.01, out=io.StringIO(), prompts=False))
     seen: list[dict] = []
     try:
         for _ in range(600):  # until two scrapes show rounds moving, at most ~60 s on a loaded machine
@@ -84,7 +87,9 @@ async def test_endpoint_counts_rounds_appends_and_device_latency(tmp_path: Path)
                 break
             await asyncio.sleep(0.1)
     finally:
-        await asyncio.wait_for(table, 120)
+        table.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(table, 120)
     assert len(seen) >= 2, "the rounds counter never moved"
     first, later = seen[0], seen[-1]
     assert _total(later, "croupier_rounds_total", table="m1") > _total(first, "croupier_rounds_total", table="m1")
