@@ -4,6 +4,7 @@ and the event stream read from a session's queue (``docs/devices.md``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
@@ -15,6 +16,15 @@ Command = Callable[..., Awaitable[Any]]
 #: where a device delivers events when the caller gives one: called synchronously, before the
 #: device acknowledges what it received (the table journals there, so a card is durable first)
 EventSink = Callable[[DeviceEvent], None]
+
+
+async def stop_task(task: asyncio.Task[Any] | None) -> None:
+    """Cancel a device's session task and wait until it has ended (``None``: nothing to stop)."""
+    if task is None:
+        return
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 async def dispatch(device: str, commands: Mapping[str, Command], name: str, arguments: Mapping[str, Any]) -> None:

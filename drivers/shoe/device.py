@@ -8,14 +8,13 @@ Commands: ``lock``, ``unlock``, ``new_shoe(shoe_id, decks)``, ``ping``, ``reset`
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.device import Health
-from drivers.device_kit import Command, EventSink, dispatch, queued_events
+from drivers.device_kit import Command, EventSink, dispatch, queued_events, stop_task
 from drivers.errors import DeviceAddressError
 from drivers.events import DeviceEvent
 from drivers.registry import BuildOptions, DeviceAddress
@@ -72,10 +71,7 @@ class ShoeDevice:
     async def close(self) -> None:
         self._closed.set()
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_task(task)
         await self.session.transport.close()
 
 

@@ -10,13 +10,12 @@ seconds for it (a resumed round starts its game right after the table starts).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from drivers.device import Health
-from drivers.device_kit import Command, EventSink, dispatch, queued_events
+from drivers.device_kit import Command, EventSink, dispatch, queued_events, stop_task
 from drivers.events import DeviceEvent
 from drivers.registry import BuildOptions, DeviceAddress
 from drivers.wheel.core import Rules
@@ -88,10 +87,7 @@ class WheelDevice:
     async def close(self) -> None:
         self._closed.set()
         task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await stop_task(task)
 
 
 # --------------------------------------------------------------------------- registry builder
