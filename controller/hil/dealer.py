@@ -37,7 +37,9 @@ class Dealer:
             else:
                 return
         r = self.live.round
-        if not (self.ready and self.rig.plugged and self.live.shoe_online and r is not None and r.wants_card()):
+        # whether the table journaled the shoe online is not the dealer's business: a card drawn
+        # while the driver is away waits in the shoe (unacknowledged) until it reconnects
+        if not (self.ready and self.rig.plugged and r is not None and r.wants_card()):
             return
         drawn = self.rig.draw()
         if drawn is not None:

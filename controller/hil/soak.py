@@ -206,7 +206,8 @@ class Soak:
                  f"{self.controller.running}")
         if self.shoe is not None and self.dealer is not None:
             fw = self.shoe.firmware
-            state += (f"; shoe {fw.state}, plugged {self.shoe.plugged}, {fw.pending} frame(s) unacknowledged, "
+            state += (f"; shoe {fw.state}, plugged {self.shoe.plugged}, journaled online {self.live.shoe_online}, "
+                      f"{fw.pending} frame(s) unacknowledged, "
                       f"dealer ready {self.dealer.ready}, waiting for n={self.dealer.waiting.n if self.dealer.waiting else None}")
         return state
 
