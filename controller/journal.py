@@ -158,8 +158,14 @@ class Journal:
         existed = bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone())
         #: an existing journal was found without its append-only triggers (someone dropped them)
         self.triggers_missing = existed and not triggers_present(self._db)
-        _migrate(self._db)
-        self._db.executescript(SCHEMA + TRIGGERS)
+        try:
+            _migrate(self._db)
+            self._db.executescript(SCHEMA + TRIGGERS)
+        except sqlite3.Error as exc:
+            self._db.close()
+            if _is_full(exc):
+                raise JournalFull(f"cannot open the journal {self.path}: its disk is full (free space on it)") from None
+            raise
 
     # ------------------------------------------------------------------ writing
     def append(self, kind: str, payload: dict[str, Any], *, source: str, round_id: str | None = None,

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sqlite3
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from controller.config import ConfigError, TableConfig, load
+from controller.journal import JournalFull
 
 
 def _config(path: Path) -> TableConfig:
@@ -48,6 +50,12 @@ def register(app: typer.Typer) -> None:
                 asyncio.run(run_table(cfg, rounds, pace=pace, as_json=as_json, prompts=not quiet))
         except DriverError as exc:  # a device that cannot be opened: one line an operator can act on
             typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        except JournalFull as exc:  # a table cannot start without journaling its start
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        except sqlite3.Error as exc:  # not a journal, no permission, a broken file
+            typer.echo(f"error: cannot use the journal {cfg.journal_path}: {exc}", err=True)
             raise typer.Exit(2) from None
 
     @app.command("recall")

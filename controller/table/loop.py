@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -32,6 +33,8 @@ from drivers.events import DeviceEvent
 
 log = logging.getLogger(__name__)
 TABLE_SOURCE = "table"
+#: device events kept in memory while the journal's disk is full (a few minutes of a busy table)
+HELD_EVENTS = 10_000
 
 
 class Listener(Protocol):
@@ -66,7 +69,11 @@ class TableLoop:
         #: rate limits and counted refusals per input source (controller/table/admission.py)
         self.admission = Admission(self._refusal_alert)
         #: output writes, and the hold while the journal's disk is full (controller/table/outage.py)
-        self.writer = OutputWriter(journal, core, self._wrote, self._resumed)
+        self.writer = OutputWriter(journal, core, self._wrote, self._resumed, flush_inputs=self._journal_held_events)
+        #: device events that came while the disk was full: a number really spun, a card really
+        #: drawn cannot be refused, so they wait here in order and are journaled first when space
+        #: returns (bounded; a crash meanwhile loses them, and the shoe's count gap then holds)
+        self._held_events: deque[tuple[DeviceEvent, str]] = deque(maxlen=HELD_EVENTS)
         self._background: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ inputs
@@ -110,12 +117,35 @@ class TableLoop:
         """A driver's ``on_event`` callback: the event as the driver typed it, journaled under
         ``source`` (by default the device it names; the spots give ``spot:<n>``)."""
         payload = event.model_dump(mode="json")
+        source = source or str(payload.get("device", "device"))
+        if self.writer.full or self._held_events:  # behind what already waits, in order
+            self._hold_event(event, source)
+            return
         try:
-            entry = self.submit(inputs.DEVICE, payload, source or str(payload.get("device", "device")))
+            entry = self.submit(inputs.DEVICE, payload, source)
         except inputs.InputRefused as refused:  # a driver callback must not raise into the driver
-            log.warning("%s event %s not taken: %s", payload.get("device"), payload.get("type"), refused.message)
+            if refused.code == DISK_FULL:
+                self._hold_event(event, source)
+            else:
+                log.warning("%s event %s not taken: %s", payload.get("device"), payload.get("type"), refused.message)
             return
         self._events[entry.seq] = event  # the core gets the driver's model, not the dict again
+
+    def _hold_event(self, event: DeviceEvent, source: str) -> None:
+        if len(self._held_events) == self._held_events.maxlen:
+            log.error("%d device events wait for the journal's disk: the oldest is dropped", HELD_EVENTS)
+        self._held_events.append((event, source))
+
+    def _journal_held_events(self) -> None:
+        """Journal and queue the device events held while the disk was full (``JournalFull``
+        again leaves the rest held, in order)."""
+        while self._held_events:
+            event, source = self._held_events[0]
+            entry = self.journal.append(inputs.DEVICE, event.model_dump(mode="json"), source=source,
+                                        round_id=self.core.round_id)
+            self._held_events.popleft()
+            self._events[entry.seq] = event
+            self._queue.put_nowait(entry)
 
     @property
     def pending(self) -> int:

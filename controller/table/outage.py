@@ -30,8 +30,12 @@ class OutputWriter:
     """Writes the table's output entries; holds the table while the journal cannot be written."""
 
     def __init__(self, journal: Journal, core: Any, wrote: Callable[[Entry], None], resumed: Callable[[], None],
-                 *, clock: Clock = SYSTEM_CLOCK, retry_interval: float = 1.0) -> None:
+                 *, clock: Clock = SYSTEM_CLOCK, retry_interval: float = 1.0,
+                 flush_inputs: Callable[[], None] = lambda: None) -> None:
         self.journal = journal
+        #: journals the inputs that waited for space (device events), after the outputs;
+        #: raises ``JournalFull`` if the disk fills again
+        self._flush_inputs = flush_inputs
         self.core = core
         self._wrote = wrote  # an entry written: the core and the listeners learn of it
         self._resumed = resumed  # the hold was released: the loop tells its listeners
@@ -97,6 +101,7 @@ class OutputWriter:
                 self._wrote(self.journal.append(record.kind, record.payload, source=TABLE_SOURCE,
                                                 round_id=record.round_id))
                 self.waiting.pop(0)
+            self._flush_inputs()
         except JournalFull:
             return False
         log.warning("the journal can be written again: the table resumes")

@@ -21,6 +21,7 @@ from controller.table.loop import TableLoop
 from controller.table.outage import DISK_FULL
 from controller.table.registry import adapter_for
 from drivers.events import DeviceOnline
+from drivers.shoe.events import CardDrawn as ShoeCard
 
 
 class SteppedClock:
@@ -103,7 +104,10 @@ async def test_a_full_disk_holds_refuses_inputs_and_resumes_when_space_returns(t
     assert core.outage is None and core.prompt() == "Place your bets, then close betting"
     written = [e for e in journal.entries(after=before) if e.kind == inputs.ALERT]
     assert [a.payload["code"] for a in written] == [DISK_FULL]
-    assert written[0].payload["refused"] == 3 and written[0].payload["severity"] == "error"
+    assert written[0].payload["refused"] == 2 and written[0].payload["severity"] == "error"
+    # the device's event was not refused: it waited and is journaled right after the alert
+    after = [(e.kind, e.payload.get("detail")) for e in journal.entries(after=written[0].seq)]
+    assert after[0] == (inputs.DEVICE, "again")
     assert written[0].seq in core.alerts_open  # the pit sees it until acknowledged
 
     loop.command("bet", "dealer", box=1, amount=1000, player="A")  # play goes on
@@ -127,3 +131,29 @@ async def test_outputs_that_could_not_be_written_wait_in_order_and_are_written_o
     alerts = [e.payload for e in journal.entries() if e.kind == inputs.ALERT]
     assert [(a["code"], a.get("n")) for a in alerts] == [(DISK_FULL, None), ("test.big", 1), ("test.big", 2)]
     assert loop.writer.waiting == [] and loop.core.outage is None
+
+
+async def test_device_events_during_a_full_disk_wait_in_order_and_are_applied(table):
+    """A winning number really spun, a card really drawn, cannot be refused: they wait."""
+    loop, journal, clock = table
+    core = loop.core
+    loop.command("open_round", "dealer")
+    loop.command("bet", "dealer", box=1, amount=1000, player="A")
+    loop.command("close_betting", "dealer")
+    await loop.settled()
+    cap(journal)
+    fill(journal)
+    with pytest.raises(InputRefused):
+        loop.command("void_round", "dealer")  # the first failed write: the table holds
+    await loop.settled()
+    assert core.outage is not None
+    for n, card in enumerate(("TS", "7H", "9C"), start=1):  # the initial deal, out of the shoe meanwhile
+        loop.device_event(ShoeCard(device="shoe", n=n, card=card))
+    await clock.tick(loop)  # still full
+    assert core.shoe.last_n == 0
+    cap(journal, 200)
+    await clock.tick(loop)
+    await loop.settled()
+    assert core.outage is None and core.shoe.last_n == 3  # all three applied, in order
+    cards = [e.payload["card"] for e in journal.entries() if e.kind == inputs.DEVICE and "card" in e.payload]
+    assert cards == ["TS", "7H", "9C"]
