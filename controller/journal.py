@@ -297,13 +297,19 @@ class Journal:
         return int(row[0]), json.loads(row[1]) if row[1] else None
 
     def set_cursor(self, name: str, seq: int, state: dict[str, Any] | None = None) -> None:
+        """Save a reader's cursor (the pit feed's); ``JournalFull`` when the disk is full."""
         text = json.dumps(state, separators=(",", ":")) if state is not None else None
         with self._lock:
-            self._db.execute(
-                "INSERT INTO cursors (name, seq, state) VALUES (?, ?, ?)"
-                " ON CONFLICT(name) DO UPDATE SET seq = excluded.seq, state = excluded.state",
-                (name, seq, text),
-            )
+            try:
+                self._db.execute(
+                    "INSERT INTO cursors (name, seq, state) VALUES (?, ?, ?)"
+                    " ON CONFLICT(name) DO UPDATE SET seq = excluded.seq, state = excluded.state",
+                    (name, seq, text),
+                )
+            except sqlite3.Error as exc:
+                if _is_full(exc):
+                    raise JournalFull(f"cursor {name} not saved: the journal's disk is full") from None
+                raise
 
     def close(self) -> None:
         self._db.close()

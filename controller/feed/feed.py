@@ -30,7 +30,7 @@ from controller.feed.acks import AckTracker
 from controller.feed.commands import PitCommand, RecentIds, Refusal, parse_command
 from controller.feed.ledger import Ledger
 from controller.feed.messages import Message, Topics, encode, entry_messages, snapshot_message
-from controller.journal import Entry, Journal, utc_now
+from controller.journal import Entry, Journal, JournalFull, utc_now
 from controller.table.admission import Admission
 from drivers.mqtt import MqttLink, OutboxFull, Outgoing, Received
 
@@ -242,6 +242,10 @@ class Feed:
             try:
                 self._settle()
                 self._fill()
+            except JournalFull as exc:  # the table holds on it too; the cursor is saved once space returns
+                log.warning("feed %s: %s; retrying", self.table, exc)
+                await asyncio.sleep(1.0)
+                continue
             except Exception:  # e.g. a locked journal: the entries stay there, try again shortly
                 log.exception("feed %s: pump failed; retrying", self.table)
                 await asyncio.sleep(1.0)
