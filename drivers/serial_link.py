@@ -4,12 +4,17 @@ e.g. ``socket://host:port`` for a network test rig), as asyncio streams (see ``d
 Ports are opened exclusively (pyserial's ``exclusive=True``, an ``flock`` on the tty), so a
 second process cannot read the same wheel or shoe; what goes wrong at open is translated into
 the driver error tree with a message an operator can act on.
+
+That includes a tty that vanishes while it is being opened (a USB-serial adapter pulled, or
+bouncing as it is plugged in): pyserial then lets ``termios.error`` out of its open, which is no
+``OSError``; left alone it ended the shoe's reconnect loop for good.
 """
 
 from __future__ import annotations
 
 import asyncio
 import errno
+import termios
 
 import serial
 import serial_asyncio_fast
@@ -43,5 +48,7 @@ async def open_serial(url: str, baudrate: int) -> tuple[asyncio.StreamReader, as
         )
     except (serial.SerialException, OSError) as exc:
         raise open_error(url, exc) from exc
+    except termios.error as exc:  # the tty hung up between pyserial's open and its tcflush
+        raise open_error(url, OSError(*exc.args)) from exc
     except ValueError as exc:  # pyserial: an unknown URL scheme or a bad parameter
         raise DeviceUnavailable(f"cannot open {url}: {exc}") from exc

@@ -25,7 +25,6 @@ says ``HELLO`` again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import random
 from collections import deque
@@ -393,23 +392,29 @@ class ShoeSession:
             self._connected = True
             self._decoder = Decoder("shoe")
             self._last_rx = self.clock.monotonic()
-            watchdog = asyncio.create_task(self._watchdog())
             await self._send(codec.Ping())  # a STATUS at once: state and card count on (re)connect
-            reason = "link closed"
+            reader = asyncio.create_task(self._converse(), name=f"{self.device}-read")
+            watchdog = asyncio.create_task(self._watchdog(), name=f"{self.device}-watchdog")
             try:
-                while True:
-                    data = await self.transport.read()
-                    await self._on_bytes(data)
-            except TransportClosed as exc:
-                reason = str(exc)
+                done, _ = await asyncio.wait((reader, watchdog), return_when=asyncio.FIRST_COMPLETED)
+                reason = (reader if reader in done else watchdog).result()
             finally:
                 self._connected = False
-                watchdog.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await watchdog
+                for task in (reader, watchdog):
+                    task.cancel()
+                await asyncio.gather(reader, watchdog, return_exceptions=True)
                 await self.transport.close()
             self._set_online(False, reason)
             await self.clock.sleep(self.config.reconnect_delay)
+
+    async def _converse(self) -> str:
+        """Read until the link drops; why it dropped."""
+        try:
+            while True:
+                data = await self.transport.read()
+                await self._on_bytes(data)
+        except TransportClosed as exc:
+            return str(exc)
 
     async def _on_bytes(self, data: bytes) -> None:
         for item in self._decoder.feed(data):
@@ -433,7 +438,11 @@ class ShoeSession:
             for reply in replies:
                 await self._send(reply)
 
-    async def _watchdog(self) -> None:
+    async def _watchdog(self) -> str:
+        """Lost cards and the heartbeat. Returns (the link is to be reopened) once no frame came
+        for the heartbeat timeout: a tty can stay open yet dead, and reopening the configured
+        path, with a fresh PING, reaches a shoe replugged behind the same link while its resend
+        budget (20 x 250 ms) still keeps the cards it dealt meanwhile."""
         last = self.clock.monotonic()
         while True:
             await self.clock.sleep(self.config.tick)
@@ -444,13 +453,14 @@ class ShoeSession:
                 # Neither the shoe's silence nor a missing card can be judged on this tick.
                 self.receiver.restart_gap_timer(now)
                 continue
-            if not self.online:
-                continue  # a silent or absent shoe cannot resend: do not call its cards lost
-            for event in self.receiver.on_tick(now):
-                self._emit(event)
             silent = now - self._last_rx
-            if self.online and silent > self.config.heartbeat_timeout:
-                self._set_online(False, f"no frame for {silent:.1f} s")
+            if silent > self.config.heartbeat_timeout:
+                reason = f"no frame for {silent:.1f} s"
+                self._set_online(False, reason)
+                return f"{reason}: reopening {self.transport.name}"
+            if self.online:  # a silent or absent shoe cannot resend: do not call its cards lost
+                for event in self.receiver.on_tick(now):
+                    self._emit(event)
 
     # -- sending
     def _next_seq(self) -> int:
