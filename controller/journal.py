@@ -19,6 +19,7 @@ are kept, the rows stay. Files are created mode 0600.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -110,9 +111,10 @@ def encode_payload(payload: dict[str, Any]) -> str:
 
 def _private_file(path: Path) -> None:
     """Create the database file 0600 before SQLite does (its -wal and -shm take the same mode);
-    an existing journal is narrowed to 0600 too."""
-    fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
-    os.close(fd)
+    an existing journal is narrowed to 0600 too (by path: never open and close a descriptor on a
+    database this process may hold open, which would drop that connection's POSIX locks)."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
     for suffix in ("", "-wal", "-shm"):
         p = Path(f"{path}{suffix}")
         if p.exists() and p.stat().st_mode & 0o077:
