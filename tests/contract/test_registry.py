@@ -11,7 +11,7 @@ import pytest
 from controller.config import ConfigError, load
 from controller.table.devices import shoe_url
 from drivers import registry
-from drivers.errors import DeviceAddressError
+from drivers.errors import DeviceAddressError, DeviceBusy, DeviceNotFound
 
 
 @pytest.mark.parametrize(("url", "kind", "expected"), [
@@ -81,3 +81,23 @@ def test_config_keys_become_a_registry_url(tmp_path: Path, keys: str, url: str) 
 def test_a_bad_device_url_fails_when_the_config_loads(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="devices.shoe.*unknown scheme 'ftp'"):
         load(_config(tmp_path, 'url = "ftp://x"'))
+
+
+# --------------------------------------------------------------------------- serial devices, every kind
+@pytest.mark.parametrize("kind", ["shoe", "wheel"])
+async def test_a_missing_port_is_device_not_found_in_operator_words(kind: str) -> None:
+    for address in ("serial:///dev/ttyCROUPIER404", "/dev/ttyCROUPIER404"):
+        with pytest.raises(DeviceNotFound, match=r"^cannot open /dev/ttyCROUPIER404: no such device"):
+            await registry.open_device(address, kind)
+
+
+@pytest.mark.parametrize("kind", ["shoe", "wheel"])
+async def test_a_port_is_opened_once(kind: str) -> None:
+    first = registry.build(f"sim+pty://{kind}", kind)
+    await first.open()
+    try:
+        path = first.simulator.path  # type: ignore[attr-defined]
+        with pytest.raises(DeviceBusy, match=f"cannot open {path}: another process holds the port"):
+            await registry.open_device(f"serial://{path}", kind)
+    finally:
+        await first.close()

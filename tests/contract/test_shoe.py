@@ -13,7 +13,7 @@ import pytest
 from drivers import registry
 from drivers.clock import ScaledClock
 from drivers.device import Device
-from drivers.errors import DeviceBusy, DeviceNotFound, DriverError, UnsupportedCommand
+from drivers.errors import DeviceNotFound, DriverError, UnsupportedCommand
 from tests.contract.conftest import RIG, Events, rig_url, simulator_of
 
 FACTOR = 5.0  # protocol time 5x faster: resends every 50 ms, STATUS every 200 ms
@@ -132,22 +132,6 @@ async def test_events_stream_without_a_sink_ends_at_close() -> None:
         await device.close()  # twice is safe
     await asyncio.wait_for(reader, 5)  # the stream ended with the device
     assert seen[0] == "online"
-
-
-async def test_a_missing_port_is_device_not_found_in_operator_words() -> None:
-    with pytest.raises(DeviceNotFound, match=r"^cannot open /dev/ttyCROUPIER404: no such device"):
-        await registry.open_device("serial:///dev/ttyCROUPIER404", "shoe")
-
-
-async def test_a_port_is_opened_once() -> None:
-    first = registry.build("sim+pty://shoe", "shoe")
-    await first.open()
-    try:
-        path = first.simulator.path  # type: ignore[attr-defined]
-        with pytest.raises(DeviceBusy, match=f"cannot open {path}: another process holds the port"):
-            await registry.open_device(f"serial://{path}", "shoe")
-    finally:
-        await first.close()
 
 
 def test_every_failure_is_a_driver_error() -> None:

@@ -11,7 +11,7 @@ import pytest
 from drivers import registry
 from drivers.clock import ScaledClock
 from drivers.device import Device
-from drivers.errors import DeviceBusy, DeviceNotFound, UnsupportedCommand
+from drivers.errors import UnsupportedCommand
 from simulators.wheel import Timings
 from tests.contract.conftest import RIG, Events, rig_url, simulator_of
 
@@ -64,19 +64,3 @@ async def test_a_command_that_does_not_fit_is_refused(wheel: tuple[Device, Event
         await device.command("set_mode")
     with pytest.raises(UnsupportedCommand):
         await device.command("poll", now=True)
-
-
-async def test_a_missing_port_is_device_not_found_in_operator_words() -> None:
-    with pytest.raises(DeviceNotFound, match=r"^cannot open /dev/ttyCROUPIER404: no such device"):
-        await registry.open_device("/dev/ttyCROUPIER404", "wheel")
-
-
-async def test_a_port_is_opened_once() -> None:
-    first = registry.build("sim+pty://wheel", "wheel")
-    await first.open()
-    try:
-        path = first.simulator.path  # type: ignore[attr-defined]
-        with pytest.raises(DeviceBusy, match=f"cannot open {path}: another process holds the port"):
-            await registry.open_device(f"serial://{path}", "wheel")
-    finally:
-        await first.close()
