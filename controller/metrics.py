@@ -58,12 +58,29 @@ def device_label(source: str) -> str:
     return "spots" if source.startswith("spot") else source[:32]
 
 
-class TableMetrics:
+class ServedMetrics:
+    """One registry of figures and, once ``serve``d, its HTTP endpoint (table and dashboard alike)."""
+
+    def __init__(self, registry: CollectorRegistry | None = None) -> None:
+        self.registry = registry if registry is not None else CollectorRegistry()
+        self.server: MetricsServer | None = None
+
+    def serve(self, host: str, port: int) -> MetricsServer:
+        self.server = MetricsServer(self.registry, host, port)
+        return self.server
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            self.server = None
+
+
+class TableMetrics(ServedMetrics):
     """Fed by the journal (``observe_append``) and the table loop (``applied``)."""
 
     def __init__(self, table: str, registry: CollectorRegistry | None = None) -> None:
+        super().__init__(registry)
         self.table = table
-        self.registry = registry if registry is not None else CollectorRegistry()
         r = self.registry
         self.rounds = Counter("croupier_rounds", "Rounds closed", ["table", "status"], registry=r)
         self.alerts = Counter("croupier_alerts", "Alerts journaled", ["table", "severity", "code"], registry=r)
@@ -79,7 +96,6 @@ class TableMetrics:
                               ["table"], registry=r)
         self._arrived: OrderedDict[int, float] = OrderedDict()
         self._lock = threading.Lock()
-        self.server: MetricsServer | None = None
 
     # -- from the journal ---------------------------------------------------------------------------
     def observe_append(self, entry: Entry, seconds: float) -> None:
@@ -116,15 +132,6 @@ class TableMetrics:
         """``lag()`` is read at each scrape."""
         self.feed_lag.labels(self.table).set_function(lag)
 
-    # -- serving ------------------------------------------------------------------------------------
-    def serve(self, host: str, port: int) -> MetricsServer:
-        self.server = MetricsServer(self.registry, host, port)
-        return self.server
-
-    def close(self) -> None:
-        if self.server is not None:
-            self.server.close()
-            self.server = None
 
 
 def table_metrics(config: Any, journal: Any) -> TableMetrics | None:

@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections import Counter as Tally
 from collections.abc import Callable, Iterator
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import Counter, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from controller.metrics import LATENCY_BUCKETS, MetricsServer
+from controller.metrics import LATENCY_BUCKETS, ServedMetrics
 from controller.pit.commands import KINDS
 from controller.pit.model import SEVERITY_RANK, FloorModel
 
@@ -63,12 +63,13 @@ class _FloorCollector(Collector):
                                 value=self.clients())
 
 
-class PitMetrics:
+class PitMetrics(ServedMetrics):
     """Fed by the dashboard's feed consumer (``received``) and its command route (``sent``,
     ``refused``); the rest is read from ``model`` and ``clients()`` at each scrape."""
 
     def __init__(self, model: FloorModel, clients: Callable[[], int]) -> None:
-        self.registry = r = CollectorRegistry()
+        super().__init__()
+        r = self.registry
         self.messages = Counter("croupier_pit_messages", "Feed messages received", ["topic"], registry=r)
         self.lag = Histogram("croupier_pit_feed_lag_seconds", "From a feed message's ts to folded in",
                              buckets=LATENCY_BUCKETS, registry=r)
@@ -80,7 +81,6 @@ class PitMetrics:
         for reason in REFUSALS:
             self.commands_refused.labels(reason)
         r.register(_FloorCollector(model, clients))
-        self.server: MetricsServer | None = None
 
     def received(self, topic: str, lag: float | None) -> None:
         leaf = topic.rsplit("/", 1)[-1]
@@ -94,11 +94,3 @@ class PitMetrics:
     def refused(self, reason: str) -> None:
         self.commands_refused.labels(reason).inc()
 
-    def serve(self, host: str, port: int) -> MetricsServer:
-        self.server = MetricsServer(self.registry, host, port)
-        return self.server
-
-    def close(self) -> None:
-        if self.server is not None:
-            self.server.close()
-            self.server = None
