@@ -46,7 +46,7 @@ def console_app(hub: ConsoleHub, accounts: Accounts, journal_path: str | Path,
         try:
             body = await request.json()
             user, password = str(body["user"])[:64], str(body["password"])[:256]
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError):  # RecursionError: nesting too deep
             return JSONResponse({"ok": False, "message": "give user and password"}, status_code=400)
         session = await asyncio.to_thread(accounts.sign_in, user, password)
         if session is None:

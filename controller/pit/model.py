@@ -134,7 +134,7 @@ class FloorModel:
             return None
         try:
             data = json.loads(payload)
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: nesting too deep
             self.dropped += 1
             return None
         if not isinstance(data, dict):

@@ -45,7 +45,7 @@ async def _json_body(request: Request) -> dict[str, Any] | None:
         return None
     try:
         data = json.loads(body)
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: nesting too deep
         return None
     return data if isinstance(data, dict) else None
 

@@ -15,6 +15,8 @@ from tests.integration.browser.test_console_play import BLACKJACK_SHOE
 async def test_deep_nesting_and_garbage_are_refused_and_the_socket_goes_on(console_table: Any) -> None:
     table = await console_table("blackjack", stacked=BLACKJACK_SHOE)
     async with httpx.AsyncClient(base_url=table.url) as http:
+        deep = await http.post("/api/login", content=b"[" * 50_000, headers={"content-type": "application/json"})
+        assert deep.status_code == 400  # refused, not a server error
         login = await http.post("/api/login", json={"user": "dana", "password": PASSWORD})
         assert login.status_code == 200, login.text
         cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -91,6 +92,14 @@ def test_hostile_messages_never_raise(leaf: str, payload: bytes) -> None:
     for table in model.tables.values():
         table.tile()
         table.open_alerts()
+
+
+@pytest.mark.parametrize("leaf", ["state", "prompt", "ledger", "round", "alert"])
+def test_deeply_nested_feed_messages_are_dropped_not_raised(leaf: str) -> None:
+    model = FloorModel()
+    for payload in (b"[" * 100_000, b'{"a":' * 50_000 + b"1" + b"}" * 50_000):
+        model.apply(f"croupier/t1/{leaf}", payload, 0.0)  # json.loads would raise RecursionError
+    assert model.dropped == 2
 
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
