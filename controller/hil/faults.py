@@ -52,8 +52,6 @@ async def inject(soak: Soak, kind: str) -> bool:
             await asyncio.sleep(rng.uniform(0.5, 2.0))
             shoe.line_noise(0.0)
             return True
-        if kind == "shoe_power_loss":
-            await _cut_delivered(soak)
         if kind in ("usb_unplug", "shoe_power_loss"):
             await shoe.unplug()
             await asyncio.sleep(rng.uniform(0.2, 1.5))
@@ -68,18 +66,6 @@ async def inject(soak: Soak, kind: str) -> bool:
             await asyncio.sleep(0.05)
         return True
     raise ValueError(f"fault {kind} does not apply to this table")
-
-
-async def _cut_delivered(soak: Soak, timeout: float = 20.0) -> None:
-    """Power is not cut while the shoe's CUT frame may be unacknowledged: a power loss that eats
-    it leaves the table dealing the shoe empty (it does not act on the shoe's EMPTY status yet;
-    docs/hil.md, "Known gaps")."""
-    assert soak.shoe is not None
-    deadline = asyncio.get_running_loop().time() + timeout
-    while soak.shoe.firmware.shoe.cut_reached and not soak.live.cut_seen:
-        if asyncio.get_running_loop().time() > deadline:
-            return
-        await asyncio.sleep(0.05)
 
 
 async def _sigkill(soak: Soak) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.hil.replay import NEW_SHOE_DROP, CardTruth, RoundReplay, SpinTruth
+from controller.hil.replay import CardTruth, RoundReplay, SpinTruth
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,6 @@ class LiveTable:
         self.closed = 0
         self.last_card_n = 0
         self.shoe_online = False
-        self.cut_seen = False  # the table has the current shoe's CUT
         self.last_started_seq = 0  # the newest ``table_started`` row: a controller is up and replayed
 
     def poll(self) -> list[Row]:
@@ -86,12 +85,7 @@ class LiveTable:
             elif p.get("type") in ("online", "shoe_status", "card", "noread"):  # it talks: it is there
                 self.shoe_online = True
             if p.get("type") in ("card", "noread"):
-                n = int(p.get("n", 0))
-                if n < self.last_card_n - NEW_SHOE_DROP:
-                    self.cut_seen = False  # a new shoe
-                self.last_card_n = n
-            elif p.get("type") == "cut":
-                self.cut_seen = True
+                self.last_card_n = int(p.get("n", 0))
         self.round = follow_round(self.round, row, self.new_engine, self.truth)
 
 

@@ -6,7 +6,10 @@ is applied once (a lost ACK), read two ways or with a gap in the count holds the
 is checked against the shoe's composition before the engine sees it (impossible card: hold).
 An unread card waits to be keyed in, and cards read meanwhile wait behind it. After the cut
 card the round is finished, then a new shoe is required; with ``burn_on_new_shoe`` the first
-cards out of a new shoe are burned, each checked like any card, before a round can open.
+cards out of a new shoe are burned, each checked like any card, before a round can open. A shoe
+that reports ``EMPTY`` counts as its cut card (a power loss can eat the CUT frame); a round open
+on an empty shoe holds, since no card it waits for can come: the dealer burns (the round needs
+none) or voids it.
 """
 
 from __future__ import annotations
@@ -58,6 +61,8 @@ class ShoeState:
     last_n: int = 0
     cut_seen: bool = False
     needs_new: bool = False
+    #: the shoe reported ``EMPTY``: no card can leave it any more
+    empty: bool = False
     #: cards still to burn out of this shoe before a round may open (``burn_on_new_shoe``)
     burn_left: int = 0
     burned: list[str] = field(default_factory=list)
@@ -92,8 +97,11 @@ class ShoeDevice:
         match event:
             case Hello():
                 table.health_change(SHOE, online=True)
-            case ShoeStatus(state=state):
+            case ShoeStatus(state=state, shoe_id=shoe_id):
                 table.health_change(SHOE, online=True, **({} if state == "FAULT" else {"fault": None}))
+                # the shoe id: an EMPTY the last shoe sent before it took SHOE is not this shoe's
+                if state == "EMPTY" and self.used and shoe_id == self.shoe.shoe_id and not self.shoe.empty:
+                    self._empty(table)
             case ShoeFault(code=code, text=text):
                 table.health_change(SHOE, fault=f"{code};{text}")
                 table.alert(ERROR, "shoe.fault", f"shoe fault {code}: {text}")
@@ -118,6 +126,26 @@ class ShoeDevice:
                 table.hold_on("shoe.duplicate_read", f"{event.device}: {reason}", [(card, None)])
             case Refused(reason=reason, raw=raw):
                 table.alert(WARNING, "device.refused", f"{event.device}: {reason}", raw=raw)
+
+    def _empty(self, table: ShoeTable) -> None:
+        """The shoe has no card left: the cut card is out even if its CUT frame never came."""
+        shoe = self.shoe
+        shoe.empty = True
+        if not shoe.cut_seen:
+            shoe.cut_seen = True
+            table.alert(WARNING, "shoe.cut_missed", "the shoe is empty but its cut card never reached the table: "
+                        "this shoe ends with this round", n=shoe.last_n)
+        if not table.round_open:
+            shoe.needs_new = True
+        table.changed()
+        self.hold_if_empty(table)
+
+    def hold_if_empty(self, table: ShoeTable) -> None:
+        """A round open on an empty shoe holds (on the report, and again when it resumes after a
+        restart): burn if the round needs no more cards, else void it."""
+        if self.shoe.empty and table.round_open and table.hold is None:
+            table.hold_on("shoe.empty", "the shoe is empty: burn if this round needs no more cards, "
+                          "else void it; then load a new shoe", [])
 
     def _read(self, table: ShoeTable, text: str, n: int) -> None:
         """A card left the shoe and was read as ``text``, the shoe's ``n``-th."""

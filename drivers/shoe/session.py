@@ -11,6 +11,13 @@ that arrives ahead of a missing one is held back; if the missing one has not com
 ``gap_timeout`` (longer than the shoe's 20 x 250 ms resend budget) a ``lost_card`` event says so,
 and the driver never guesses the missing card.
 
+The shoe's own count vouches for every gap: a count is declared lost only once two STATUS frames
+in a row (one a second) say the shoe has dealt at least that many, because a noisy line can
+forge a CRC-16-valid frame about once in 65,536 corrupted ones. A held card whose count two later
+STATUS frames both deny (the line is FIFO: a real card's STATUS cannot report fewer) is dropped
+as corrupt, with one ``Refused``, instead of moving the count far ahead and refusing the real
+cards after it.
+
 Bounded state: a frame cannot grow the receiver. Cards more than ``max_ahead`` counts ahead of
 the last delivered one are refused, at most one cut card waits for its count, and seqs are
 remembered in a fixed window, so a flood of CRC-valid hostile frames (a new seq per ``CUT``)
@@ -98,8 +105,13 @@ class Receiver:
         self._last_seq: int | None = None
         self.delivered_n: int | None = None  # None until a shoe is loaded or first seen
         self._recent: dict[int, str] = {}  # n -> card text or "?" (noread), for duplicate checks
-        self._held: dict[int, codec.Card | codec.NoRead] = {}
+        #: cards ahead of a gap: n -> (frame, the arrival number it came at)
+        self._held: dict[int, tuple[codec.Card | codec.NoRead, int]] = {}
+        self._arrivals = 0  # frames applied so far: orders held frames against STATUS frames
+        #: the last two STATUS frames, as (arrival number, n): the shoe's own count, twice
+        self._statuses: deque[tuple[int, int]] = deque(maxlen=2)
         self._cut: int | None = None  # a cut card that came ahead of its count
+        self._cut_at = 0  # the arrival number of that cut card
         self._cut_out: int | None = None  # the count the cut card came out at, in this shoe
         self._overflow = False  # a bound was hit: refused once, counted after that
         #: the serial of a HELLO that is not this table's shoe; its frames are not applied
@@ -118,6 +130,7 @@ class Receiver:
         self._cut_out = None
         self._overflow = False
         self._status_n = None
+        self._statuses.clear()
         self._gap_since = None
 
     def on_frame(self, frame: Frame, now: float) -> tuple[list[DeviceEvent], list[codec.Message]]:
@@ -143,6 +156,7 @@ class Receiver:
             self.stats.duplicates += 1
             return [], replies
         self._remember(frame)
+        self._arrivals += 1
         msg = frame.msg
         events: list[DeviceEvent] = []
         if isinstance(msg, codec.Hello):  # n survives a restart in the shoe's memory
@@ -169,17 +183,17 @@ class Receiver:
         if self._gap_since is None or now - self._gap_since < self.gap_timeout:
             return []
         assert self.delivered_n is not None
-        events: list[DeviceEvent] = []
-        expected = self.delivered_n + 1
-        if self._held:
-            got = min(self._held)
-            self.delivered_n = got - 1
-        elif self._status_n is not None and self._status_n > self.delivered_n:
-            got = self._status_n + 1  # the shoe says it dealt them; none arrived
-            self.delivered_n = self._status_n
-        else:
+        if not self._gap_open():
             self._gap_since = None
             return []
+        confirmed = self._confirmed()
+        if confirmed is None or confirmed <= self.delivered_n:
+            return []  # the shoe has not yet vouched for a missing count: wait for its STATUS
+        events: list[DeviceEvent] = []
+        expected = self.delivered_n + 1
+        # Lost up to the first held card, or up to the shoe's own count when that is lower
+        got = min(min(self._held, default=confirmed + 1), confirmed + 1)
+        self.delivered_n = got - 1
         self.stats.lost_cards += got - expected
         events.append(LostCard(device=self.device, expected_n=expected, got_n=got))
         events += self._drain()
@@ -219,7 +233,7 @@ class Receiver:
         ):
             return self._bound(f"cut card at n={msg.n} refused: one cut card per shoe", f"CUT;{msg.n}")
         if ahead:
-            self._cut = msg.n
+            self._cut, self._cut_at = msg.n, self._arrivals
             return []
         self._cut_out = msg.n
         return [CutCard(device=self.device, n=msg.n)]
@@ -260,12 +274,14 @@ class Receiver:
             )
             return [Refused(device=self.device, reason=f"n={msg.n} {why}", raw=f"{msg.TYPE};{text};{msg.n}")]
         if msg.n in self._held:
-            held = self._held[msg.n]
+            held, _ = self._held[msg.n]
             if held == msg:
                 self.stats.duplicates += 1
                 return []
-            return [Refused(device=self.device, reason=f"n={msg.n} conflicts with a held frame", raw=str(msg))]
-        self._held[msg.n] = msg
+            del self._held[msg.n]  # two reads of one count: neither is trusted, the count is lost
+            return [Refused(device=self.device, reason=f"n={msg.n} conflicts with a held frame (both dropped)",
+                            raw=f"{msg.TYPE};{text};{msg.n}")]
+        self._held[msg.n] = (msg, self._arrivals)
         had_gap = self._gap_since is not None
         events = self._drain()
         if not self._gap_open():
@@ -278,7 +294,7 @@ class Receiver:
         events: list[DeviceEvent] = []
         assert self.delivered_n is not None
         while (nxt := self.delivered_n + 1) in self._held:
-            msg = self._held.pop(nxt)
+            msg, _ = self._held.pop(nxt)
             self.delivered_n = nxt
             if isinstance(msg, codec.Card):
                 self._recent[nxt] = msg.card
@@ -302,10 +318,13 @@ class Receiver:
     def _on_status(self, msg: codec.Status, now: float) -> list[DeviceEvent]:
         """Reported on change only. No baseline from STATUS: cards dealt before we attached may
         still be on their way (resent until acknowledged); the first card seen sets it."""
-        events: list[DeviceEvent] = []
         self._status_n = msg.n
+        self._statuses.append((self._arrivals, msg.n))
+        events = self._drop_forged()
         if self._gap_open() and self._gap_since is None:
             self._gap_since = now
+        elif not self._gap_open():
+            self._gap_since = None
         key = (msg.state, msg.n, msg.shoe_id)
         if key != self._last_status:
             self._last_status = key
@@ -315,6 +334,33 @@ class Receiver:
                 events.append(Refused(device=self.device, reason=reason, raw=f"STATUS;{msg.state};{msg.n};{msg.shoe_id}"))
             events.append(ShoeStatus(device=self.device, state=msg.state, n=msg.n, shoe_id=msg.shoe_id))
         return events
+
+    def _confirmed(self) -> int | None:
+        """The count the shoe vouches for: the lower of its last two STATUS counts (one forged
+        STATUS cannot move it), or None before two have come."""
+        if len(self._statuses) < 2:
+            return None
+        return min(n for _, n in self._statuses)
+
+    def _drop_forged(self) -> list[DeviceEvent]:
+        """Held frames (cards, a cut card) ahead of the count that two STATUS frames sent after
+        them both deny: corrupt frames that passed the CRC. One ``Refused`` names them all."""
+        confirmed = self._confirmed()
+        if confirmed is None:
+            return []
+        since = self._statuses[0][0]  # the older of the two STATUS frames came after this arrival
+        forged = sorted(n for n, (_, at) in self._held.items() if n > confirmed and at < since)
+        raws = [self._held.pop(n)[0] for n in forged]
+        texts = [f"{m.TYPE};{m.card if isinstance(m, codec.Card) else '?'};{m.n}" for m in raws]
+        if self._cut is not None and self._cut > confirmed and self._cut_at < since:
+            texts.append(f"CUT;{self._cut}")
+            self._cut = None
+        if not texts:
+            return []
+        self.stats.refused_frames += len(texts)
+        reason = (f"{len(texts)} frame(s) ahead of the shoe's own count {confirmed} dropped as corrupt "
+                  f"(the shoe's STATUS denies them)")
+        return [Refused(device=self.device, reason=reason, raw=" ".join(texts[:8]))]
 
 
 class ShoeSession:

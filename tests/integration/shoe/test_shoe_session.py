@@ -17,8 +17,8 @@ from drivers.clock import ScaledClock
 from drivers.events import DeviceEvent, Refused
 from drivers.shoe import CommandFailed, SerialTransport, SessionConfig, ShoeSession, UsbTransport
 from drivers.shoe.events import CardDrawn, LostCard
-from drivers.shoe.events import NoRead as NoReadEvent
 from simulators.shoe import LineFaults, SerialShoeSim, ShoeFirmware, UsbShoeSim
+from tests.shoe_truth import assert_never_a_wrong_card
 
 FACTOR = 10.0
 TRANSPORTS = ["serial", "usb"]
@@ -72,26 +72,6 @@ def firmware(clock: ScaledClock, shoe: Shoe, **kw) -> ShoeFirmware:
     return ShoeFirmware(shoe, clock=clock, rng=random.Random(7), **kw)
 
 
-def assert_never_a_wrong_card(events: list[DeviceEvent], truth: list[str]) -> list[int]:
-    """Every card event matches the shoe's true sequence at its n; n rises by one except right
-    after a lost_card event, which names the skipped counts. Returns the delivered counts."""
-    delivered: list[int] = []
-    expected = 1
-    for e in events:
-        if isinstance(e, LostCard):
-            assert e.expected_n == expected and e.got_n > expected
-            expected = e.got_n
-        elif isinstance(e, CardDrawn):
-            assert e.n == expected, f"card n={e.n}, expected {expected}"
-            assert e.card == truth[e.n - 1], f"wrong card at n={e.n}: {e.card} != {truth[e.n - 1]}"
-            delivered.append(e.n)
-            expected += 1
-        elif isinstance(e, NoReadEvent):
-            assert e.n == expected
-            expected += 1
-    return delivered
-
-
 @pytest.mark.parametrize("kind", TRANSPORTS)
 async def test_deal_lock_commands(kind, tmp_path):
     clock = ScaledClock(FACTOR)
@@ -142,10 +122,13 @@ async def test_2000_cards_over_a_noisy_line_exactly_once_in_order(kind, tmp_path
         delivered = assert_never_a_wrong_card(r.events, truth)
         stats = r.session.stats
         print(f"{kind}: 2000 cards in {elapsed:.1f} s, {stats}")
-        assert delivered == list(range(1, 2001))  # with 20 resends nothing was lost
+        # With 20 resends nothing is lost, except where a corrupted frame passed CRC-16 (about
+        # one in 65,536 does; rare in a run, but it happens): refused, and the card whose seq
+        # it took is lost, never dealt wrong.
+        forged = [e for e in r.events if isinstance(e, Refused)]
+        assert len(set(range(1, 2001)) - set(delivered)) <= len(forged) <= 1, forged
         assert [e.n for e in r.of("cut")] == [1500]
         assert stats.bad_frames > 50 and stats.naks_sent > 0  # the noise really was there
-        assert not [e for e in r.events if isinstance(e, Refused)]
         for _ in range(20):  # commands through the same noise: retransmitted, applied once each
             await r.session.lock()
             assert fw.draw() is None

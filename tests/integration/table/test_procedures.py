@@ -134,3 +134,29 @@ async def test_noread_is_keyed_in_and_checked(table_factory):
     (r,) = t.rounds()
     assert bets(r) == [(1, 1, "main", "A", 1000, 0)]
     assert r["outcome"]["boxes"][0]["hands"][0]["cards"] == ["AS", "AH"]
+
+
+async def test_an_empty_shoe_without_its_cut_card_holds_and_ends_the_shoe(table_factory):
+    """The CUT frame never reached the table (a power loss ate it; here: a stacked shoe with no
+    cut card). The dealer's 12 needs a card the empty shoe cannot give: the shoe's EMPTY status
+    holds the round instead of leaving it waiting, and the shoe ends with it."""
+    t = await table_factory(stacked=["TS", "8H", "9C", "4D"])
+    await t.play((1, 1000, "A"))
+    await t.deal("TS", "8H", "9C")
+    await t.cmd("decide", box=1, action="stand", player="A")
+    await t.deal("4D")  # dealer 8-4: 12, draws; nothing is left
+    assert t.firmware.state == "EMPTY"
+    await t.loop.until(lambda core: core.hold is not None, timeout=10)
+    await t.loop.settled()
+    held = _hold_alerts(t)[0]
+    assert held["code"] == "shoe.empty" and held["options"] == ["burn", "void_round"]
+    assert [a["code"] for a in t.alerts()].count("shoe.cut_missed") == 1
+    assert t.rounds() == [] and t.core.shoe.cut_seen
+    await t.cmd("void_round", reason="shoe empty")
+    (r,) = t.rounds()
+    assert r["status"] == "void" and bets(r) == [(1, 1, "main", "A", 1000, 1000)]
+    assert t.core.shoe.needs_new and t.core.hold is None
+    await t.cmd("open_round")  # refused: the shoe is finished
+    assert t.core.engine is None
+    await t.cmd("new_shoe")
+    assert not t.core.shoe.empty and not t.core.shoe.needs_new

@@ -205,4 +205,4 @@ def test_mutated_frames_yield_only_frames_whose_crc_matches(seq, msg, data):
             again = encode(item.seq, item.msg)
             body = again[1:-7]
             assert int(again[-6:-2], 16) == crc16(body)
-            assert again in bytes(raw)  # the frame decoded is bytes that were really on the line
+            assert again in prefix + bytes(raw)  # the frame decoded is bytes that were really on the line

@@ -8,6 +8,7 @@ from drivers.shoe.codec import Ack, Card, Cut, Fault, Frame, Hello, Nak, NoRead,
 from drivers.shoe.events import CardDrawn, CutCard, LostCard, ShoeFault, ShoeStatus
 from drivers.shoe.events import NoRead as NoReadEvent
 from drivers.shoe.session import Receiver
+from tests.shoe_truth import assert_never_a_wrong_card
 
 
 def fresh(delivered: int | None = 0) -> Receiver:
@@ -80,6 +81,8 @@ def test_out_of_order_cards_are_held_and_released_in_n_order():
 def test_missing_card_becomes_lost_card_after_the_timeout_then_delivery_goes_on():
     r = fresh(16)
     feed(r, 1, Card("9H", 18), now=10.0)
+    feed(r, 3, Status("READY", 18, "S1"), now=10.5)
+    feed(r, 4, Status("READY", 18, "S1"), now=11.5)
     assert r.on_tick(15.9) == []
     ev = r.on_tick(16.0)
     assert ev[0] == LostCard(expected_n=17, got_n=18)
@@ -96,7 +99,56 @@ def test_status_ahead_of_the_cards_starts_the_gap_clock():
     ev, _ = feed(r, 2, Card("2D", 4), now=1.0)  # progress restarts the clock
     assert cards(ev) == [("2D", 4)]
     assert r.on_tick(6.5) == []
-    assert r.on_tick(7.0) == [LostCard(expected_n=5, got_n=6)]
+    assert r.on_tick(7.0) == []  # one STATUS is not enough: it may be the forged one
+    feed(r, 3, Status("READY", 5, "S1"), now=7.5)
+    assert r.on_tick(7.6) == [LostCard(expected_n=5, got_n=6)]
+
+
+def test_a_gap_is_declared_only_up_to_the_count_two_statuses_vouch_for():
+    r = fresh(3)
+    feed(r, 1, Card("9H", 9), now=0.0)  # 4..8 missing, or 9 is corrupt
+    feed(r, 2, Status("READY", 9, "S1"), now=0.1)  # a forged STATUS would say the same ...
+    feed(r, 3, Status("READY", 6, "S1"), now=1.0)  # ... but the next one says 6
+    assert r.on_tick(100.0) == [LostCard(expected_n=4, got_n=7)]
+    assert r.delivered_n == 6
+
+
+def test_a_forged_count_far_ahead_is_dropped_and_the_real_cards_go_on():
+    """The defect the 1,000-round blackjack soak found: line noise forged a CRC-valid CARD with
+    n=237 where 75 was due. The shoe's STATUS frames after it deny the count: the frame is
+    dropped with one refusal, only the card the noise ate (75) is lost, and the real cards go on."""
+    r = fresh(74)
+    assert feed(r, 1, Card("QS", 237), now=0.0)[0] == []
+    assert feed(r, 2, Status("READY", 75, "S1"), now=0.5)[0][-1].type == "shoe_status"
+    ev, _ = feed(r, 3, Status("READY", 75, "S1"), now=1.5)
+    assert len(ev) == 1 and isinstance(ev[0], Refused) and "ahead of the shoe's own count 75" in ev[0].reason
+    assert ev[0].raw == "CARD;QS;237" and not ev[0].reason.startswith("n=")  # an alert, not a hold
+    assert r.on_tick(100.0) == [LostCard(expected_n=75, got_n=76)]  # 75 was eaten by the noise
+    ev, _ = feed(r, 4, Card("2D", 76), now=101.0)
+    assert cards(ev) == [("2D", 76)]
+    ev, _ = feed(r, 5, Card("KC", 237), now=200.0)  # ... and so is the real 237 when it comes
+    assert r.delivered_n == 76 and not [e for e in ev if isinstance(e, Refused)]
+
+
+def test_a_card_held_behind_a_real_gap_is_never_dropped():
+    r = fresh(4)
+    feed(r, 1, Card("7H", 6), now=0.0)  # 5 is being resent
+    feed(r, 2, Status("READY", 6, "S1"), now=0.5)
+    ev, _ = feed(r, 3, Status("READY", 6, "S1"), now=1.5)
+    assert not [e for e in ev if isinstance(e, Refused)]
+    ev, _ = feed(r, 4, Card("5C", 5), now=1.6)
+    assert cards(ev) == [("5C", 5), ("7H", 6)]
+
+
+def test_a_forged_cut_card_ahead_of_the_count_is_dropped():
+    r = fresh(10)
+    feed(r, 1, Cut(200))
+    feed(r, 2, Status("READY", 10, "S1"))
+    ev, _ = feed(r, 3, Status("READY", 10, "S1"))
+    assert [e.raw for e in ev if isinstance(e, Refused)] == ["CUT;200"]
+    feed(r, 4, Cut(60))  # the real cut card is not refused as a second one
+    ev, _ = feed(r, 5, Card("4H", 11))
+    assert cards(ev) == [("4H", 11)] and not [e for e in ev if isinstance(e, Refused)]
 
 
 def test_cut_is_reported_after_the_card_it_follows():
@@ -166,14 +218,50 @@ def test_any_reordering_duplication_or_loss_never_yields_a_wrong_card(data):
         assert rep == [Ack(f.seq)]
         events += ev + r.on_tick(now)
     events += r.on_tick(now + 100)
-    expected = 1
-    for e in events:
-        if isinstance(e, LostCard):
-            assert e.expected_n == expected and e.got_n > expected
-            expected = e.got_n
-        elif isinstance(e, CardDrawn):
-            assert (e.n, e.card) == (expected, truth[e.n - 1])
-            expected += 1
-    delivered = [e.n for e in events if isinstance(e, CardDrawn)]
+    delivered = assert_never_a_wrong_card(events, truth)
     assert len(delivered) == len(set(delivered))
     assert set(delivered) <= {f.msg.n for f in stream if isinstance(f.msg, Card)}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_forged_counts_far_ahead_never_yield_a_wrong_card_nor_stall_the_count(data):
+    """A real shoe on a FIFO line (cards, late resends, cards eaten by noise, a STATUS a
+    second) with CRC-valid forged cards far ahead of the count mixed in: every card delivered
+    is the one dealt at its count, and at the end every count is delivered or declared lost."""
+    truth = data.draw(st.lists(st.sampled_from(DECK), min_size=1, max_size=40))
+    ops = data.draw(st.lists(st.sampled_from(["draw", "draw", "delay", "eat", "status", "forge", "resend"]),
+                             max_size=120))
+    r, seq, dealt, now = fresh(), 0, 0, 0.0
+    delayed: list[Frame] = []
+    events: list = []
+
+    def send(msg) -> None:
+        nonlocal seq
+        seq += 1
+        events.extend(r.on_frame(Frame(seq, msg), now)[0])
+
+    for op in ops:
+        now += 0.3
+        if op in ("draw", "delay", "eat") and dealt < len(truth):
+            dealt += 1
+            card = Card(truth[dealt - 1], dealt)
+            if op == "draw":
+                send(card)
+            elif op == "delay":
+                seq += 1
+                delayed.append(Frame(seq, card))
+        elif op == "status":
+            send(Status("READY", dealt, "S1"))
+        elif op == "forge":
+            send(Card(data.draw(st.sampled_from(DECK)), dealt + data.draw(st.integers(50, 500))))
+        elif op == "resend" and delayed:
+            events.extend(r.on_frame(delayed.pop(0), now)[0])
+        events.extend(r.on_tick(now))
+    for _ in range(2):
+        now += 1.0
+        send(Status("READY", dealt, "S1"))
+    for late in range(1, len(truth) + 2):  # each gap behind a declared one gets its own timeout
+        events.extend(r.on_tick(now + 100 * late))
+    assert_never_a_wrong_card(events, truth)
+    assert r.delivered_n == dealt  # nothing held back, nothing declared beyond the shoe's count
