@@ -174,6 +174,8 @@ def device_sync(core: TableCore) -> list[Effect]:
         # a resumed round on the game's own device: start its game again (the wheel's *u 1);
         # while the table holds on the restart, the dealer's ``resume`` starts it
         out += [DeviceCommand(own, name) for name in core.adapter.open_commands(core.rules)]
+    if own is not None and core.health.fault(own) is not None:
+        out += [DeviceCommand(own, name) for name in core.adapter.recover_commands()]
     if core.draw_due():
         out.append(Draw(core.round_id))
     return out

@@ -163,6 +163,12 @@ class WheelCore:
         """When the last line (of any kind) arrived; None right after a silence or a reconnect."""
         return self._last_rx
 
+    def arm_recovery(self) -> None:
+        """A fault this process did not see (journaled before a restart) is to be cleared the
+        vendor's way: the next ``*P 1`` -> ``*P OK`` and a healthy state 1 or 2 are ``recovered``."""
+        self.needs_repower = True
+        self._repower_acked = False
+
     def link_lost(self) -> None:
         """The port went away or fell silent: the next status is a fresh baseline."""
         self._gap = True

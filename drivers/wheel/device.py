@@ -2,24 +2,30 @@
 serial line, opened once (an address that cannot be opened raises at ``open``), then reconnecting
 with backoff for as long as it is open.
 
-Commands: ``start_game``, ``power_on``, ``power_off``, ``restart``, ``poll``, ``self_test``,
-``set_mode(mode)``. A command given while the line is (re)connecting waits ``connect_timeout``
-seconds for it (a resumed round starts its game right after the table starts).
+Commands: ``start_game``, ``power_on``, ``power_off``, ``repower``, ``restart``, ``poll``,
+``self_test``, ``set_mode(mode)``. ``repower`` returns at once: the wheel's spin-down takes its
+time, and the outcome is an event (``recovered``, or a ``command_timeout`` warning). A command
+given while the line is (re)connecting waits ``connect_timeout`` seconds for it (a resumed round
+starts its game right after the table starts).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from drivers.device import Health
 from drivers.device_kit import Command, EventSink, dispatch, queued_events, stop_task
+from drivers.errors import DriverError
 from drivers.events import DeviceEvent
 from drivers.registry import BuildOptions, DeviceAddress
 from drivers.wheel.core import Rules
 from drivers.wheel.session import WheelNotConnected, WheelSession
+
+log = logging.getLogger(__name__)
 
 
 class WheelDevice:
@@ -33,10 +39,12 @@ class WheelDevice:
         self._sink = sink
         self._task: asyncio.Task[None] | None = None
         self._closed = asyncio.Event()
+        self._repower: asyncio.Task[None] | None = None
         self._commands: dict[str, Command] = {
             "start_game": self._connected(session.start_game),
             "power_on": self._connected(lambda: session.power(True)),
             "power_off": self._connected(lambda: session.power(False)),
+            "repower": self._connected(self._start_repower),
             "restart": self._connected(session.restart),
             "poll": self._connected(session.poll),
             "self_test": self._connected(session.self_test),
@@ -58,6 +66,16 @@ class WheelDevice:
             await command(*args, **kwargs)
 
         return call
+
+    async def _start_repower(self) -> None:
+        if self._repower is None or self._repower.done():
+            self._repower = asyncio.create_task(self._repower_run(), name=f"{self.name}-repower")
+
+    async def _repower_run(self) -> None:
+        try:
+            await self.session.repower()
+        except DriverError as exc:  # the session has reported it (a command_timeout warning)
+            log.warning("%s: re-power failed: %s", self.name, exc)
 
     async def open(self) -> None:
         if self._task is not None:
@@ -86,6 +104,7 @@ class WheelDevice:
 
     async def close(self) -> None:
         self._closed.set()
+        await stop_task(self._repower)
         task, self._task = self._task, None
         await stop_task(task)
 

@@ -322,6 +322,21 @@ class WheelSession:
         """``*P 1``/``*P 0``: True on ``*P OK``, False on ``*P NO`` (already in that state)."""
         return (await self._request(codec.Power(on), codec.PowerReply)).ok
 
+    async def repower(self, spin_down: float = 60.0) -> None:
+        """Re-power the wheel as its guide asks after a fault (``*P 0``, state 6 once it has spun
+        down, ``*P 1``) for a fault this process did not see: one journaled before a restart. A
+        healthy state 1 or 2 after ``*P OK`` is then reported as ``recovered``."""
+        self.core.arm_recovery()
+        await self.power(False)  # *P NO: it is already in state 6
+        deadline = self.clock.monotonic() + spin_down
+        while self.core.status is None or self.core.status.state != 6:
+            if self.clock.monotonic() > deadline:
+                self._emit(WheelWarning(device=self.device, code="command_timeout",
+                                        detail=f"*P 0: no state 6 within {spin_down:g} s"))
+                return
+            await self.clock.sleep(MIN_POLL_INTERVAL)
+        await self.power(True)
+
     async def start_game(self) -> None:
         """``*u 1``: start the next game (modes with bit 2 wait for it)."""
         await self._request(codec.StartGame(), codec.StartAck)

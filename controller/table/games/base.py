@@ -122,6 +122,11 @@ class GameAdapter(ABC):
         """Commands for the game's own device when a round opens (the wheel's start)."""
         return ()
 
+    def recover_commands(self) -> tuple[str, ...]:
+        """Commands for the game's own device when the table starts with a fault of it in the
+        journal: the new driver never saw that fault, so it has to be cleared afresh."""
+        return ()
+
     def device_step(self, engine: Any, rules: GameRules, event: DeviceEvent) -> DeviceStep:
         """What an event of the game's own device means (nothing, for a game without one)."""
         return DeviceStep()

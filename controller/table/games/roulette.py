@@ -223,6 +223,10 @@ class RouletteAdapter(GameAdapter):
         """A round opened: the wheel may start its game (``*u 1``; modes with bit 2 wait for it)."""
         return ("start_game",)
 
+    def recover_commands(self) -> tuple[str, ...]:
+        """The wheel's guide: a fault is cleared by re-powering it (docs/devices.md)."""
+        return ("repower",)
+
     def device_step(self, engine: Any, rules: GameRules, event: DeviceEvent) -> DeviceStep:
         """A wheel event (drivers/wheel/events.py) -> what the table does."""
         round_ = cast(TableRouletteRound | None, engine)

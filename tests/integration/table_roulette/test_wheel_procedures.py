@@ -88,3 +88,28 @@ async def test_result_while_closed_is_never_guessed(wheel_table):
     assert [a for a in t.alerts() if a["severity"] != "info"] == []
     await t.cmd("settle")
     assert bets(t.rounds()[0]) == [(1, 1, "low", "A", 500, 0)]
+
+
+async def test_a_fault_journaled_before_a_restart_is_cleared_by_re_powering(wheel_table):
+    """The process dies between a wheel fault and the wheel's recovery (the 1,000-spin soak
+    stalled on it): the new driver never saw the fault and the wheel reports healthy, so nothing
+    would ever clear it. The restarted table re-powers the wheel the guide's way (*P 0, state 6,
+    *P 1); its healthy status then clears the fault, and the next round plays."""
+    t = await wheel_table()
+    t.sim.inject(WheelFault("sensor_fault", at=0.5))
+    await t.cmd("open_round")
+    await t.bet(1, "even", 1000, "B")
+    await t.loop.until(lambda core: core.hold is not None, timeout=15)
+    await t.cmd("void_round", reason="wheel fault")
+    await t.stop()  # before the wheel shut down and was re-powered by this process
+    assert "*P 1" not in t.sim.received
+
+    t2 = await wheel_table()  # the same journal; the wheel is up and healthy again
+    assert t2.core.devices["wheel"]["fault"], "the fault stays active across the restart"
+    await t2.loop.until(lambda core: not core.devices["wheel"].get("fault"), timeout=15)
+    sent = [line for line in t2.sim.received if line.startswith("*P")]
+    assert sent[0] == "*P 0" and "*P 1" in sent  # (state 6 also makes the table send *P 1)
+    assert "wheel.recovered" in [a["code"] for a in t2.alerts()]
+    await t2.spin((1, "straight:5", 200, "A"), result="5")
+    await t2.cmd("settle")
+    assert [r["status"] for r in t2.rounds()] == ["void", "settled"]
