@@ -16,7 +16,9 @@ import pty
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from drivers.clock import ScaledClock
@@ -40,6 +42,36 @@ async def wait_for(pred: Callable[[], bool], clock: ScaledClock, within: float, 
         if clock.monotonic() > deadline:
             raise AssertionError(f"{what}: not within {within} s")
         await asyncio.sleep(0.005)
+
+
+@dataclass
+class Rig:
+    clock: ScaledClock
+    fw: ShoeFirmware
+    sim: SerialShoeSim
+    config: SessionConfig
+    session: ShoeSession
+    task: asyncio.Task[None]
+    events: list[DeviceEvent]
+
+
+@asynccontextmanager
+async def serial_shoe(tmp_path: Path, seed: int) -> AsyncIterator[Rig]:
+    """A simulated shoe behind a stable by-id link and a session on it, running; stopped after."""
+    clock = ScaledClock(FACTOR)
+    fw = ShoeFirmware(clock=clock, rng=random.Random(seed))
+    sim = SerialShoeSim(fw, link=tmp_path / "usb-CS1_SN42-if00")
+    events: list[DeviceEvent] = []
+    config = SessionConfig()
+    session = ShoeSession(SerialTransport(sim.path), clock=clock, config=config, on_event=events.append)
+    await sim.start()
+    task = asyncio.create_task(session.run())
+    try:
+        yield Rig(clock, fw, sim, config, session, task, events)
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await sim.stop()
 
 
 async def test_a_tty_that_vanishes_while_it_is_being_opened_is_device_unavailable(tmp_path: Path) -> None:
@@ -73,25 +105,18 @@ async def test_a_tty_that_vanishes_while_it_is_being_opened_is_device_unavailabl
 
 
 async def test_a_replugged_serial_shoe_comes_back_online_every_time(tmp_path: Path) -> None:
-    clock = ScaledClock(FACTOR)
     rng = random.Random(15)
-    fw = ShoeFirmware(clock=clock, rng=random.Random(7))
-    sim = SerialShoeSim(fw, link=tmp_path / "usb-CS1_SN42-if00")
-    events: list[DeviceEvent] = []
-    config = SessionConfig()
-    session = ShoeSession(SerialTransport(sim.path), clock=clock, config=config, on_event=events.append)
-    await sim.start()
-    task = asyncio.create_task(session.run())
+    async with serial_shoe(tmp_path, 7) as rig:
+        fw, sim, session, clock, events = rig.fw, rig.sim, rig.session, rig.clock, rig.events
 
-    def count(kind: str) -> int:
-        return sum(e.type == kind for e in events)
+        def count(kind: str) -> int:
+            return sum(e.type == kind for e in events)
 
-    def cards() -> list[tuple[str, int]]:
-        return [(e.card, e.n) for e in events if isinstance(e, CardDrawn)]
+        def cards() -> list[tuple[str, int]]:
+            return [(e.card, e.n) for e in events if isinstance(e, CardDrawn)]
 
-    # the link is polled every reconnect_delay; once open, the PING is answered at once
-    within = config.reconnect_delay + config.heartbeat_timeout
-    try:
+        # the link is polled every reconnect_delay; once open, the PING is answered at once
+        within = rig.config.reconnect_delay + rig.config.heartbeat_timeout
         await wait_for(lambda: session.online, clock, within, "first connect")
         await session.new_shoe("S1", 6)  # as the table does: cards count from 1
         for i in range(REPLUGS):
@@ -114,45 +139,32 @@ async def test_a_replugged_serial_shoe_comes_back_online_every_time(tmp_path: Pa
         assert cards() == [(c, n + 1) for n, c in enumerate(fw.drawn)]  # exactly once, in order
         assert count("offline") >= REPLUGS and count("online") == count("offline") + 1
         assert not [e for e in events if e.type in ("lost_card", "refused")]
-        assert not task.done(), task  # the reconnect loop never gave up
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        await sim.stop()
+        assert not rig.task.done(), rig.task  # the reconnect loop never gave up
 
 
 async def test_a_shoe_that_moved_to_a_new_tty_behind_the_link_is_found_again(tmp_path: Path) -> None:
     """The tty the session holds stays open but goes dead (no EOF, no frame) while the shoe
     answers on a new tty behind the same link: after the heartbeat timeout the session
     reopens the link and is online again; no card is lost or doubled."""
-    clock = ScaledClock(FACTOR)
-    fw = ShoeFirmware(clock=clock, rng=random.Random(8))
-    sim = SerialShoeSim(fw, link=tmp_path / "usb-CS1_SN42-if00")
-    events: list[DeviceEvent] = []
-    config = SessionConfig()
-    session = ShoeSession(SerialTransport(sim.path), clock=clock, config=config, on_event=events.append)
-    await sim.start()
-    task = asyncio.create_task(session.run())
-    dead = sim.port
-    try:
-        await wait_for(lambda: session.online, clock, 2.0, "first connect")
-        await session.new_shoe("S1", 6)
-        fw.draw()
-        await wait_for(lambda: len(events) > 0 and isinstance(events[-1], CardDrawn), clock, 2.0, "first card")
-        await sim.replug()  # the old tty is left open and silent: the shoe talks on the new one
-        fw.draw()
-        await wait_for(lambda: not session.online, clock, config.heartbeat_timeout + 0.5, "offline")
-        reopened = config.heartbeat_timeout + config.reconnect_delay + 1.0
-        await wait_for(lambda: session.online, clock, reopened, "online on the new tty")
-        fw.draw()
-        drawn = [(c, n + 1) for n, c in enumerate(fw.drawn)]
-        await wait_for(lambda: [(e.card, e.n) for e in events if isinstance(e, CardDrawn)] == drawn, clock, 2.0,
-                       "every card once, in order")
-        assert session.stats.connects == 2
-        assert not [e for e in events if e.type in ("lost_card", "refused")]
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        await sim.stop()
-        assert dead is not None
-        dead.close()
+    async with serial_shoe(tmp_path, 8) as rig:
+        fw, sim, session, clock, events, config = rig.fw, rig.sim, rig.session, rig.clock, rig.events, rig.config
+        dead = sim.port
+        try:
+            await wait_for(lambda: session.online, clock, 2.0, "first connect")
+            await session.new_shoe("S1", 6)
+            fw.draw()
+            await wait_for(lambda: len(events) > 0 and isinstance(events[-1], CardDrawn), clock, 2.0, "first card")
+            await sim.replug()  # the old tty is left open and silent: the shoe talks on the new one
+            fw.draw()
+            await wait_for(lambda: not session.online, clock, config.heartbeat_timeout + 0.5, "offline")
+            reopened = config.heartbeat_timeout + config.reconnect_delay + 1.0
+            await wait_for(lambda: session.online, clock, reopened, "online on the new tty")
+            fw.draw()
+            drawn = [(c, n + 1) for n, c in enumerate(fw.drawn)]
+            await wait_for(lambda: [(e.card, e.n) for e in events if isinstance(e, CardDrawn)] == drawn, clock, 2.0,
+                           "every card once, in order")
+            assert session.stats.connects == 2
+            assert not [e for e in events if e.type in ("lost_card", "refused")]
+        finally:
+            assert dead is not None
+            dead.close()
