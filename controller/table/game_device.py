@@ -61,5 +61,4 @@ def resume_round(core: TableCore) -> None:
     core.draw_requested = core.draw_due()
     if core.draw_requested:
         core.emit(Draw(core.round_id))
-    if core.adapter.uses_shoe:
-        core.shoe_device.hold_if_empty(core)
+    core.shoe_device.hold_if_empty(core)  # only a shoe the game deals from is ever empty

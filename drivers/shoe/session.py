@@ -116,7 +116,6 @@ class Receiver:
         self._overflow = False  # a bound was hit: refused once, counted after that
         #: the serial of a HELLO that is not this table's shoe; its frames are not applied
         self.impostor: str | None = None
-        self._status_n: int | None = None
         self._last_status: tuple[str, int, str] | None = None
         self._gap_since: float | None = None
 
@@ -129,7 +128,6 @@ class Receiver:
         self._cut = None
         self._cut_out = None
         self._overflow = False
-        self._status_n = None
         self._statuses.clear()
         self._gap_since = None
 
@@ -313,12 +311,11 @@ class Receiver:
     def _gap_open(self) -> bool:
         if self.delivered_n is None:
             return False
-        return bool(self._held) or (self._status_n is not None and self._status_n > self.delivered_n)
+        return bool(self._held) or bool(self._statuses and self._statuses[-1][1] > self.delivered_n)
 
     def _on_status(self, msg: codec.Status, now: float) -> list[DeviceEvent]:
         """Reported on change only. No baseline from STATUS: cards dealt before we attached may
         still be on their way (resent until acknowledged); the first card seen sets it."""
-        self._status_n = msg.n
         self._statuses.append((self._arrivals, msg.n))
         events = self._drop_forged()
         if self._gap_open() and self._gap_since is None:
