@@ -11,11 +11,14 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 
+from drivers import registry
+from drivers.device import Device
 from drivers.events import DeviceEvent
 
 RIG = "rig"
@@ -66,3 +69,16 @@ class Events:
                 await asyncio.wait_for(self._arrived.wait(), min(remaining, 0.2))
             except TimeoutError:
                 pass
+
+
+@asynccontextmanager
+async def online_device(url: str, kind: str, **extras: Any) -> AsyncIterator[tuple[Device, Events]]:
+    """The device at ``url`` built through the registry, opened, and online; closed after."""
+    events = Events()
+    device = registry.build(url, kind, sink=events, **extras)
+    await device.open()
+    try:
+        await events.until(lambda: bool(events.of("online")))
+        yield device, events
+    finally:
+        await device.close()

@@ -14,7 +14,7 @@ from drivers import registry
 from drivers.clock import ScaledClock
 from drivers.device import Device
 from drivers.errors import DeviceNotFound, DriverError, UnsupportedCommand
-from tests.contract.conftest import RIG, Events, rig_url, simulator_of
+from tests.contract.conftest import RIG, Events, online_device, rig_url, simulator_of
 
 FACTOR = 5.0  # protocol time 5x faster: resends every 50 ms, STATUS every 200 ms
 SHOES = {
@@ -28,16 +28,9 @@ SHOES = {
 
 @pytest.fixture(params=list(SHOES))
 async def shoe(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Device, Events]]:
-    url = SHOES[request.param] or rig_url("shoe")
-    events = Events()
-    clock = ScaledClock(FACTOR) if request.param != RIG else None
-    device = registry.build(url, "shoe", sink=events, **({"clock": clock} if clock else {}))
-    await device.open()
-    try:
-        await events.until(lambda: bool(events.of("online")))
-        yield device, events
-    finally:
-        await device.close()
+    extras = {"clock": ScaledClock(FACTOR)} if request.param != RIG else {}
+    async with online_device(SHOES[request.param] or rig_url("shoe"), "shoe", **extras) as opened:
+        yield opened
 
 
 def firmware(device: Any, why: str) -> Any:

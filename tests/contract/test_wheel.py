@@ -8,12 +8,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from drivers import registry
 from drivers.clock import ScaledClock
 from drivers.device import Device
 from drivers.errors import UnsupportedCommand
 from simulators.wheel import Timings
-from tests.contract.conftest import RIG, Events, rig_url, simulator_of
+from tests.contract.conftest import RIG, Events, online_device, rig_url, simulator_of
 
 FACTOR = 4.0
 FAST = Timings(before_game=0.5, place_bets=1.0, ball_in_rim=2.0, no_more_bets=2.0, result=0.5, reply_delay=0.02,
@@ -23,16 +22,9 @@ WHEELS = {"pty": "sim+pty://wheel?pockets=37&seed=2", RIG: None}
 
 @pytest.fixture(params=list(WHEELS))
 async def wheel(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Device, Events]]:
-    url = WHEELS[request.param] or rig_url("wheel")
-    events = Events()
     extras = {"clock": ScaledClock(FACTOR), "timings": FAST} if request.param != RIG else {}
-    device = registry.build(url, "wheel", sink=events, **extras)
-    await device.open()
-    try:
-        await events.until(lambda: bool(events.of("online")))
-        yield device, events
-    finally:
-        await device.close()
+    async with online_device(WHEELS[request.param] or rig_url("wheel"), "wheel", **extras) as opened:
+        yield opened
 
 
 async def test_is_a_device_online_with_its_identity(wheel: tuple[Device, Events]) -> None:
