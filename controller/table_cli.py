@@ -27,7 +27,8 @@ def register(app: typer.Typer) -> None:
     @app.command("run")
     def run(
         config: Annotated[Path, typer.Option(help="the table's TOML config file")],
-        rounds: Annotated[int | None, typer.Option(min=1, help="simulated players and dealer play N rounds, then exit")] = None,
+        rounds: Annotated[int | None, typer.Option(
+            min=1, help="simulated players and dealer close N rounds (one resumed from the journal counts), then exit")] = None,
         pace: Annotated[float, typer.Option(min=0.0, help="with --rounds: seconds the simulated people take per action")] = 0.0,
         as_json: Annotated[bool, typer.Option("--json", help="one JSON object per line")] = False,
         quiet: Annotated[bool, typer.Option("--quiet", help="alerts and rounds only, no prompts")] = False,

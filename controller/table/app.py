@@ -132,12 +132,13 @@ async def run_table(
 
             if getattr(devices, "simulator", None) is None and config.devices.wheel.transport != "serial":
                 raise RuntimeError("--rounds needs a simulated wheel (devices.wheel.transport = \"simulated\")")
-            sim = WheelTable(loop, players, rounds, pace, random.Random(config.devices.wheel.simulated.seed))
+            sim = WheelTable(loop, players, rounds, pace, random.Random(config.devices.wheel.simulated.seed),
+                             result.rounds_closed)
         else:
             firmware = getattr(devices, "firmware", None)
             if firmware is None and config.devices.shoe.transport != "serial":  # serial: a rig deals (docs/hil.md)
                 raise RuntimeError("--rounds needs a simulated shoe (devices.shoe.transport = \"simulated\")")
-            sim = SimulatedTable(loop, firmware, players, rounds, pace)
+            sim = SimulatedTable(loop, firmware, players, rounds, pace, result.rounds_closed)
         tasks.append(asyncio.create_task(sim.run(), name="simulated-people"))
         await _until(sim.done, tasks)
         await loop.settled()

@@ -37,17 +37,20 @@ def default_players(min_bet: int) -> list[SeatedPlayer]:
 
 
 class SimulatedTable:
-    """Plays ``rounds`` rounds (counting a round resumed from the journal), then sets ``done``."""
+    """Plays ``rounds`` rounds, then sets ``done``. A round resumed from the journal counts, and so
+    does one the start's replay closed (``closed_by_replay``: the last run died between the
+    closing input and the round's record), so a caller that counted the journal's round records
+    before this start gets exactly its total."""
 
     def __init__(self, loop: TableLoop, firmware: ShoeFirmware | None, players: list[SeatedPlayer], rounds: int,
-                 pace: float = 0.0) -> None:
+                 pace: float = 0.0, closed_by_replay: int = 0) -> None:
         self.loop = loop
         self.firmware = firmware
         self.players = players
         self.rounds = rounds
         self.pace = pace
         self.done = asyncio.Event()
-        self._closed_at_start = loop.core.closed_rounds
+        self._closed_at_start = loop.core.closed_rounds - closed_by_replay
         self._resumed = loop.core.engine is not None
         self._acted = -1
         #: the chance the dealer voids a round found open after a restart, from a seeded coin

@@ -46,6 +46,7 @@ class Replay:
     round_id: str | None  # the round left open, resumed where it stood
     snapshot: int | None = None  # the snapshot row the replay started from
     integrity: str | None = None  # why the table holds on its journal (a break, dropped triggers)
+    rounds_closed: int = 0  # round records among ``written``: the last run died between the closing input and its record
 
 
 @dataclass(slots=True)
@@ -89,19 +90,21 @@ def replay(journal: Journal, core: TableCore, *, snapshots: bool = True) -> Repl
             start = restored.covers if restored else 0
         until = exc.seq - 1
         seen = _Outputs(set(), set())
-    stepped, written = _step_all(journal, core, start, until, seen, write=broken is None)
+    stepped, written, rounds_closed = _step_all(journal, core, start, until, seen, write=broken is None)
     core.rules = current  # new rounds from now on: the rules of the config started with
     problem = _integrity_problem(journal, broken)
     if problem is not None:
         _hold_for_integrity(journal, core, problem, broken.seq if broken else 0)
     elif snapshots and restored is None and stepped >= snapshot.EVERY // 4:
         snapshot.take(journal, core, seen.last_input)  # a long replay: the next start begins here
-    return Replay(stepped, written, core.round_id, restored.seq if restored else None, problem)
+    return Replay(stepped, written, core.round_id, restored.seq if restored else None, problem,
+                  rounds_closed)
 
 
 def _step_all(journal: Journal, core: TableCore, start: int, until: int, seen: _Outputs,
-              write: bool) -> tuple[int, int]:
-    stepped = written = 0
+              write: bool) -> tuple[int, int, int]:
+    """Inputs stepped, outputs written now, and how many of those close a round (not a correction)."""
+    stepped = written = rounds_closed = 0
     for e in journal.entries(after=start, until=until):
         if e.kind == inputs.TABLE_STARTED:
             _started(core, e.payload)
@@ -115,7 +118,8 @@ def _step_all(journal: Journal, core: TableCore, start: int, until: int, seen: _
                 continue
             core.written(journal.append(effect.kind, effect.payload, source=TABLE_SOURCE, round_id=effect.round_id))
             written += 1
-    return stepped, written
+            rounds_closed += effect.kind == inputs.ROUND_CLOSED and not effect.payload.get("corrections")
+    return stepped, written, rounds_closed
 
 
 def _started(core: TableCore, payload: dict[str, Any]) -> None:

@@ -77,8 +77,8 @@ class WheelTable(SimulatedTable):
     (double ball's second ball, from a seeded RNG) and settles."""
 
     def __init__(self, loop: TableLoop, players: list[SeatedPlayer], rounds: int, pace: float = 0.0,
-                 rng: random.Random | None = None) -> None:
-        super().__init__(loop, None, players, rounds, pace)
+                 rng: random.Random | None = None, closed_by_replay: int = 0) -> None:
+        super().__init__(loop, None, players, rounds, pace, closed_by_replay)
         self.rng = rng or random.Random(1)
 
     def _act(self) -> None:

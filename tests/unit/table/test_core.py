@@ -176,8 +176,8 @@ def test_replay_rebuilds_an_open_round_and_writes_only_missing_outputs(tmp_path)
     crashed = Live(Journal(tmp_path / "k.sqlite"), write_outputs=False)
     play_one_round(crashed)
     assert crashed.rounds() == []
-    for _ in range(2):
-        replay(crashed.journal, new_core())
+    first, second = (replay(crashed.journal, new_core()) for _ in range(2))
+    assert (first.rounds_closed, second.rounds_closed) == (1, 0)  # `--rounds` counts it for the run that wrote it
     (r,) = crashed.rounds()
     assert r["round"] == "t1-000001" and r["payout_total"] == 1000
 
