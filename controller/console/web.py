@@ -43,10 +43,10 @@ def console_app(hub: ConsoleHub, accounts: Accounts, journal_path: str | Path,
         return FileResponse(STATIC / "console.html", headers={"Cache-Control": "no-store"})
 
     async def login(request: Request) -> Response:
-        try:
-            body = await request.json()
+        try:  # bounded in size and depth before it is parsed, like every command
+            body = check_json(await request.body())
             user, password = str(body["user"])[:64], str(body["password"])[:256]
-        except (ValueError, KeyError, TypeError, RecursionError):  # RecursionError: nesting too deep
+        except (InputRefused, KeyError, TypeError):
             return JSONResponse({"ok": False, "message": "give user and password"}, status_code=400)
         session = await asyncio.to_thread(accounts.sign_in, user, password)
         if session is None:

@@ -134,7 +134,9 @@ class FloorModel:
             return None
         try:
             data = json.loads(payload)
-        except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: nesting too deep
+        # RecursionError: nesting too deep. Caught rather than scanned first (check_json) because
+        # every message of the floor comes through here, and they come from ACL'd tables
+        except (UnicodeDecodeError, ValueError, RecursionError):
             self.dropped += 1
             return None
         if not isinstance(data, dict):

@@ -24,6 +24,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from controller.auth import Session
 from controller.pit.commands import KINDS, CommandError, build
 from controller.pit.views import round_rows, table_view
+from controller.table.inputs import InputRefused
+from controller.table.schema import check_json
 
 if TYPE_CHECKING:
     from controller.pit.server import PitServer
@@ -40,12 +42,9 @@ def _error(status: int, message: str) -> JSONResponse:
 
 
 async def _json_body(request: Request) -> dict[str, Any] | None:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        return None
-    try:
-        data = json.loads(body)
-    except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: nesting too deep
+    try:  # bounded in size and depth before it is parsed
+        data = check_json(await request.body(), max_bytes=MAX_BODY)
+    except InputRefused:
         return None
     return data if isinstance(data, dict) else None
 
@@ -156,7 +155,7 @@ class PitWeb:
             return self._refused("role", 403, f"{session.user} is a {session.role}: pit commands need a pit boss")
         data = await _json_body(request)
         if data is None:
-            return self._refused("invalid", 400, "a JSON object of at most 4 kB")
+            return self._refused("invalid", 400, "a JSON object of at most 4 kB, nested at most 4 deep")
         try:
             topic, payload = build(session.user, data)
         except CommandError as exc:

@@ -17,6 +17,8 @@ async def test_deep_nesting_and_garbage_are_refused_and_the_socket_goes_on(conso
     async with httpx.AsyncClient(base_url=table.url) as http:
         deep = await http.post("/api/login", content=b"[" * 50_000, headers={"content-type": "application/json"})
         assert deep.status_code == 400  # refused, not a server error
+        huge = await http.post("/api/login", json={"user": "dana", "password": PASSWORD, "pad": "x" * 20_000})
+        assert huge.status_code == 400  # a sign-in is bounded like any command, before it is parsed
         login = await http.post("/api/login", json={"user": "dana", "password": PASSWORD})
         assert login.status_code == 200, login.text
         cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())

@@ -67,6 +67,11 @@ async def test_a_pit_boss_command_reaches_the_table_named_with_the_pit_boss(pit:
         assert bad.status_code == 400 and "round" in bad.json()["error"]
         hostile = await client.post("/api/command", json={"table": "rl/#", "command": "close_after_round"})
         assert hostile.status_code == 400
+        for body in (b"[" * 4000, b'{"table": "rl", "command": "close_after_round", "x": ' + b"[" * 3000 + b"]" * 3000
+                     + b"}", b"{" + b" " * 5000 + b"}"):  # deep, deep inside a real command, too large
+            refused = await client.post("/api/command", content=body, headers={"content-type": "application/json"})
+            assert refused.status_code == 400 and "4 kB" in refused.json()["error"]
+        assert len(rl.commands) == 1  # none of them reached the table
 
 
 async def test_a_dealer_is_refused_a_pit_command_and_nothing_is_sent(pit: PitServer, tables: Any) -> None:
@@ -89,6 +94,7 @@ async def test_no_session_no_floor_and_a_wrong_password_is_refused(pit: PitServe
         wrong = await client.post("/api/login", json={"user": "pat", "password": "nope"})
         assert wrong.status_code == 401
         assert (await client.post("/api/login", content=b"not json")).status_code == 400
+        assert (await client.post("/api/login", content=b"[" * 4000)).status_code == 400
         page = await client.get("/")
         assert page.status_code == 200 and "Croupier pit" in page.text
 
