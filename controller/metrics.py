@@ -133,7 +133,6 @@ class TableMetrics(ServedMetrics):
         self.feed_lag.labels(self.table).set_function(lag)
 
 
-
 def table_metrics(config: Any, journal: Any) -> TableMetrics | None:
     """The table's metrics, counting every journal write and served, when ``[metrics]`` is enabled."""
     section = config.metrics

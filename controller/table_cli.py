@@ -49,10 +49,8 @@ def register(app: typer.Typer) -> None:
         try:
             with contextlib.suppress(KeyboardInterrupt):
                 asyncio.run(run_table(cfg, rounds, pace=pace, as_json=as_json, prompts=not quiet))
-        except DriverError as exc:  # a device that cannot be opened: one line an operator can act on
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
-        except JournalFull as exc:  # a table cannot start without journaling its start
+        # a device that cannot be opened, a journal that cannot take the start: one line to act on
+        except (DriverError, JournalFull) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
         except sqlite3.Error as exc:  # not a journal, no permission, a broken file

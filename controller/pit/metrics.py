@@ -93,4 +93,3 @@ class PitMetrics(ServedMetrics):
 
     def refused(self, reason: str) -> None:
         self.commands_refused.labels(reason).inc()
-
