@@ -1,0 +1,34 @@
+"""Run the wheel watch over a wheel trace (``RX``/``TX`` lines, as drivers.wheel.replay reads
+them): how the watch is checked against a real wheel, and how a studio log can be re-read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from controller.protection.wheel_watch import WatchAlert, WheelWatch
+from drivers.wheel import codec
+from drivers.wheel.replay import split
+
+
+def watch_trace(watch: WheelWatch, lines: Iterable[str], dealer: str | None = None,
+                interval: float = 0.5) -> list[WatchAlert]:
+    """Every alert the watch raises over the trace; untimed lines are ``interval`` apart."""
+    alerts: list[WatchAlert] = []
+    clock = 0.0
+    for line in lines:
+        stamp, direction, text = split(line)
+        clock = stamp if stamp is not None else clock + interval
+        if direction == "TX":
+            command = text.split()
+            if len(command) == 2 and command[0] == "*o" and command[1].isdigit():
+                watch.set_mode(int(command[1]))
+            continue
+        message = codec.parse_line(text)
+        if isinstance(message, codec.Status):
+            alerts += watch.status(clock, message)
+        elif isinstance(message, codec.WinningNumber):
+            alerts += watch.result(clock, message.number, dealer)
+        elif isinstance(message, codec.Operating) or (isinstance(message, codec.ModeReply) and message.mode is not None):
+            assert message.mode is not None
+            watch.set_mode(message.mode)
+    return alerts

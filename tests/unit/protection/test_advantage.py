@@ -1,0 +1,79 @@
+"""The advantage-play watch on journal streams made from real shuffled shoes: counters flagged,
+flat and random bettors not. (The same watch over the real table path: tests/integration/protection.)"""
+
+import math
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from controller.cards import DECK
+from controller.protection.advantage import AdvantageWatch
+from controller.protection.hilo import ShoeCount
+from controller.protection.styles import bettor
+
+UNIT = 500
+
+
+def journal(styles: list[str], shoes: int, seed: int) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """Entries of a 6-deck table: each player counts what it has seen and bets by its style."""
+    rng = random.Random(seed)
+    players = [(f"P{i + 1}", i + 1, bettor(style, random.Random(seed * 10 + i))) for i, style in enumerate(styles)]
+    counter = ShoeCount(6)
+    minute = 0
+    for shoe in range(shoes):
+        cards = list(DECK) * 6
+        rng.shuffle(cards)
+        status = ("device", {"type": "shoe_status", "shoe_id": f"s-{shoe}", "n": 0, "state": "READY"}, "")
+        counter.apply(*status[:2])
+        yield status
+        n = 0
+        while n < 0.75 * len(cards):
+            minute += 1
+            ts = f"2026-12-01T{10 + minute // 3600 % 10:02d}:{minute // 60 % 60:02d}:{minute % 60:02d}Z"
+            yield "command", {"command": "open_round"}, ts
+            for player, box, style in players:
+                units = style.units(counter.true_count)
+                if units is not None:
+                    yield "command", {"command": "bet", "box": box, "amount": units * UNIT, "player": player}, ts
+            yield "command", {"command": "close_betting"}, ts
+            for _ in range(round(2.7 * (len(players) + 1))):
+                n += 1
+                entry = ("device", {"type": "card", "card": cards[n - 1], "n": n}, ts)
+                counter.apply(*entry[:2])
+                yield entry
+
+
+def watched(styles: list[str], shoes: int, seed: int) -> AdvantageWatch:
+    watch = AdvantageWatch(6)
+    for kind, payload, ts in journal(styles, shoes, seed):
+        watch.apply(kind, payload, ts)
+    return watch
+
+
+def test_a_ramp_counter_is_flagged_and_flat_and_random_bettors_are_not() -> None:
+    flags = watched(["flat", "random", "counter-1-8", "counter-1-12", "counter-cover", "wonger"], 12, 1).flags()
+    assert not flags["P1"].flagged and math.isnan(flags["P1"].statistic)  # a flat bet correlates with nothing
+    assert not flags["P2"].flagged
+    for player in ("P3", "P4", "P5"):
+        flag = flags[player]
+        assert flag.flagged and flag.test == "bet_ramp"
+        assert flag.flagged_after is not None and flag.flagged_after <= 300
+        assert flag.statistic > 0.3 and flag.ci_low > 0 and flag.p_value < 1e-6
+        assert flag.edge_per_hour > 0
+    assert flags["P6"].flagged and flags["P6"].test == "wonging"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_flat_and_random_bettors_stay_unflagged_over_a_long_day(seed: int) -> None:
+    flags = watched(["flat", "random", "random", "random"], 40, 100 + seed).flags()
+    assert not any(flag.flagged for flag in flags.values())
+    assert flags["P2"].rounds > 600
+
+
+def test_edge_per_hour_uses_the_measured_time_when_there_is_enough_of_it() -> None:
+    flags = watched(["counter-1-8"], 15, 3).flags()
+    flag = flags["P1"]
+    # one round a minute in this stream: 60 rounds an hour, the gain per round times 60
+    assert flag.rounds > 600 and flag.edge_per_hour > 0
