@@ -145,6 +145,12 @@ class AdvantageWatch:
         test, best = ("bet_ramp", bets) if bets.p_value <= presence.p_value else ("wonging", presence)
         return best.n >= self.min_rounds and best.p_value < self.alpha / 2, test, best
 
+    def new_day(self) -> dict[str, PlayerFlag]:
+        """End a gaming day: its flags, and every player's evidence starts again (the count goes on)."""
+        flags = self.flags()
+        self.players.clear()
+        return flags
+
     def flags(self) -> dict[str, PlayerFlag]:
         report: dict[str, PlayerFlag] = {}
         for player, seen in self.players.items():

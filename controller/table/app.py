@@ -23,7 +23,7 @@ from controller.table.core import TableCore
 from controller.table.devices import open_shoe
 from controller.table.keyboard import read_commands
 from controller.table.loop import TableLoop
-from controller.table.players import SimulatedTable, default_players
+from controller.table.players import SeatedPlayer, SimulatedTable, default_players
 from controller.table.printer import Printer
 from controller.table.recovery import device_sync, replay
 from controller.table.registry import adapter_for
@@ -65,10 +65,12 @@ async def run_table(
     prompts: bool = True,
     on_ready: Callable[[TableLoop, Any], Awaitable[None]] | None = None,
     keyboard: bool = True,
+    seated: list[SeatedPlayer] | None = None,
 ) -> int:
     """Run until cancelled, or with ``rounds`` until simulated people played that many rounds.
     ``on_ready(loop, devices)`` runs once the table takes inputs (``croupier demo`` starts each
-    table's console there); ``keyboard=False`` reads no dealer commands from stdin."""
+    table's console there); ``keyboard=False`` reads no dealer commands from stdin; ``seated``
+    replaces the default simulated players of a ``rounds`` run."""
     journal = Journal(config.journal_path)
     metrics = table_metrics(config, journal)  # before replay: what replay writes is counted too
     core = build_core(config)
@@ -125,7 +127,7 @@ async def run_table(
             await asyncio.Event().wait()  # stdin closed: the devices still play, until stopped
             return 0
         limits = core.rules.limits.get(core.adapter.bet_kind)
-        players = default_players(limits.min if limits else 100)
+        players = seated or default_players(limits.min if limits else 100)
         sim: SimulatedTable
         if not core.adapter.uses_shoe:
             from controller.table.wheel import WheelTable

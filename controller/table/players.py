@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from controller.games.base import Expect, ExpectKind
@@ -29,6 +30,8 @@ class SeatedPlayer:
     player: str
     box: int
     stake: int
+    #: the stake of each round, or None to sit it out (controller/protection/styles.py); else ``stake``
+    stakes: Callable[[], int | None] | None = None
 
 
 def default_players(min_bet: int) -> list[SeatedPlayer]:
@@ -132,7 +135,10 @@ class SimulatedTable:
         for p in self.players:
             if (p.box, p.player) in placed:
                 continue
-            for kind, amount in core.adapter.simulated_bets(core.rules, p.box, p.stake, core.rounds):
+            stake = p.stake if p.stakes is None else p.stakes()
+            if stake is None:
+                continue
+            for kind, amount in core.adapter.simulated_bets(core.rules, p.box, stake, core.rounds):
                 loop.command("bet", f"player:{p.player}", box=p.box, amount=amount, kind=kind, player=p.player)
         if core.adapter.device is None:  # a game's own device (the wheel) closes betting
             loop.command("close_betting", DEALER)
