@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test system-deps bench
+.PHONY: demo test test-fast system-deps bench
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -25,6 +25,11 @@ test: $(STAMP) system-deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -q
+
+# The inner loop (a few minutes): engines, codecs, parsers, the table core and the layering, with
+# no broker, browser or database; `make test` stays the whole suite (and CI).
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not slow" tests/unit tests/fuzz tests/test_layering.py tests/test_structure.py
 
 # Every benchmark, one Markdown table and the machine line (bench/report.py; README "Figures").
 # The full run generates a 1M-entry journal once (about 150 s); `make bench BENCH_ARGS=--quick`
