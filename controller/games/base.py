@@ -24,7 +24,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any, ClassVar, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError, model_validator
 
 from controller.money import Rounding
 
@@ -53,6 +53,20 @@ class UnexpectedCard(RuleError):
 
 class PhaseError(RuleError):
     """An input that has no meaning in the round's current phase."""
+
+
+def is_minor_units(amount: object) -> bool:
+    """``amount`` is a whole number of minor units: an ``int``, not a bool, float, Fraction or
+    Decimal (each compares equal to an int and would slip past a range check)."""
+    return type(amount) is int
+
+
+def check_minor_units(amount: object, rule: str, what: str) -> None:
+    """Refuse money that is not a positive whole number of minor units with ``BetRefused(rule)``."""
+    if type(amount) is not int:
+        raise BetRefused(rule, f"{what} is a whole number of minor units, not {amount!r}")
+    if amount <= 0:
+        raise BetRefused(rule, f"{what} must be positive, not {amount}")
 
 
 # --------------------------------------------------------------------------- actions
@@ -161,9 +175,12 @@ class Settlement:
 
 # --------------------------------------------------------------------------- rules
 class Limit(BaseModel):
+    """A bet kind's table limits in minor units: strict integers, so ``"5.00"``, ``5.5``, ``True``
+    or a Decimal is refused instead of read as some other amount."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
-    min: int
-    max: int
+    min: StrictInt
+    max: StrictInt
 
     @model_validator(mode="after")
     def _ordered(self) -> Self:
@@ -184,9 +201,9 @@ class GameRules(BaseModel):
     limits: dict[str, Limit] = {}
 
     def check_limit(self, kind: str, amount: int, rule_prefix: str) -> None:
-        """Refuse a bet outside the table's limit for its kind (no limit given: any >0)."""
-        if amount <= 0:
-            raise BetRefused(f"{rule_prefix}.amount", f"a {kind} bet must be positive, not {amount}")
+        """Refuse a bet outside the table's limit for its kind (no limit given: any >0), and
+        money that is not a whole number of minor units."""
+        check_minor_units(amount, f"{rule_prefix}.amount", f"a {kind} bet")
         lim = self.limits.get(kind)
         if lim is not None and not lim.min <= amount <= lim.max:
             raise BetRefused(

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import ClassVar, Literal
 
-from controller.games.base import BetRefused, EngineRound, GameRules, PhaseError, Settlement
+from controller.games.base import BetRefused, EngineRound, GameRules, PhaseError, Settlement, check_minor_units
 
 #: how rows are listed while betting is open (by box number once it has closed)
 Listing = Literal["box_number", "box_placed", "as_placed"]
@@ -104,7 +104,7 @@ class BetLedger:
             raise BetRefused(f"{self.prefix}.betting_closed", "bets are closed")
 
     def check_box(self, box: int) -> None:
-        if not 1 <= box <= self.size:
+        if type(box) is not int or not 1 <= box <= self.size:
             raise BetRefused(f"{self.prefix}.box", f"no {self.seat} {box} at this table (1..{self.size})")
 
     def booked_kind(self, kind: str) -> str:
@@ -121,9 +121,9 @@ class BetLedger:
             raise BetRefused(f"{self.prefix}.box.owner", f"{self.seat} {box} is played by {owner!r}")
 
     def check_amount(self, amount: int, what: str) -> None:
-        """Refuse chips that are not a positive amount (``what``: "a main bet", "an ante")."""
-        if amount <= 0:
-            raise BetRefused(f"{self.prefix}.amount", f"{what} must be positive, not {amount}")
+        """Refuse chips that are not a positive whole number of minor units (``what``: "a main
+        bet", "an ante"): a float, Fraction, Decimal or bool is refused, not booked."""
+        check_minor_units(amount, f"{self.prefix}.amount", what)
 
     def limit_checked(self, box: int, kind: str, amount: int) -> int:
         """The stake ``kind`` would have at ``box`` with ``amount`` more, within the table's limit."""

@@ -237,8 +237,8 @@ class RussianPokerRound(LedgerRound):
             hint = " (exchange names its discard)" if action == "exchange" else ""
             raise IllegalDecision("russian.option", f"{action!r} is not a decision here{hint}")
         raise_amount = self.bets.stake(box, ANTE) * self.rules.raise_multiple
-        if action == "raise" and amount is not None and amount != raise_amount:
-            raise IllegalDecision("russian.raise.amount", f"the Raise is {raise_amount}, not {amount}")
+        if action == "raise" and amount is not None and (type(amount) is not int or amount != raise_amount):
+            raise IllegalDecision("russian.raise.amount", f"the Raise is {raise_amount}, not {amount!r}")
         if action == "fold":  # settled when the dealer's hand is shown
             slot.status = Status.FOLDED
         else:

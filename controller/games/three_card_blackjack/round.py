@@ -124,8 +124,8 @@ class ThreeCardBlackjackRound(LedgerRound):
         if player and player != owner:
             raise IllegalDecision("tcb.box.owner", f"box {box} is played by {owner!r}")
         ante = self.bets.stake(box, ANTE)
-        if action == "play" and amount is not None and amount != ante:
-            raise IllegalDecision("tcb.play.amount", f"the Bet equals the Ante ({ante}), not {amount}")
+        if action == "play" and amount is not None and (type(amount) is not int or amount != ante):
+            raise IllegalDecision("tcb.play.amount", f"the Bet equals the Ante ({ante}), not {amount!r}")
         self.decisions[box] = action
         if action == "fold":
             self.settlements.append(self.bets.settle(box, ANTE, 0))
