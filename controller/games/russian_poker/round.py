@@ -13,8 +13,10 @@ settled before the dealer's hand is shown, because until then a misdeal may stil
 Misdeals are explicit inputs (``DeclareMisdeal``), declared by the dealer from the console once
 the deal is complete and until the dealer's hand is shown (the last decision shows it):
 
-* a box found holding the wrong number of cards, before it has decided: that hand is void, its
-  bets are returned and ``misdeal_penalty`` x Ante is paid on top;
+* a box found holding the wrong number of cards, whether it is still to decide, folded, raised
+  or exchanged: that hand is void, its bets are returned (a Raise and a Bonus lost by an
+  exchange too) and ``misdeal_penalty`` x Ante is paid on top; the exchange fee stays with the
+  house;
 * the dealer holding 4 cards: he names the four he holds (``dealer_cards``, all cards of this
   round) and adds a fifth from the deck (the engine expects one dealer card next);
 * any other count in the dealer's hand: every hand is void, those of boxes that already folded
@@ -275,9 +277,10 @@ class RussianPokerRound(LedgerRound):
         slot = self._boxes.get(target) if isinstance(target, int) else None
         if slot is None:
             raise IllegalDecision("russian.misdeal.box", f"box {target!r} is not in this round")
-        if slot.status is not Status.LIVE or slot.exchanged:
-            raise IllegalDecision("russian.misdeal.decided", f"box {target} has already acted on its cards")
+        if slot.status is Status.VOID:
+            raise IllegalDecision("russian.misdeal.void", f"box {target} is already void")
         slot.status = Status.VOID
+        slot.awaiting_card = False  # an exchanged card no longer goes to a void hand
         self._void_box(target)
         self._maybe_showdown()
 
