@@ -11,7 +11,7 @@ Decisions (``Decide.action``): ``hit stand double split surrender`` and, Power B
 the insurance stake, default the most allowed) or, for a blackjack, ``even_money no_even_money``.
 The box owner (first main bettor) decides for the box; co-bettors and Bet Behind follow,
 a ``behind_stay`` Bet Behind stays out of doubles and splits (see ``betting``). Insurance is
-the owner's bet, at most half the owner's main bet; even money and surrender take every bet
+the owner's bet, at most half the box bet (every player's main bet on the box); even money and surrender take every bet
 on the hand with it. On a Free Bet table ``double`` on a two-card 9-11 and ``split`` of a
 non-ten pair are the free ones. ``open_bets()`` lists what still rides; ``void()``
 (``VoidRound``) returns it and ends the round.
@@ -20,8 +20,9 @@ Side bets settle when their cards are known: Perfect Pairs, 21+3, Suit'em Up, Lu
 Hot 3 on the box's second card; Crazy 7 on the second card, or on the third when the first two
 are 7-7 (the card the first hand takes by a hit, double or split; on two if it takes none);
 Bust It on the dealer's final hand, the dealer playing his hand out for it even when no main
-hand is left. A winning Bet Behind gives ``bet_behind_owner_share`` of its net win to the box
-owner, on a ``behind_share`` row of the owner's (stake 0).
+hand is left. A Bet Behind that won over the round gives ``bet_behind_owner_share`` of its net
+win to the box owner, on one ``behind_share`` row of the owner's per box (stake 0), when the
+round ends.
 
 Each job has its module, functions over the round's fields (``state``): ``boxes`` (the boxes a
 closed book seats, the deal plan, bets still riding), ``insurance`` (offers and the peek),
@@ -43,6 +44,7 @@ from controller.games.blackjack.insurance import after_deal, insurance_decision
 from controller.games.blackjack.phases import BETTING, DEALING, DONE, INSURANCE, PHASE_NAMES, PLAY
 from controller.games.blackjack.play import deal_to_hand, play_decision
 from controller.games.blackjack.refusals import betting_closed, card_refused, checked_card, no_decision_now, refusal
+from controller.games.blackjack.settlement import end_round
 from controller.games.blackjack.side_settlement import settle_deal_side_bets
 from controller.games.blackjack.state import CARD, DEALER_CARD, DECISION, Box, RoundState, finish
 
@@ -212,4 +214,4 @@ class BlackjackRound(RoundState, EngineRound):
                 h.settled = True
         self._bj_possible = False
         self._book = {}
-        finish(self)
+        end_round(self)
