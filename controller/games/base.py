@@ -173,6 +173,61 @@ class Settlement:
     payout: int
 
 
+@dataclass(frozen=True, slots=True)
+class VoidResult:
+    """What a void did to a round's money (docs/rules.md: a void returns only what still rides).
+
+    ``stands``: every row settled before the void, kept exactly as it was settled (a bust's
+    loss, a surrender's half, a blackjack or even money paid at once, a side bet settled on
+    the deal, a Catch a Wave call, an exchange fee); ``returned``: every bet that still rode,
+    refunded (payout = stake). ``settlements`` is the round's rows in order: stands, then returned.
+    """
+
+    reason: str
+    stands: tuple[Settlement, ...]
+    returned: tuple[Settlement, ...]
+
+    @property
+    def settlements(self) -> list[Settlement]:
+        return [*self.stands, *self.returned]
+
+    @property
+    def returned_total(self) -> int:
+        """Money handed back by the void."""
+        return sum(s.payout for s in self.returned)
+
+    @property
+    def stands_stake(self) -> int:
+        return sum(s.stake for s in self.stands)
+
+    @property
+    def stands_payout(self) -> int:
+        """What the rows that stand paid (0 for a lost bet, the kept half of a surrender, ...)."""
+        return sum(s.payout for s in self.stands)
+
+    def view(self) -> dict[str, Any]:
+        """JSON-able, for the dealer's console and the pit: the rows and totals of each side."""
+
+        def rows(settlements: tuple[Settlement, ...]) -> list[dict[str, Any]]:
+            return [{"box": s.box, "hand": s.hand, "kind": s.kind, "player": s.player, "stake": s.stake,
+                     "payout": s.payout} for s in settlements]
+
+        return {
+            "reason": self.reason,
+            "returned": rows(self.returned),
+            "returned_total": self.returned_total,
+            "stands": rows(self.stands),
+            "stands_stake": self.stands_stake,
+            "stands_payout": self.stands_payout,
+        }
+
+
+def void_result(reason: str, settled_before: int, settlements: list[Settlement]) -> VoidResult:
+    """The result of a void that appended its refunds to ``settlements`` after the first
+    ``settled_before`` rows (the ones that stand)."""
+    return VoidResult(reason, tuple(settlements[:settled_before]), tuple(settlements[settled_before:]))
+
+
 # --------------------------------------------------------------------------- rules
 class Limit(BaseModel):
     """A bet kind's table limits in minor units: strict integers, so ``"5.00"``, ``5.5``, ``True``

@@ -30,7 +30,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import ClassVar, Literal
 
-from controller.games.base import BetRefused, EngineRound, GameRules, PhaseError, Settlement, check_minor_units
+from controller.games.base import (
+    BetRefused,
+    EngineRound,
+    GameRules,
+    PhaseError,
+    Settlement,
+    VoidResult,
+    check_minor_units,
+    void_result,
+)
 
 #: how rows are listed while betting is open (by box number once it has closed)
 Listing = Literal["box_number", "box_placed", "as_placed"]
@@ -214,6 +223,9 @@ class LedgerRound(EngineRound):
 
     #: the message of ``<RULE_PREFIX>.phase`` for a void once the round is over
     OVER: ClassVar[str] = "the round is already over"
+    #: what ``void_round`` returned and what stood (None: not voided); a class default, so a
+    #: round pickled before the field existed still loads
+    voided: VoidResult | None = None
 
     def __init__(self, bets: BetLedger) -> None:
         self.bets = bets
@@ -236,11 +248,14 @@ class LedgerRound(EngineRound):
         return [] if self.over else self.bets.open_bets()
 
     def void_round(self, reason: str) -> None:
-        """Return every bet not settled yet (one settled early stands) and end the round."""
+        """Return every bet not settled yet (one settled early stands) and end the round;
+        ``voided`` says which rows were returned and which stand."""
         if self.over:
             raise PhaseError(f"{self.RULE_PREFIX}.phase", self.OVER)
+        settled_before = len(self.settlements)
         self.settlements += self.bets.void()
         self.void_reason = reason
+        self.voided = void_result(reason, settled_before, self.settlements)
         self._voided()
 
     def _voided(self) -> None:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from controller.games.base import EngineRound, Expect, IllegalDecision, PhaseError, Settlement
+from controller.games.base import EngineRound, Expect, IllegalDecision, PhaseError, Settlement, void_result
 from controller.games.blackjack.betting import add_bet, check_bet, clear_bets
 from controller.games.blackjack.boxes import SECOND_CARD, deal_plan, open_bets, seat_boxes
 from controller.games.blackjack.dealer import dealer_add, dealer_draw_or_stand, reveal
@@ -44,7 +44,7 @@ from controller.games.blackjack.insurance import after_deal, insurance_decision
 from controller.games.blackjack.phases import BETTING, DEALING, DONE, INSURANCE, PHASE_NAMES, PLAY
 from controller.games.blackjack.play import deal_to_hand, play_decision
 from controller.games.blackjack.refusals import betting_closed, card_refused, checked_card, no_decision_now, refusal
-from controller.games.blackjack.settlement import end_round
+from controller.games.blackjack.settlement import settle_owner_shares
 from controller.games.blackjack.side_settlement import settle_deal_side_bets
 from controller.games.blackjack.state import CARD, DEALER_CARD, DECISION, Box, RoundState, finish
 
@@ -205,13 +205,19 @@ class BlackjackRound(RoundState, EngineRound):
 
     def void_round(self, reason: str = "") -> None:
         """Call the round off (misdeal, device fault): every bet still riding is returned;
-        what was already settled stays settled. The reason belongs to the journal."""
+        what was already settled stays settled (with the Bet Behind owner's share of it), and
+        ``voided`` says which is which. The reason belongs to the journal."""
         if self._phase == DONE:
             raise PhaseError("blackjack.phase", "the round is over; nothing to void")
-        self.settlements += open_bets(self)
+        refunds = open_bets(self)
+        if self._opts.owner_share:
+            settle_owner_shares(self)
+        settled_before = len(self.settlements)
+        self.settlements += refunds
         for b in self._boxes:
             for h in b.hands:
                 h.settled = True
         self._bj_possible = False
         self._book = {}
-        end_round(self)
+        self.voided = void_result(reason, settled_before, self.settlements)
+        finish(self)

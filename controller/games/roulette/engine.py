@@ -20,6 +20,8 @@ from controller.games.base import (
     PhaseError,
     RuleError,
     Settlement,
+    VoidResult,
+    void_result,
 )
 from controller.games.roulette.bets import BetSpec, parse_bet
 from controller.games.roulette.layout import colour, wheel
@@ -55,6 +57,8 @@ class SetMultipliers:
 class RouletteRound(EngineRound):
 
     RULE_PREFIX = "roulette"
+    #: the table's void of the round (``call_off``); None: not voided
+    voided: VoidResult | None = None
     ACTIONS = {**EngineRound.ACTIONS, SetMultipliers: "set_multipliers"}
     def __init__(self, rules: RouletteRules) -> None:
         self.rules = rules
@@ -139,6 +143,17 @@ class RouletteRound(EngineRound):
         self.voids.append(reason)
         self.multipliers = {}
         self.phase = Phase.BETTING
+
+    def call_off(self, reason: str) -> VoidResult:
+        """Void the whole round (the table's void, not a spin's): every bet is returned and the
+        round is over. Nothing settles before the result, so nothing stands."""
+        if self.phase is Phase.DONE:
+            raise PhaseError("roulette.phase", "the round is over; nothing to void")
+        settled_before = len(self.settlements)
+        self.settlements += self.open_bets()
+        self.phase = Phase.DONE
+        self.voided = void_result(reason, settled_before, self.settlements)
+        return self.voided
 
     # ------------------------------------------------------------------ outputs
     def expects(self) -> Expect:

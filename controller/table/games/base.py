@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from controller.games.base import Decide, Expect, GameRules, Limit, RuleError, Settlement
+from controller.games.base import Decide, Expect, ExpectKind, GameRules, Limit, RuleError, Settlement, VoidResult, VoidRound
 from controller.table.inputs import command
 from drivers.events import DeviceEvent
 
@@ -101,6 +101,17 @@ class GameAdapter(ABC):
     @abstractmethod
     def open_bets(self, engine: Any) -> list[Settlement]:
         """Every bet still on the layout, unsettled, as refunds (stake = payout) for a void."""
+
+    def void_round(self, engine: Any, reason: str) -> VoidResult:
+        """Call the open round off (dealer, pit, resume-or-void, integrity): the engine returns
+        every bet still riding and keeps what it already settled; the result lists both, rows
+        for the round record in ``settlements``. Never raises: a round the engine has already
+        settled returns nothing and all of it stands."""
+        if engine.expects().kind is ExpectKind.DONE:
+            return VoidResult(reason, tuple(engine.settlements), ())
+        engine.apply(VoidRound(reason))
+        result: VoidResult = engine.voided
+        return result
 
     def outcome_lines(self, outcome: Mapping[str, Any]) -> list[str]:
         """A closed round's cards for the terminal (default: the dealer's cards and each hand)."""

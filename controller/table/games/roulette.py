@@ -29,6 +29,7 @@ from controller.games.base import (
     PhaseError,
     RuleError,
     Settlement,
+    VoidResult,
     VoidRound,
     build_rules,
 )
@@ -211,6 +212,14 @@ class RouletteAdapter(GameAdapter):
     # ------------------------------------------------------------------ money
     def open_bets(self, engine: Any) -> list[Settlement]:
         return cast(RouletteRound, engine).open_bets()
+
+    def void_round(self, engine: Any, reason: str) -> VoidResult:
+        """The table's void of the round: every bet back (the engine's ``void_round`` is the
+        wheel's void of one spin, which keeps the bets and reopens betting)."""
+        round_ = cast(RouletteRound, engine)
+        if round_.phase is Phase.DONE:
+            return VoidResult(reason, tuple(round_.settlements), ())
+        return round_.call_off(reason)
 
     def simulated_decision(self, engine: Any, expect: Expect, rules: GameRules) -> Decide:
         raise RuleError("roulette.decision", "roulette asks the players no decisions")
