@@ -33,7 +33,7 @@ refused). This class holds the inputs and queries.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
 from controller.games.base import EngineRound, Expect, IllegalDecision, PhaseError, Settlement, void_result
 from controller.games.blackjack.betting import add_bet, check_bet, clear_bets
@@ -41,6 +41,7 @@ from controller.games.blackjack.boxes import SECOND_CARD, deal_plan, open_bets, 
 from controller.games.blackjack.dealer import dealer_add, dealer_draw_or_stand, reveal
 from controller.games.blackjack.hand import BLACKJACK, STATUS_NAMES, hand_total
 from controller.games.blackjack.insurance import after_deal, insurance_decision
+from controller.games.blackjack.outcome import BlackjackBox, BlackjackDealer, BlackjackHand, BlackjackOutcome
 from controller.games.blackjack.phases import BETTING, DEALING, DONE, INSURANCE, PHASE_NAMES, PLAY
 from controller.games.blackjack.play import deal_to_hand, play_decision
 from controller.games.blackjack.refusals import betting_closed, card_refused, checked_card, no_decision_now, refusal
@@ -79,41 +80,44 @@ class BlackjackRound(RoundState, EngineRound):
     def dealer_cards(self) -> tuple[str, ...]:
         return tuple(self._dealer)
 
-    def outcome(self) -> dict[str, Any]:
-        """Cards, totals and results per hand and of the dealer (JSON-able). ``face_down``
-        lists the indexes of cards not yet shown (a dark double, the hole card before the
-        dealer's turn); totals and blackjack count only the cards shown."""
+    def box_owner(self, box: int) -> str:
+        """The player who decides for ``box`` ("" for an anonymous bettor or a box not playing)."""
+        b = self._by_number.get(box)
+        return b.owner if b else ""
+
+    def outcome(self) -> BlackjackOutcome:
+        """Cards, totals and results per hand and of the dealer (``outcome.BlackjackOutcome``)."""
         dealer = self._dealer
         hole_hidden = len(dealer) == 2 and self._opts.hole_card and self._phase in (DEALING, INSURANCE, PLAY)
         shown = dealer[:1] if hole_hidden else dealer
-        return {
-            "phase": self.phase,
-            "dealer": {
-                "cards": list(dealer),
-                "face_down": [1] if hole_hidden else [],
-                "total": hand_total(shown),
-                "blackjack": len(shown) == 2 and hand_total(shown) == 21,
-            },
-            "boxes": [
-                {
-                    "box": b.number,
-                    "owner": b.owner,
-                    "insurance": b.insurance,
-                    "hands": [
-                        {
-                            "hand": i,
-                            "cards": list(h.cards),
-                            "total": h.total,
-                            "status": STATUS_NAMES[h.status],
-                            "multiplier": h.mult,
-                            "face_down": [len(h.cards) - 1] if h.dark and not self.done else [],
-                        }
+        return BlackjackOutcome(
+            phase=self.phase,
+            dealer=BlackjackDealer(
+                cards=tuple(dealer),
+                face_down=(1,) if hole_hidden else (),
+                total=hand_total(shown),
+                blackjack=len(shown) == 2 and hand_total(shown) == 21,
+            ),
+            boxes=tuple(
+                BlackjackBox(
+                    box=b.number,
+                    owner=b.owner,
+                    insurance=b.insurance,
+                    hands=tuple(
+                        BlackjackHand(
+                            hand=i,
+                            cards=tuple(h.cards),
+                            total=h.total,
+                            status=STATUS_NAMES[h.status],
+                            multiplier=h.mult,
+                            face_down=(len(h.cards) - 1,) if h.dark and not self.done else (),
+                        )
                         for i, h in enumerate(b.hands, 1)
-                    ],
-                }
+                    ),
+                )
                 for b in self._boxes
-            ],
-        }
+            ),
+        )
 
     # ------------------------------------------------------------------ inputs
     def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:

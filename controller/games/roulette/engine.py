@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from controller.games.base import (
     BetRefused,
@@ -25,6 +24,7 @@ from controller.games.base import (
 )
 from controller.games.roulette.bets import BetSpec, parse_bet
 from controller.games.roulette.layout import colour, wheel
+from controller.games.roulette.outcome import RouletteOutcome
 from controller.games.roulette.payout import chip_return
 from controller.games.roulette.rules import RouletteRules
 
@@ -175,14 +175,14 @@ class RouletteRound(EngineRound):
             return []
         return [Settlement(b.box, 1, b.spec.kind, b.player, b.amount, b.amount) for b in self._bets.values()]
 
-    def outcome(self) -> dict[str, Any]:
-        return {
-            "wheel": self.rules.wheel.value,
-            "numbers": list(self.numbers),
-            "colours": [colour(n) for n in self.numbers],
-            "multipliers": dict(self.multipliers),
-            "voids": list(self.voids),
-        }
+    def outcome(self) -> RouletteOutcome:
+        return RouletteOutcome(
+            wheel=self.rules.wheel.value,
+            numbers=self.numbers,
+            colours=tuple(colour(n) for n in self.numbers),
+            multipliers=dict(self.multipliers),
+            voids=tuple(self.voids),
+        )
 
     # ------------------------------------------------------------------ helpers
     def _need(self, phase: Phase, rule: str, message: str, error: type[RuleError] = PhaseError) -> None:

@@ -32,12 +32,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from typing import Any, ClassVar, Final, Literal
+from typing import ClassVar, Final, Literal
 
 from controller.cards import CARDS
 from controller.games.base import BetRefused, Expect, ExpectKind, IllegalDecision, PhaseError, Settlement, UnexpectedCard
 from controller.games.ledger import BetLedger, LedgerRound
 from controller.games.poker_hands import AK_HIGH, evaluate, hand_class
+from controller.games.russian_poker.outcome import RussianPokerBox, RussianPokerDealer, RussianPokerOutcome
 from controller.games.russian_poker.rules import RussianPokerRules
 from controller.money import scale, win
 
@@ -386,27 +387,23 @@ class RussianPokerRound(LedgerRound):
     def box_cards(self, box: int) -> tuple[str, ...]:
         return tuple(self._boxes[box].cards)
 
-    def outcome(self) -> dict[str, Any]:
+    def outcome(self) -> RussianPokerOutcome:
         def hand(cards: list[str]) -> str | None:
             return hand_class(evaluate(cards)).label if len(cards) == HAND_SIZE else None
 
         dealer_hand = hand(self._dealer)
-        return {
-            "boxes": {
-                str(n): {
-                    "cards": list(s.cards),
-                    "hand": hand(s.cards),
-                    "status": s.status.value,
-                    "exchanged": s.exchanged,
-                }
+        return RussianPokerOutcome(
+            boxes={
+                str(n): RussianPokerBox(cards=tuple(s.cards), hand=hand(s.cards), status=s.status.value,
+                                        exchanged=s.exchanged)
                 for n, s in self._boxes.items()
             },
-            "dealer": {
-                "cards": list(self._dealer),
-                "up": self._dealer_up,
-                "hand": dealer_hand,
-                "qualifies": (evaluate(self._dealer) >= AK_HIGH) if dealer_hand else None,
-            },
-            "void": self.void_reason,
-        }
+            dealer=RussianPokerDealer(
+                cards=tuple(self._dealer),
+                up=self._dealer_up,
+                hand=dealer_hand,
+                qualifies=(evaluate(self._dealer) >= AK_HIGH) if dealer_hand else None,
+            ),
+            void=self.void_reason,
+        )
 
