@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError, model_validator
 
-from controller.money import Rounding
+from controller.money import Rounding, format_money
 
 
 # --------------------------------------------------------------------------- errors
@@ -204,6 +204,20 @@ class VoidResult:
     def stands_payout(self) -> int:
         """What the rows that stand paid (0 for a lost bet, the kept half of a surrender, ...)."""
         return sum(s.payout for s in self.stands)
+
+    def text(self, currency: str, digits: int = 2) -> str:
+        """One line for the dealer and the pit: what is returned and what stands, in money."""
+        def money(minor: int) -> str:
+            return format_money(minor, currency, digits)
+
+        def bets(n: int) -> str:
+            return f"{n} bet{'' if n == 1 else 's'}"
+
+        returned = f"returned {bets(len(self.returned))} ({money(self.returned_total)})"
+        if not self.stands:
+            return f"{returned}; nothing settled before stands"
+        return (f"{returned}; {bets(len(self.stands))} settled before stand "
+                f"(staked {money(self.stands_stake)}, paid {money(self.stands_payout)})")
 
     def view(self) -> dict[str, Any]:
         """JSON-able, for the dealer's console and the pit: the rows and totals of each side."""

@@ -286,3 +286,14 @@ def test_a_void_at_any_point_keeps_what_was_settled_and_returns_what_rode(
     assert engine.open_bets() == []
     staked = {(s.box, s.hand, s.kind, s.player) for s in result.settlements if s.kind != "behind_share"}
     assert len(staked) == len([s for s in result.settlements if s.kind != "behind_share"]), "a bet settled twice"
+
+
+def test_the_void_in_one_line_with_the_table_currency():
+    r = _tcb()
+    r.decide(1, "fold")
+    result = ADAPTERS["three-card-blackjack"].void_round(r, "shuffler fault")
+    assert result.text("GBP") == "returned 1 bet (5.00 GBP); 2 bets settled before stand (staked 6.00 GBP, paid 2.00 GBP)"
+    early = BaccaratRound(baccarat_rules())
+    early.place_bet(1, "banker", 150_000, "ann")
+    assert ADAPTERS["baccarat"].void_round(early, "x").text("JPY", 0) == (
+        "returned 1 bet (150,000 JPY); nothing settled before stands")
