@@ -24,7 +24,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any, ClassVar, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError, field_validator, model_validator
 
 from controller.money import Rounding, format_money
 
@@ -250,6 +250,13 @@ class Limit(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     min: StrictInt
     max: StrictInt
+
+    @field_validator("min", "max", mode="before")
+    @classmethod
+    def _minor_units(cls, value: Any) -> Any:
+        if type(value) is not int:
+            raise ValueError(f"a limit is a whole number of minor units (500 for 5.00), not {value!r}")
+        return value
 
     @model_validator(mode="after")
     def _ordered(self) -> Self:

@@ -104,7 +104,7 @@ def test_a_box_that_is_not_an_int_is_refused(game: str, box: Any) -> None:
 @pytest.mark.parametrize("bad", [5.0, 5.5, True, "500", Decimal(500), Fraction(500)])
 def test_a_limit_that_is_not_an_int_stops_the_rule_set(game: str, bad: Any) -> None:
     build, preset, kind = RULES[game]
-    with pytest.raises(RulesConfigError, match="limits"):
+    with pytest.raises(RulesConfigError, match=r"limits.*whole number of minor units \(500 for 5.00\)"):
         build(preset, {"limits": {kind: {"min": bad, "max": 100_000}}})
     with pytest.raises(RulesConfigError, match="limits"):
         build(preset, {"limits": {kind: {"min": 100, "max": bad}}})
