@@ -6,6 +6,7 @@ Cards are plain two-character strings: cheap to hash, print, journal and put on 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 RANKS: Final = "23456789TJQKA"
@@ -47,3 +48,21 @@ def suit(card: str) -> str:
 
 def is_red(card: str) -> bool:
     return card[1] in RED_SUITS
+
+
+SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_text(card: str | None) -> str:
+    """A card as people read it: ``TD`` -> ``10♦``, ``KS`` -> ``K♠``; None (face down) -> ``??``.
+    Anything that is not a card code is shown as it is."""
+    if card is None:
+        return "??"
+    if len(card) != 2 or card[0] not in RANKS or card[1] not in SUIT_SYMBOLS:
+        return str(card)
+    return ("10" if card[0] == "T" else card[0]) + SUIT_SYMBOLS[card[1]]
+
+
+def cards_text(cards: Iterable[str | None]) -> str:
+    """Cards as people read them, space-separated (``8♦ 10♦``); ``-`` for none."""
+    return " ".join(card_text(c) for c in cards) or "-"

@@ -64,3 +64,11 @@ def format_amount(minor: int, unit: int = 100) -> str:
     whole, frac = divmod(abs(minor), unit)
     width = len(str(unit - 1))
     return f"{sign}{whole}.{frac:0{width}d}" if unit > 1 else f"{sign}{whole}"
+
+
+def format_money(minor: int, currency: str, digits: int = 2) -> str:
+    """Minor units with their currency, as the pages show money: ``123456, "EUR"`` ->
+    ``1,234.56 EUR`` (``digits``: the currency's minor-unit digits, ``[table] currency_digits``)."""
+    sign = "-" if minor < 0 else ""
+    whole, frac = divmod(abs(minor), 10**digits)
+    return f"{sign}{whole:,}{f'.{frac:0{digits}d}' if digits else ''} {currency}"

@@ -80,7 +80,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(records))
         else:
             for record in records:
-                typer.echo(round_line(record))
+                typer.echo(round_line(record, currency=cfg.table.currency, digits=cfg.table.currency_digits))
 
 
 def main() -> None:

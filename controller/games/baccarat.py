@@ -26,6 +26,7 @@ from controller.games.base import (
     build_rules,
 )
 from controller.games.ledger import BetLedger, LedgerRound
+from controller.games.outcome import Outcome
 from controller.money import Ratio, win
 
 PLAYER: Final = 1  # hand number of the Player hand in ``Expect``
@@ -85,6 +86,22 @@ class Phase(str, Enum):
     BETTING = "betting"
     DEAL = "deal"
     DONE = "done"
+
+
+class BaccaratHand(Outcome):
+    cards: tuple[str, ...]
+    total: int
+
+
+class BaccaratOutcome(Outcome):
+    """The outcome of a coup (``BaccaratRound.outcome()``)."""
+
+    player: BaccaratHand
+    banker: BaccaratHand
+    #: player, banker or tie once the coup is over (None while dealing, or void)
+    winner: str | None
+    natural: bool
+    void: str | None
 
 
 _FIRST_FOUR: Final = (PLAYER, BANKER, PLAYER, BANKER)
@@ -204,11 +221,11 @@ class BaccaratRound(LedgerRound):
             return _EXPECT_CARD[self._next]
         return _EXPECT_BETS if self.phase is Phase.BETTING else _EXPECT_DONE
 
-    def outcome(self) -> dict[str, Any]:
-        return {
-            "player": {"cards": list(self.player_cards), "total": self.player_total},
-            "banker": {"cards": list(self.banker_cards), "total": self.banker_total},
-            "winner": self.winner,
-            "natural": self._stood == "baccarat.natural",
-            "void": self.void_reason,
-        }
+    def outcome(self) -> BaccaratOutcome:
+        return BaccaratOutcome(
+            player=BaccaratHand(cards=tuple(self.player_cards), total=self.player_total),
+            banker=BaccaratHand(cards=tuple(self.banker_cards), total=self.banker_total),
+            winner=self.winner,
+            natural=self._stood == "baccarat.natural",
+            void=self.void_reason,
+        )

@@ -24,9 +24,9 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any, ClassVar, Self, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError, field_validator, model_validator
 
-from controller.money import Rounding
+from controller.money import Rounding, format_money
 
 
 # --------------------------------------------------------------------------- errors
@@ -53,6 +53,20 @@ class UnexpectedCard(RuleError):
 
 class PhaseError(RuleError):
     """An input that has no meaning in the round's current phase."""
+
+
+def is_minor_units(amount: object) -> bool:
+    """``amount`` is a whole number of minor units: an ``int``, not a bool, float, Fraction or
+    Decimal (each compares equal to an int and would slip past a range check)."""
+    return type(amount) is int
+
+
+def check_minor_units(amount: object, rule: str, what: str) -> None:
+    """Refuse money that is not a positive whole number of minor units with ``BetRefused(rule)``."""
+    if type(amount) is not int:
+        raise BetRefused(rule, f"{what} is a whole number of minor units, not {amount!r}")
+    if amount <= 0:
+        raise BetRefused(rule, f"{what} must be positive, not {amount}")
 
 
 # --------------------------------------------------------------------------- actions
@@ -159,11 +173,90 @@ class Settlement:
     payout: int
 
 
+@dataclass(frozen=True, slots=True)
+class VoidResult:
+    """What a void did to a round's money (docs/rules.md: a void returns only what still rides).
+
+    ``stands``: every row settled before the void, kept exactly as it was settled (a bust's
+    loss, a surrender's half, a blackjack or even money paid at once, a side bet settled on
+    the deal, a Catch a Wave call, an exchange fee); ``returned``: every bet that still rode,
+    refunded (payout = stake). ``settlements`` is the round's rows in order: stands, then returned.
+    """
+
+    reason: str
+    stands: tuple[Settlement, ...]
+    returned: tuple[Settlement, ...]
+
+    @property
+    def settlements(self) -> list[Settlement]:
+        return [*self.stands, *self.returned]
+
+    @property
+    def returned_total(self) -> int:
+        """Money handed back by the void."""
+        return sum(s.payout for s in self.returned)
+
+    @property
+    def stands_stake(self) -> int:
+        return sum(s.stake for s in self.stands)
+
+    @property
+    def stands_payout(self) -> int:
+        """What the rows that stand paid (0 for a lost bet, the kept half of a surrender, ...)."""
+        return sum(s.payout for s in self.stands)
+
+    def text(self, currency: str, digits: int = 2) -> str:
+        """One line for the dealer and the pit: what is returned and what stands, in money."""
+        def money(minor: int) -> str:
+            return format_money(minor, currency, digits)
+
+        def bets(n: int) -> str:
+            return f"{n} bet{'' if n == 1 else 's'}"
+
+        returned = f"returned {bets(len(self.returned))} ({money(self.returned_total)})"
+        if not self.stands:
+            return f"{returned}; nothing settled before stands"
+        return (f"{returned}; {bets(len(self.stands))} settled before stand "
+                f"(staked {money(self.stands_stake)}, paid {money(self.stands_payout)})")
+
+    def view(self) -> dict[str, Any]:
+        """JSON-able, for the dealer's console and the pit: the rows and totals of each side."""
+
+        def rows(settlements: tuple[Settlement, ...]) -> list[dict[str, Any]]:
+            return [{"box": s.box, "hand": s.hand, "kind": s.kind, "player": s.player, "stake": s.stake,
+                     "payout": s.payout} for s in settlements]
+
+        return {
+            "reason": self.reason,
+            "returned": rows(self.returned),
+            "returned_total": self.returned_total,
+            "stands": rows(self.stands),
+            "stands_stake": self.stands_stake,
+            "stands_payout": self.stands_payout,
+        }
+
+
+def void_result(reason: str, settled_before: int, settlements: list[Settlement]) -> VoidResult:
+    """The result of a void that appended its refunds to ``settlements`` after the first
+    ``settled_before`` rows (the ones that stand)."""
+    return VoidResult(reason, tuple(settlements[:settled_before]), tuple(settlements[settled_before:]))
+
+
 # --------------------------------------------------------------------------- rules
 class Limit(BaseModel):
+    """A bet kind's table limits in minor units: strict integers, so ``"5.00"``, ``5.5``, ``True``
+    or a Decimal is refused instead of read as some other amount."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
-    min: int
-    max: int
+    min: StrictInt
+    max: StrictInt
+
+    @field_validator("min", "max", mode="before")
+    @classmethod
+    def _minor_units(cls, value: Any) -> Any:
+        if type(value) is not int:
+            raise ValueError(f"a limit is a whole number of minor units (500 for 5.00), not {value!r}")
+        return value
 
     @model_validator(mode="after")
     def _ordered(self) -> Self:
@@ -184,9 +277,9 @@ class GameRules(BaseModel):
     limits: dict[str, Limit] = {}
 
     def check_limit(self, kind: str, amount: int, rule_prefix: str) -> None:
-        """Refuse a bet outside the table's limit for its kind (no limit given: any >0)."""
-        if amount <= 0:
-            raise BetRefused(f"{rule_prefix}.amount", f"a {kind} bet must be positive, not {amount}")
+        """Refuse a bet outside the table's limit for its kind (no limit given: any >0), and
+        money that is not a whole number of minor units."""
+        check_minor_units(amount, f"{rule_prefix}.amount", f"a {kind} bet")
         lim = self.limits.get(kind)
         if lim is not None and not lim.min <= amount <= lim.max:
             raise BetRefused(

@@ -30,7 +30,16 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import ClassVar, Literal
 
-from controller.games.base import BetRefused, EngineRound, GameRules, PhaseError, Settlement
+from controller.games.base import (
+    BetRefused,
+    EngineRound,
+    GameRules,
+    PhaseError,
+    Settlement,
+    VoidResult,
+    check_minor_units,
+    void_result,
+)
 
 #: how rows are listed while betting is open (by box number once it has closed)
 Listing = Literal["box_number", "box_placed", "as_placed"]
@@ -104,7 +113,7 @@ class BetLedger:
             raise BetRefused(f"{self.prefix}.betting_closed", "bets are closed")
 
     def check_box(self, box: int) -> None:
-        if not 1 <= box <= self.size:
+        if type(box) is not int or not 1 <= box <= self.size:
             raise BetRefused(f"{self.prefix}.box", f"no {self.seat} {box} at this table (1..{self.size})")
 
     def booked_kind(self, kind: str) -> str:
@@ -121,9 +130,9 @@ class BetLedger:
             raise BetRefused(f"{self.prefix}.box.owner", f"{self.seat} {box} is played by {owner!r}")
 
     def check_amount(self, amount: int, what: str) -> None:
-        """Refuse chips that are not a positive amount (``what``: "a main bet", "an ante")."""
-        if amount <= 0:
-            raise BetRefused(f"{self.prefix}.amount", f"{what} must be positive, not {amount}")
+        """Refuse chips that are not a positive whole number of minor units (``what``: "a main
+        bet", "an ante"): a float, Fraction, Decimal or bool is refused, not booked."""
+        check_minor_units(amount, f"{self.prefix}.amount", what)
 
     def limit_checked(self, box: int, kind: str, amount: int) -> int:
         """The stake ``kind`` would have at ``box`` with ``amount`` more, within the table's limit."""
@@ -214,6 +223,9 @@ class LedgerRound(EngineRound):
 
     #: the message of ``<RULE_PREFIX>.phase`` for a void once the round is over
     OVER: ClassVar[str] = "the round is already over"
+    #: what ``void_round`` returned and what stood (None: not voided); a class default, so a
+    #: round pickled before the field existed still loads
+    voided: VoidResult | None = None
 
     def __init__(self, bets: BetLedger) -> None:
         self.bets = bets
@@ -236,11 +248,14 @@ class LedgerRound(EngineRound):
         return [] if self.over else self.bets.open_bets()
 
     def void_round(self, reason: str) -> None:
-        """Return every bet not settled yet (one settled early stands) and end the round."""
+        """Return every bet not settled yet (one settled early stands) and end the round;
+        ``voided`` says which rows were returned and which stand."""
         if self.over:
             raise PhaseError(f"{self.RULE_PREFIX}.phase", self.OVER)
+        settled_before = len(self.settlements)
         self.settlements += self.bets.void()
         self.void_reason = reason
+        self.voided = void_result(reason, settled_before, self.settlements)
         self._voided()
 
     def _voided(self) -> None:

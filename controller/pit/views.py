@@ -11,26 +11,15 @@ from typing import Any
 from controller.pit.edges import Edges
 from controller.pit.model import TableModel
 from controller.pit.stats import expected_hold, shifts, summary, wheel_bias
+from controller.table.games.describe import outcome_summary
 
 ROUNDS_LISTED = 50
 ALERTS_LISTED = 30
 
 
 def outcome_text(record: Mapping[str, Any]) -> str:
-    """One line of what happened, per game, for the rounds list."""
-    outcome = record.get("outcome")
-    if not isinstance(outcome, dict):
-        return ""
-    numbers, dealer = outcome.get("numbers"), outcome.get("dealer")
-    if isinstance(numbers, list):
-        return " ".join(str(n) for n in numbers)
-    if "winner" in outcome:
-        player, banker = outcome.get("player"), outcome.get("banker")
-        totals = [side.get("total", "?") if isinstance(side, dict) else "?" for side in (player, banker)]
-        return f"{outcome['winner']} (player {totals[0]}, banker {totals[1]})"
-    if isinstance(dealer, dict) and isinstance(dealer.get("cards"), list):
-        return "dealer " + " ".join(str(c) for c in dealer["cards"])
-    return ""
+    """One line of what happened, by the round's game's own view, for the rounds list."""
+    return outcome_summary(record)
 
 
 def round_row(record: Mapping[str, Any]) -> dict[str, Any]:

@@ -91,7 +91,7 @@ async def run_table(
     loop.applied_hooks.append(Snapshots(journal).applied)
     if metrics is not None:
         loop.applied_hooks.append(metrics.applied)
-    printer = Printer(out, as_json, prompts)
+    printer = Printer(out, as_json, prompts, currency=config.table.currency, digits=config.table.currency_digits)
     loop.listeners.append(printer)
     if result.round_id is not None and not as_json:
         out.write(f"resumed round {result.round_id} from the journal ({result.inputs} inputs replayed)\n")

@@ -2,50 +2,46 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, TextIO
 
+from controller.cards import cards_text
 from controller.journal import Entry
+from controller.money import format_money
 from controller.table import inputs
 from controller.table.core import TableCore
-from controller.table.registry import ADAPTERS
+from controller.table.games.describe import outcome_lines
 
 
-def round_line(record: dict[str, Any]) -> str:
-    """One line per closed round: status, money, and every hand's cards."""
+def round_line(record: dict[str, Any], *, currency: str = "EUR", digits: int = 2) -> str:
+    """One line per closed round: status, money (with the table's currency), and the round as
+    its game's view tells it (cards with suits); a game this code does not know: generic."""
     out = record["outcome"]
-    adapter = ADAPTERS.get(record["game"])  # a game of another version: the generic wording
+    money = functools.partial(format_money, currency=currency, digits=digits)
     parts = [
-        f"ROUND {record['round']} {record['status']}: stake {record['stake_total']} payout {record['payout_total']}",
-        *(adapter.outcome_lines(out) if adapter is not None else _dealer_and_hands(out)),
+        f"ROUND {record['round']} {record['status']}: stake {money(record['stake_total'])} "
+        f"payout {money(record['payout_total'])}",
+        *outcome_lines(record),
     ]
     if out.get("burned"):
-        parts.append(f"burned {' '.join(out['burned'])}")
+        parts.append(f"burned {cards_text(out['burned'])}")
     for c in record.get("corrections") or []:
-        changed = " ".join(f"box {x['box']}.{x['hand']} {x['kind']} {x['before']}->{x['after']}" for x in c["changes"])
+        changed = " ".join(f"box {x['box']}.{x['hand']} {x['kind']} {money(x['before'])}->{money(x['after'])}"
+                           for x in c["changes"])
         parts.append(f"corrected (#{c['seq']} by {c['requested_by']}, approved by {c['approved_by']}: "
                      f"{c['reason']}) {changed}")
     return " | ".join(parts)
 
 
-def _dealer_and_hands(out: dict[str, Any]) -> list[str]:
-    """Blackjack's dealer and hands (roulette's numbers)."""
-    hands = []
-    for box in out.get("boxes", []):
-        for h in box["hands"]:
-            hands.append(f"box {box['box']}.{h['hand']} {' '.join(h['cards'])} ({h['status']})")
-    dealer = out.get("dealer", {})
-    return [
-        f"numbers {' '.join(out['numbers']) or '-'}" if "numbers" in out else f"dealer {' '.join(dealer.get('cards', []))}",
-        *hands,
-    ]
-
-
 class Printer:
-    def __init__(self, stream: TextIO, as_json: bool = False, prompts: bool = True) -> None:
+    def __init__(self, stream: TextIO, as_json: bool = False, prompts: bool = True, *,
+                 currency: str = "EUR", digits: int = 2) -> None:
+        """``currency`` / ``digits``: the table's ``[table] currency`` and ``currency_digits``."""
         self.stream = stream
         self.as_json = as_json
         self.prompts = prompts
+        self.currency, self.digits = currency, digits
 
     def _write(self, line: str) -> None:
         self.stream.write(line + "\n")
@@ -60,7 +56,8 @@ class Printer:
                 held = " [HOLD: " + " | ".join(p.get("options", [])) + "]" if p.get("hold") else ""
                 self._write(f"ALERT {p['severity']} {p['code']}: {p['message']}{held}")
         elif entry.kind == inputs.ROUND_CLOSED:
-            self._write(json.dumps(entry.payload) if self.as_json else round_line(entry.payload))
+            self._write(json.dumps(entry.payload) if self.as_json
+                        else round_line(entry.payload, currency=self.currency, digits=self.digits))
 
     def on_prompt(self, prompt: str, core: TableCore) -> None:
         if self.prompts:

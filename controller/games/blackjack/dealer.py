@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from controller.games.blackjack.hand import BLACKJACK, CARD_POINTS, CHARLIE, LIVE
 from controller.games.blackjack.phases import DEALER
-from controller.games.blackjack.settlement import lose_to_blackjack, settle_live, settle_pending
+from controller.games.blackjack.settlement import end_round, lose_to_blackjack, settle_live, settle_pending
 from controller.games.blackjack.side_settlement import settle_bust_it, settle_crazy_7
-from controller.games.blackjack.state import DEALER_FACE_UP, RoundState, finish
+from controller.games.blackjack.state import DEALER_FACE_UP, RoundState
 
 
 def dealer_add(st: RoundState, card: str) -> None:
@@ -27,7 +27,7 @@ def start_dealer(st: RoundState) -> None:
         elif any_live(st) or any_pending(st) or st._bust_it:
             st._expect = DEALER_FACE_UP
         else:
-            finish(st)
+            end_round(st)
         return
     dealer_continue(st)
 
@@ -46,7 +46,7 @@ def dealer_continue(st: RoundState) -> None:
     if any_live(st) or st._bust_it:
         dealer_draw_or_stand(st)
     else:
-        finish(st)
+        end_round(st)
 
 
 def dealer_draw_or_stand(st: RoundState) -> None:
@@ -60,7 +60,7 @@ def dealer_draw_or_stand(st: RoundState) -> None:
     st._dealer_stood = True
     settle_live(st, total)
     settle_bust_it(st, dealer_blackjack=False)
-    finish(st)
+    end_round(st)
 
 
 def dealer_blackjack(st: RoundState) -> None:
@@ -71,7 +71,7 @@ def dealer_blackjack(st: RoundState) -> None:
     for b in st._boxes:
         settle_crazy_7(st, b, None)  # a peeked blackjack: no third card comes
         lose_to_blackjack(st, b)
-    finish(st)
+    end_round(st)
 
 
 def any_live(st: RoundState) -> bool:

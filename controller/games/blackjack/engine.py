@@ -11,7 +11,7 @@ Decisions (``Decide.action``): ``hit stand double split surrender`` and, Power B
 the insurance stake, default the most allowed) or, for a blackjack, ``even_money no_even_money``.
 The box owner (first main bettor) decides for the box; co-bettors and Bet Behind follow,
 a ``behind_stay`` Bet Behind stays out of doubles and splits (see ``betting``). Insurance is
-the owner's bet, at most half the owner's main bet; even money and surrender take every bet
+the owner's bet, at most half the box bet (every player's main bet on the box); even money and surrender take every bet
 on the hand with it. On a Free Bet table ``double`` on a two-card 9-11 and ``split`` of a
 non-ten pair are the free ones. ``open_bets()`` lists what still rides; ``void()``
 (``VoidRound``) returns it and ends the round.
@@ -20,8 +20,9 @@ Side bets settle when their cards are known: Perfect Pairs, 21+3, Suit'em Up, Lu
 Hot 3 on the box's second card; Crazy 7 on the second card, or on the third when the first two
 are 7-7 (the card the first hand takes by a hit, double or split; on two if it takes none);
 Bust It on the dealer's final hand, the dealer playing his hand out for it even when no main
-hand is left. A winning Bet Behind gives ``bet_behind_owner_share`` of its net win to the box
-owner, on a ``behind_share`` row of the owner's (stake 0).
+hand is left. A Bet Behind that won over the round gives ``bet_behind_owner_share`` of its net
+win to the box owner, on one ``behind_share`` row of the owner's per box (stake 0), when the
+round ends.
 
 Each job has its module, functions over the round's fields (``state``): ``boxes`` (the boxes a
 closed book seats, the deal plan, bets still riding), ``insurance`` (offers and the peek),
@@ -32,17 +33,19 @@ refused). This class holds the inputs and queries.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
-from controller.games.base import EngineRound, Expect, IllegalDecision, PhaseError, Settlement
+from controller.games.base import EngineRound, Expect, IllegalDecision, PhaseError, Settlement, void_result
 from controller.games.blackjack.betting import add_bet, check_bet, clear_bets
 from controller.games.blackjack.boxes import SECOND_CARD, deal_plan, open_bets, seat_boxes
 from controller.games.blackjack.dealer import dealer_add, dealer_draw_or_stand, reveal
 from controller.games.blackjack.hand import BLACKJACK, STATUS_NAMES, hand_total
 from controller.games.blackjack.insurance import after_deal, insurance_decision
+from controller.games.blackjack.outcome import BlackjackBox, BlackjackDealer, BlackjackHand, BlackjackOutcome
 from controller.games.blackjack.phases import BETTING, DEALING, DONE, INSURANCE, PHASE_NAMES, PLAY
 from controller.games.blackjack.play import deal_to_hand, play_decision
 from controller.games.blackjack.refusals import betting_closed, card_refused, checked_card, no_decision_now, refusal
+from controller.games.blackjack.settlement import settle_owner_shares
 from controller.games.blackjack.side_settlement import settle_deal_side_bets
 from controller.games.blackjack.state import CARD, DEALER_CARD, DECISION, Box, RoundState, finish
 
@@ -77,41 +80,44 @@ class BlackjackRound(RoundState, EngineRound):
     def dealer_cards(self) -> tuple[str, ...]:
         return tuple(self._dealer)
 
-    def outcome(self) -> dict[str, Any]:
-        """Cards, totals and results per hand and of the dealer (JSON-able). ``face_down``
-        lists the indexes of cards not yet shown (a dark double, the hole card before the
-        dealer's turn); totals and blackjack count only the cards shown."""
+    def box_owner(self, box: int) -> str:
+        """The player who decides for ``box`` ("" for an anonymous bettor or a box not playing)."""
+        b = self._by_number.get(box)
+        return b.owner if b else ""
+
+    def outcome(self) -> BlackjackOutcome:
+        """Cards, totals and results per hand and of the dealer (``outcome.BlackjackOutcome``)."""
         dealer = self._dealer
         hole_hidden = len(dealer) == 2 and self._opts.hole_card and self._phase in (DEALING, INSURANCE, PLAY)
         shown = dealer[:1] if hole_hidden else dealer
-        return {
-            "phase": self.phase,
-            "dealer": {
-                "cards": list(dealer),
-                "face_down": [1] if hole_hidden else [],
-                "total": hand_total(shown),
-                "blackjack": len(shown) == 2 and hand_total(shown) == 21,
-            },
-            "boxes": [
-                {
-                    "box": b.number,
-                    "owner": b.owner,
-                    "insurance": b.insurance,
-                    "hands": [
-                        {
-                            "hand": i,
-                            "cards": list(h.cards),
-                            "total": h.total,
-                            "status": STATUS_NAMES[h.status],
-                            "multiplier": h.mult,
-                            "face_down": [len(h.cards) - 1] if h.dark and not self.done else [],
-                        }
+        return BlackjackOutcome(
+            phase=self.phase,
+            dealer=BlackjackDealer(
+                cards=tuple(dealer),
+                face_down=(1,) if hole_hidden else (),
+                total=hand_total(shown),
+                blackjack=len(shown) == 2 and hand_total(shown) == 21,
+            ),
+            boxes=tuple(
+                BlackjackBox(
+                    box=b.number,
+                    owner=b.owner,
+                    insurance=b.insurance,
+                    hands=tuple(
+                        BlackjackHand(
+                            hand=i,
+                            cards=tuple(h.cards),
+                            total=h.total,
+                            status=STATUS_NAMES[h.status],
+                            multiplier=h.mult,
+                            face_down=(len(h.cards) - 1,) if h.dark and not self.done else (),
+                        )
                         for i, h in enumerate(b.hands, 1)
-                    ],
-                }
+                    ),
+                )
                 for b in self._boxes
-            ],
-        }
+            ),
+        )
 
     # ------------------------------------------------------------------ inputs
     def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:
@@ -203,13 +209,19 @@ class BlackjackRound(RoundState, EngineRound):
 
     def void_round(self, reason: str = "") -> None:
         """Call the round off (misdeal, device fault): every bet still riding is returned;
-        what was already settled stays settled. The reason belongs to the journal."""
+        what was already settled stays settled (with the Bet Behind owner's share of it), and
+        ``voided`` says which is which. The reason belongs to the journal."""
         if self._phase == DONE:
             raise PhaseError("blackjack.phase", "the round is over; nothing to void")
-        self.settlements += open_bets(self)
+        refunds = open_bets(self)
+        if self._opts.owner_share:
+            settle_owner_shares(self)
+        settled_before = len(self.settlements)
+        self.settlements += refunds
         for b in self._boxes:
             for h in b.hands:
                 h.settled = True
         self._bj_possible = False
         self._book = {}
+        self.voided = void_result(reason, settled_before, self.settlements)
         finish(self)

@@ -50,10 +50,11 @@ def next_offer(st: RoundState) -> None:
 
 def insurance_decision(st: RoundState, b: Box, action: str, amount: int | None) -> None:
     """The box owner's answer to the offer; ``amount`` is the insurance stake (default: half the
-    owner's main bet, the most allowed)."""
+    box bet, the most allowed). The box bet is every player's main bet on the box (RULES §1: "at
+    most half the box bet"), so the owner of a shared box may insure all of it."""
     opts = st._opts
     if action == "insurance":
-        half = b.owner_main // 2
+        half = sum(bet.stake for bet in b.hands[0].bets if bet.kind == "main") // 2
         if amount is None:
             amount = half
         elif not isinstance(amount, int) or isinstance(amount, bool):

@@ -1,35 +1,63 @@
 """Money on the main hands (docs/rules.md §1.1.6, §1.2): wins, pushes and losses, insurance, the
 hands that wait on the dealer's first two cards, and the Bet Behind owner's share.
 
-Every payout of a main or Bet Behind bet goes through ``pay``, so the owner's share is taken in
-one place.
+Every payout of a main or Bet Behind bet goes through ``pay``. The owner's share is taken once
+the round ends (``end_round``), on each Bet Behind's *net* win over the round: a Bet Behind that
+followed a split wins on one hand and loses on another, and only what it won overall is shared.
+The owner gets one ``behind_share`` row per box, whatever the number of Bet Behinds on it.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import cast
 
 from controller.games.base import Settlement
 from controller.games.blackjack.hand import BLACKJACK, CHARLIE, LIVE, Hand, HandBet
 from controller.games.blackjack.options import ONE_TO_ONE
-from controller.games.blackjack.state import Box, RoundState
+from controller.games.blackjack.state import Box, RoundState, finish
 from controller.money import scale
 
 PUSH, LOSE = "push", "lose"  # hand results that are not a win at some ratio
 
 
 def pay(st: RoundState, b: Box, hand: int, bet: HandBet, payout: int) -> None:
-    """Record ``payout`` for ``bet``; a winning Bet Behind gives the box owner his share."""
-    opts = st._opts
-    share = opts.owner_share
-    if share and bet.kind == "behind" and payout > bet.stake:
-        cut = scale(payout - bet.stake, share, opts.rounding)
-        if cut:
-            st.settlements.append(Settlement(b.number, hand, "behind", bet.player, bet.stake, payout - cut))
-            st.settlements.append(Settlement(b.number, hand, "behind_share", b.owner, 0, cut))
-            return
+    """Record ``payout`` for ``bet`` (a Bet Behind's share to the owner comes at ``end_round``)."""
     st.settlements.append(Settlement(b.number, hand, bet.kind, bet.player, bet.stake, payout))
+
+
+def end_round(st: RoundState) -> None:
+    """Nothing more is expected: the owners' shares of the Bet Behinds' net wins, then the end."""
+    if st._opts.owner_share:
+        settle_owner_shares(st)
+    finish(st)
+
+
+def settle_owner_shares(st: RoundState) -> None:
+    """Each Bet Behind's net win over the round (every row of its player on the box, a split's
+    hands together) gives ``bet_behind_owner_share`` of it to the box owner: that much comes off
+    the Bet Behind's winning rows, largest first, and the owner gets one ``behind_share`` row per
+    box (stake 0, hand 1), after the box's last row. A net push or loss shares nothing."""
+    opts = st._opts
+    rows = st.settlements
+    for b in st._boxes:
+        mine = [i for i, s in enumerate(rows) if s.box == b.number and s.kind == "behind"]
+        nets: dict[str, int] = {}
+        for i in mine:
+            nets[rows[i].player] = nets.get(rows[i].player, 0) + rows[i].payout - rows[i].stake
+        owed = 0
+        for player, net in nets.items():
+            cut = scale(net, opts.owner_share, opts.rounding) if net > 0 else 0
+            owed += cut
+            for i in sorted((i for i in mine if rows[i].player == player), key=lambda i: -rows[i].payout):
+                take = min(cut, rows[i].payout)
+                if take:
+                    rows[i] = replace(rows[i], payout=rows[i].payout - take)
+                    cut -= take
+        if owed:
+            last = max(i for i, s in enumerate(rows) if s.box == b.number)
+            rows.insert(last + 1, Settlement(b.number, 1, "behind_share", b.owner, 0, owed))
 
 
 def settle_hand(st: RoundState, b: Box, hand: int, h: Hand, result: Fraction | str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from controller.games.base import Expect, ExpectKind, Settlement
+from controller.games.base import Expect, ExpectKind, Settlement, VoidResult
 from controller.games.blackjack.betting import BoxBets
 from controller.games.blackjack.hand import Hand, HandBet
 from controller.games.blackjack.options import RoundOptions, round_options
@@ -79,6 +79,8 @@ class RoundState:
     _dealer_ace = False
     _bust_it = False  # a Bust It rides: the dealer plays his hand out
     done = False
+    #: what ``void_round`` returned and what stood (None: not voided)
+    voided: VoidResult | None = None
 
     def __init__(self, rules: BlackjackRules, composition: Composition | None = None) -> None:
         self.rules = rules

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from enum import Enum
 from fractions import Fraction
-from typing import Any, Final
+from typing import Final
 
 from controller.cards import CARDS, RANK_INDEX
 from controller.games.base import BetRefused, Expect, ExpectKind, IllegalDecision, PhaseError, UnexpectedCard
+from controller.games.catch_a_wave.outcome import CatchAWaveBox, CatchAWaveDealer, CatchAWaveOutcome
 from controller.games.catch_a_wave.rules import HIGHER, LOWER, STAND, CatchAWaveRules
 from controller.games.ledger import BetLedger, LedgerRound
 from controller.money import win
@@ -242,21 +243,21 @@ class CatchAWaveRound(LedgerRound):
             return Expect(ExpectKind.DONE, options=(STAND,), note=f"dealer stands on {self.dealer_right} right calls")
         return Expect(ExpectKind.DONE, note=self._over)
 
-    def outcome(self) -> dict[str, Any]:
-        boxes = [
-            {
-                "box": b,
-                "cards": list(self.cards[b]),
-                "calls": list(self.calls[b]),
-                "right_calls": self.right[b],
-                "status": self.status[b],
-            }
+    def outcome(self) -> CatchAWaveOutcome:
+        boxes = tuple(
+            CatchAWaveBox(
+                box=b,
+                cards=tuple(self.cards[b]),
+                calls=tuple(self.calls[b]),
+                right_calls=self.right[b],
+                status=self.status[b],
+            )
             for b in self._boxes
-        ]
-        dealer = {
-            "cards": list(self.dealer_cards),
-            "calls": list(self.dealer_calls),
-            "right_calls": self.dealer_right,
-            "wrong": self.dealer_wrong,
-        }
-        return {"phase": self.phase.value, "void": self.void_reason, "boxes": boxes, "dealer": dealer}
+        )
+        dealer = CatchAWaveDealer(
+            cards=tuple(self.dealer_cards),
+            calls=tuple(self.dealer_calls),
+            right_calls=self.dealer_right,
+            wrong=self.dealer_wrong,
+        )
+        return CatchAWaveOutcome(phase=self.phase.value, void=self.void_reason, boxes=boxes, dealer=dealer)

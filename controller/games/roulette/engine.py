@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from controller.games.base import (
     BetRefused,
@@ -20,9 +19,12 @@ from controller.games.base import (
     PhaseError,
     RuleError,
     Settlement,
+    VoidResult,
+    void_result,
 )
 from controller.games.roulette.bets import BetSpec, parse_bet
 from controller.games.roulette.layout import colour, wheel
+from controller.games.roulette.outcome import RouletteOutcome
 from controller.games.roulette.payout import chip_return
 from controller.games.roulette.rules import RouletteRules
 
@@ -55,6 +57,8 @@ class SetMultipliers:
 class RouletteRound(EngineRound):
 
     RULE_PREFIX = "roulette"
+    #: the table's void of the round (``call_off``); None: not voided
+    voided: VoidResult | None = None
     ACTIONS = {**EngineRound.ACTIONS, SetMultipliers: "set_multipliers"}
     def __init__(self, rules: RouletteRules) -> None:
         self.rules = rules
@@ -140,6 +144,17 @@ class RouletteRound(EngineRound):
         self.multipliers = {}
         self.phase = Phase.BETTING
 
+    def call_off(self, reason: str) -> VoidResult:
+        """Void the whole round (the table's void, not a spin's): every bet is returned and the
+        round is over. Nothing settles before the result, so nothing stands."""
+        if self.phase is Phase.DONE:
+            raise PhaseError("roulette.phase", "the round is over; nothing to void")
+        settled_before = len(self.settlements)
+        self.settlements += self.open_bets()
+        self.phase = Phase.DONE
+        self.voided = void_result(reason, settled_before, self.settlements)
+        return self.voided
+
     # ------------------------------------------------------------------ outputs
     def expects(self) -> Expect:
         if self.phase is Phase.BETTING:
@@ -160,14 +175,14 @@ class RouletteRound(EngineRound):
             return []
         return [Settlement(b.box, 1, b.spec.kind, b.player, b.amount, b.amount) for b in self._bets.values()]
 
-    def outcome(self) -> dict[str, Any]:
-        return {
-            "wheel": self.rules.wheel.value,
-            "numbers": list(self.numbers),
-            "colours": [colour(n) for n in self.numbers],
-            "multipliers": dict(self.multipliers),
-            "voids": list(self.voids),
-        }
+    def outcome(self) -> RouletteOutcome:
+        return RouletteOutcome(
+            wheel=self.rules.wheel.value,
+            numbers=self.numbers,
+            colours=tuple(colour(n) for n in self.numbers),
+            multipliers=dict(self.multipliers),
+            voids=tuple(self.voids),
+        )
 
     # ------------------------------------------------------------------ helpers
     def _need(self, phase: Phase, rule: str, message: str, error: type[RuleError] = PhaseError) -> None:

@@ -13,8 +13,10 @@ settled before the dealer's hand is shown, because until then a misdeal may stil
 Misdeals are explicit inputs (``DeclareMisdeal``), declared by the dealer from the console once
 the deal is complete and until the dealer's hand is shown (the last decision shows it):
 
-* a box found holding the wrong number of cards, before it has decided: that hand is void, its
-  bets are returned and ``misdeal_penalty`` x Ante is paid on top;
+* a box found holding the wrong number of cards, whether it is still to decide, folded, raised
+  or exchanged: that hand is void, its bets are returned (a Raise and a Bonus lost by an
+  exchange too) and ``misdeal_penalty`` x Ante is paid on top; the exchange fee stays with the
+  house;
 * the dealer holding 4 cards: he names the four he holds (``dealer_cards``, all cards of this
   round) and adds a fifth from the deck (the engine expects one dealer card next);
 * any other count in the dealer's hand: every hand is void, those of boxes that already folded
@@ -30,12 +32,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from typing import Any, ClassVar, Final, Literal
+from typing import ClassVar, Final, Literal
 
 from controller.cards import CARDS
 from controller.games.base import BetRefused, Expect, ExpectKind, IllegalDecision, PhaseError, Settlement, UnexpectedCard
 from controller.games.ledger import BetLedger, LedgerRound
 from controller.games.poker_hands import AK_HIGH, evaluate, hand_class
+from controller.games.russian_poker.outcome import RussianPokerBox, RussianPokerDealer, RussianPokerOutcome
 from controller.games.russian_poker.rules import RussianPokerRules
 from controller.money import scale, win
 
@@ -237,8 +240,8 @@ class RussianPokerRound(LedgerRound):
             hint = " (exchange names its discard)" if action == "exchange" else ""
             raise IllegalDecision("russian.option", f"{action!r} is not a decision here{hint}")
         raise_amount = self.bets.stake(box, ANTE) * self.rules.raise_multiple
-        if action == "raise" and amount is not None and amount != raise_amount:
-            raise IllegalDecision("russian.raise.amount", f"the Raise is {raise_amount}, not {amount}")
+        if action == "raise" and amount is not None and (type(amount) is not int or amount != raise_amount):
+            raise IllegalDecision("russian.raise.amount", f"the Raise is {raise_amount}, not {amount!r}")
         if action == "fold":  # settled when the dealer's hand is shown
             slot.status = Status.FOLDED
         else:
@@ -275,9 +278,10 @@ class RussianPokerRound(LedgerRound):
         slot = self._boxes.get(target) if isinstance(target, int) else None
         if slot is None:
             raise IllegalDecision("russian.misdeal.box", f"box {target!r} is not in this round")
-        if slot.status is not Status.LIVE or slot.exchanged:
-            raise IllegalDecision("russian.misdeal.decided", f"box {target} has already acted on its cards")
+        if slot.status is Status.VOID:
+            raise IllegalDecision("russian.misdeal.void", f"box {target} is already void")
         slot.status = Status.VOID
+        slot.awaiting_card = False  # an exchanged card no longer goes to a void hand
         self._void_box(target)
         self._maybe_showdown()
 
@@ -383,27 +387,23 @@ class RussianPokerRound(LedgerRound):
     def box_cards(self, box: int) -> tuple[str, ...]:
         return tuple(self._boxes[box].cards)
 
-    def outcome(self) -> dict[str, Any]:
+    def outcome(self) -> RussianPokerOutcome:
         def hand(cards: list[str]) -> str | None:
             return hand_class(evaluate(cards)).label if len(cards) == HAND_SIZE else None
 
         dealer_hand = hand(self._dealer)
-        return {
-            "boxes": {
-                str(n): {
-                    "cards": list(s.cards),
-                    "hand": hand(s.cards),
-                    "status": s.status.value,
-                    "exchanged": s.exchanged,
-                }
+        return RussianPokerOutcome(
+            boxes={
+                str(n): RussianPokerBox(cards=tuple(s.cards), hand=hand(s.cards), status=s.status.value,
+                                        exchanged=s.exchanged)
                 for n, s in self._boxes.items()
             },
-            "dealer": {
-                "cards": list(self._dealer),
-                "up": self._dealer_up,
-                "hand": dealer_hand,
-                "qualifies": (evaluate(self._dealer) >= AK_HIGH) if dealer_hand else None,
-            },
-            "void": self.void_reason,
-        }
+            dealer=RussianPokerDealer(
+                cards=tuple(self._dealer),
+                up=self._dealer_up,
+                hand=dealer_hand,
+                qualifies=(evaluate(self._dealer) >= AK_HIGH) if dealer_hand else None,
+            ),
+            void=self.void_reason,
+        )
 

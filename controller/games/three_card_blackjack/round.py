@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from enum import Enum
 from fractions import Fraction
-from typing import Any, Final
+from typing import Final
 
 from controller.cards import CARDS
 from controller.games.base import BetRefused, Expect, ExpectKind, IllegalDecision, PhaseError, UnexpectedCard
 from controller.games.ledger import BetLedger, LedgerRound
 from controller.games.three_card_blackjack.hand import BLACKJACK, ace_plus_line, hand_value, resolve
+from controller.games.three_card_blackjack.outcome import ThreeCardBlackjackOutcome, ThreeCardBox, ThreeCardDealer
 from controller.games.three_card_blackjack.rules import ThreeCardBlackjackRules
 from controller.money import win
 
@@ -124,8 +125,8 @@ class ThreeCardBlackjackRound(LedgerRound):
         if player and player != owner:
             raise IllegalDecision("tcb.box.owner", f"box {box} is played by {owner!r}")
         ante = self.bets.stake(box, ANTE)
-        if action == "play" and amount is not None and amount != ante:
-            raise IllegalDecision("tcb.play.amount", f"the Bet equals the Ante ({ante}), not {amount}")
+        if action == "play" and amount is not None and (type(amount) is not int or amount != ante):
+            raise IllegalDecision("tcb.play.amount", f"the Bet equals the Ante ({ante}), not {amount!r}")
         self.decisions[box] = action
         if action == "fold":
             self.settlements.append(self.bets.settle(box, ANTE, 0))
@@ -177,18 +178,22 @@ class ThreeCardBlackjackRound(LedgerRound):
             )
         return Expect(ExpectKind.DONE)
 
-    def outcome(self) -> dict[str, Any]:
-        def described(cards: list[str]) -> dict[str, Any]:
-            value = hand_value([c[0] for c in cards]) if len(cards) == 3 else None
-            return {"cards": list(cards), "value": value, "blackjack": value == BLACKJACK}
+    def outcome(self) -> ThreeCardBlackjackOutcome:
+        def value(cards: list[str]) -> int | None:
+            return hand_value([c[0] for c in cards]) if len(cards) == 3 else None
 
-        dealer = described(self.dealer_cards)
-        dealer["qualifies"] = dealer["value"] is not None and dealer["value"] >= self.rules.dealer_qualifies
+        dealer_value = value(self.dealer_cards)
+        dealer = ThreeCardDealer(
+            cards=tuple(self.dealer_cards), value=dealer_value, blackjack=dealer_value == BLACKJACK,
+            qualifies=dealer_value is not None and dealer_value >= self.rules.dealer_qualifies,
+        )
         boxes = []
         for box in self._boxes:
-            entry = described(self.cards[box])
-            entry["box"] = box
-            entry["decision"] = self.decisions.get(box)
-            entry["ace_plus"] = ace_plus_line([c[0] for c in self.cards[box]]) if len(self.cards[box]) == 3 else None
-            boxes.append(entry)
-        return {"phase": self.phase.value, "void": self.void_reason, "dealer": dealer, "boxes": boxes}
+            cards = self.cards[box]
+            box_value = value(cards)
+            boxes.append(ThreeCardBox(
+                cards=tuple(cards), value=box_value, blackjack=box_value == BLACKJACK, box=box,
+                decision=self.decisions.get(box),
+                ace_plus=ace_plus_line([c[0] for c in cards]) if len(cards) == 3 else None,
+            ))
+        return ThreeCardBlackjackOutcome(phase=self.phase.value, void=self.void_reason, dealer=dealer, boxes=tuple(boxes))

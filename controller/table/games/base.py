@@ -14,11 +14,15 @@ own (roulette: the wheel) names that ``device`` and maps its events through ``de
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from controller.games.base import Decide, Expect, GameRules, Limit, RuleError, Settlement
+from controller.analysis import HouseEdgeOptions
+from controller.analysis.edges import Edges
+from controller.games.base import Decide, Expect, ExpectKind, GameRules, Limit, RuleError, Settlement, VoidResult, VoidRound
+from controller.games.outcome import Outcome
+from controller.table.games.views import GameView
 from controller.table.inputs import command
 from drivers.events import DeviceEvent
 
@@ -32,7 +36,7 @@ class Engine(Protocol):
 
     def expects(self) -> Expect: ...
 
-    def outcome(self) -> dict[str, Any]: ...
+    def outcome(self) -> Outcome: ...
 
 
 class Unseen(Protocol):
@@ -69,6 +73,8 @@ class GameAdapter(ABC):
     new_shoe_every_round: ClassVar[bool] = False
     #: the bet a seated player stakes (its limit's minimum is the simulated players' unit)
     bet_kind: ClassVar[str] = "main"
+    #: what the console, the pit, recall and the printer show of the game's outcome
+    view: ClassVar[GameView] = GameView()
 
     # ------------------------------------------------------------------ rules and rounds
     @abstractmethod
@@ -102,11 +108,25 @@ class GameAdapter(ABC):
     def open_bets(self, engine: Any) -> list[Settlement]:
         """Every bet still on the layout, unsettled, as refunds (stake = payout) for a void."""
 
+    def void_round(self, engine: Any, reason: str) -> VoidResult:
+        """Call the open round off (dealer, pit, resume-or-void, integrity): the engine returns
+        every bet still riding and keeps what it already settled; the result lists both, rows
+        for the round record in ``settlements``. Never raises: a round the engine has already
+        settled returns nothing and all of it stands."""
+        if engine.expects().kind is ExpectKind.DONE:
+            return VoidResult(reason, tuple(engine.settlements), ())
+        engine.apply(VoidRound(reason))
+        result: VoidResult = engine.voided
+        return result
+
     def outcome_lines(self, outcome: Mapping[str, Any]) -> list[str]:
-        """A closed round's cards for the terminal (default: the dealer's cards and each hand)."""
-        hands = [f"box {box['box']}.{h['hand']} {' '.join(h['cards'])} ({h['status']})"
-                 for box in outcome.get("boxes", []) for h in box["hands"]]
-        return [f"dealer {' '.join(outcome.get('dealer', {}).get('cards', []))}", *hands]
+        """A closed round's outcome (a record's JSON) as text lines, by the game's ``view``."""
+        return self.view.record_lines(outcome)
+
+    def house_edges(self, preset: str) -> Edges | None:
+        """The preset's theoretical house edge for the pit, where a cheap exact figure exists
+        (None: the game has none). Raises ValueError/KeyError for a preset it does not know."""
+        return None
 
     # ------------------------------------------------------------------ commands of the game
     def game_action(self, name: str, args: Mapping[str, Any]) -> Any:
@@ -167,3 +187,11 @@ def decide_command(decision: Decide) -> dict[str, Any]:
     """The ``decide`` command a player gives for ``decision``."""
     return command("decide", box=decision.box, hand=decision.hand, action=decision.action,
                    player=decision.player or None, amount=decision.amount)
+
+
+def exact_edges(house_edge: Callable[[HouseEdgeOptions], dict[str, Any]], preset: str) -> Edges:
+    """The pit's figures from a game's exact analysis (``croupier house-edge``): the headline
+    edge and each bet type's."""
+    result = house_edge(HouseEdgeOptions(preset=preset, progress=False))
+    bets = {str(k): float(v) for k, v in result["bets"].items()}
+    return Edges(float(result["house_edge"]), bets, f"exact enumeration, preset {preset}")

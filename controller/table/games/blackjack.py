@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from controller.analysis.edges import Edges
 from controller.games.base import Decide, Expect, ExpectKind, GameRules
 from controller.games.blackjack.engine import BlackjackRound
 from controller.games.blackjack.rules import BlackjackRules, blackjack_rules
+from controller.games.blackjack.strategy import BasicStrategy
 from controller.games.blackjack.strategy_player import StrategyPlayer
 from controller.table.games.shoe_game import ShoeGameAdapter, face
+from controller.table.games.views.blackjack import BlackjackView
 
 SIDE_KINDS = frozenset(("perfect_pairs", "21+3"))
 
@@ -18,6 +21,7 @@ class BlackjackAdapter(ShoeGameAdapter):
     rules_model = BlackjackRules
     rules_builder = blackjack_rules
     round_class = BlackjackRound
+    view = BlackjackView()
 
     # ------------------------------------------------------------------ prompts
     def play_prompt(self, engine: Any, expect: Expect) -> str:
@@ -43,9 +47,9 @@ class BlackjackAdapter(ShoeGameAdapter):
         return self.done_prompt(engine)
 
     def done_prompt(self, engine: Any) -> str:
-        dealer = engine.outcome()["dealer"]
-        total, cards = dealer["total"], dealer["cards"]
-        if dealer["blackjack"]:
+        dealer = cast(BlackjackRound, engine).outcome().dealer
+        total, cards = dealer.total, dealer.cards
+        if dealer.blackjack:
             return "Dealer blackjack — settle"
         if len(cards) < 2:
             return "No live hands — settle"
@@ -53,11 +57,16 @@ class BlackjackAdapter(ShoeGameAdapter):
             return f"Dealer busts with {total} — settle"
         return f"Dealer stands on {total} — settle"
 
+    def house_edges(self, preset: str) -> Edges:
+        """The main bet's edge under basic strategy, by finite-shoe recursion (about 2 s)."""
+        edge = float(BasicStrategy.for_rules(blackjack_rules(preset)).theoretical_edge)
+        return Edges(edge, {"main": edge}, f"basic strategy, finite-shoe EV, preset {preset}")
+
     # ------------------------------------------------------------------ simulated players
     def prepare_simulation(self, rules: GameRules) -> None:
         StrategyPlayer.for_rules(cast(BlackjackRules, rules))
 
     def simulated_decision(self, engine: Any, expect: Expect, rules: GameRules) -> Decide:
         round_ = cast(BlackjackRound, engine)
-        owner = next((b["owner"] for b in round_.outcome()["boxes"] if b["box"] == expect.box), "")
+        owner = round_.box_owner(expect.box or 0)
         return StrategyPlayer.for_rules(cast(BlackjackRules, rules), owner).decision(round_, expect)

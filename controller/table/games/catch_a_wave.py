@@ -9,7 +9,6 @@ the shoe's unseen cards as the table knows them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from controller.cards import RANK_INDEX
@@ -22,6 +21,7 @@ from controller.games.catch_a_wave import (
     catch_a_wave_rules,
 )
 from controller.table.games.shoe_game import ShoeGameAdapter, Unseen, decide_command
+from controller.table.games.views.catch_a_wave import CatchAWaveView
 
 SEED = SeedStrategy()
 
@@ -31,6 +31,7 @@ class CatchAWaveAdapter(ShoeGameAdapter):
     rules_model = CatchAWaveRules
     rules_builder = catch_a_wave_rules
     round_class = CatchAWaveRound
+    view = CatchAWaveView()
 
     def play_prompt(self, engine: Any, expect: Expect) -> str:
         round_: CatchAWaveRound = engine
@@ -58,11 +59,3 @@ class CatchAWaveAdapter(ShoeGameAdapter):
         up = RANK_INDEX[round_.dealer_cards[0][0]]
         action = SEED.decide(up, round_.right[box], round_.last[box], unseen)
         return decide_command(Decide(box, action, 1, expect.players[0] if expect.players else ""))
-
-    def outcome_lines(self, outcome: Mapping[str, Any]) -> list[str]:
-        dealer = outcome["dealer"]
-        wrong = ", wrong call" if dealer["wrong"] else ""
-        lines = [f"dealer {' '.join(dealer['cards'])} ({dealer['right_calls']} right{wrong})"]
-        for b in outcome["boxes"]:
-            lines.append(f"box {b['box']} {' '.join(b['cards'])} ({b['right_calls']} right, {b['status']})")
-        return lines

@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, cast
 
+from controller.analysis.edges import Edges
+from controller.analysis.roulette import house_edge
 from controller.games.base import (
     CloseBetting,
     Decide,
@@ -29,6 +31,7 @@ from controller.games.base import (
     PhaseError,
     RuleError,
     Settlement,
+    VoidResult,
     VoidRound,
     build_rules,
 )
@@ -36,8 +39,10 @@ from controller.games.roulette import RouletteRound, RouletteRules, SetMultiplie
 from controller.games.roulette.bets import parse_bet
 from controller.games.roulette.engine import Phase
 from controller.games.roulette.layout import colour, wheel
+from controller.games.roulette.outcome import RouletteOutcome
 from controller.games.roulette.rules import PRESETS
-from controller.table.games.base import DeviceStep, GameAdapter
+from controller.table.games.base import DeviceStep, GameAdapter, exact_edges
+from controller.table.games.views.roulette import VOID_WORDS, RouletteView
 from controller.table.holds import ERROR, INFO, WARNING
 from drivers.events import DeviceEvent
 from drivers.wheel.events import (
@@ -51,8 +56,6 @@ from drivers.wheel.events import (
     WheelWarning,
     WinningNumberEvent,
 )
-
-VOID_WORDS = {"miss_spin": "miss-spin", "launch_failed": "launch failed", "ball_not_sensed": "ball not sensed"}
 
 
 class RouletteTableRules(RouletteRules):
@@ -75,6 +78,12 @@ class KeyedBall:
     """A ball the wheel cannot report (double ball's second), keyed in by the dealer."""
 
     number: str
+
+
+class TableRouletteOutcome(RouletteOutcome):
+    """The spin's outcome with where each ball came from ("wheel", or "dealer" for a keyed ball)."""
+
+    sources: tuple[str, ...]
 
 
 class TableRouletteRound(RouletteRound):
@@ -116,8 +125,8 @@ class TableRouletteRound(RouletteRound):
             return Expect(ExpectKind.RESULT, note=f"ball {len(self.balls) + 1}: key it in")
         return super().expects()
 
-    def outcome(self) -> dict[str, Any]:
-        return {**super().outcome(), "sources": [s for _, s in self.balls]}
+    def outcome(self) -> TableRouletteOutcome:
+        return TableRouletteOutcome(**dict(super().outcome()), sources=tuple(s for _, s in self.balls))
 
 
 # --------------------------------------------------------------------------- the draw
@@ -167,6 +176,7 @@ class RouletteAdapter(GameAdapter):
     game = "roulette"
     uses_shoe = False
     device = "wheel"
+    view = RouletteView()
 
     def rules(self, preset: str | None, overrides: Mapping[str, Any], limits: Mapping[str, Limit]) -> RouletteTableRules:
         settings = dict(overrides)
@@ -200,6 +210,10 @@ class RouletteAdapter(GameAdapter):
             return f"Ball 1: {_named(round_.balls[0][0])} — key in ball {len(round_.balls) + 1}"
         return "No more bets — wait for the result"
 
+    def house_edges(self, preset: str) -> Edges:
+        """Every bet's edge by exact enumeration (about 0.1 s)."""
+        return exact_edges(house_edge, preset)
+
     def done_prompt(self, engine: Any) -> str:
         round_ = cast(TableRouletteRound, engine)
         if not round_.numbers:
@@ -212,11 +226,17 @@ class RouletteAdapter(GameAdapter):
     def open_bets(self, engine: Any) -> list[Settlement]:
         return cast(RouletteRound, engine).open_bets()
 
+    def void_round(self, engine: Any, reason: str) -> VoidResult:
+        """The table's void of the round: every bet back (the engine's ``void_round`` is the
+        wheel's void of one spin, which keeps the bets and reopens betting)."""
+        round_ = cast(RouletteRound, engine)
+        if round_.phase is Phase.DONE:
+            return VoidResult(reason, tuple(round_.settlements), ())
+        return round_.call_off(reason)
+
     def simulated_decision(self, engine: Any, expect: Expect, rules: GameRules) -> Decide:
         raise RuleError("roulette.decision", "roulette asks the players no decisions")
 
-    def outcome_lines(self, outcome: Mapping[str, Any]) -> list[str]:
-        return [f"numbers {' '.join(outcome['numbers']) or '-'}"]
 
     # ------------------------------------------------------------------ the wheel
     def open_commands(self, rules: GameRules) -> tuple[str, ...]:
@@ -322,4 +342,3 @@ def _legal(rules: RouletteRules, kind: str, amount: int) -> int:
 
 def _named(number: str) -> str:
     return f"{number} {colour(number)}"
-

@@ -30,6 +30,7 @@ from controller.table.games.shoe_game import (
     decide_command,
     face,
 )
+from controller.table.games.views.russian_poker import RussianPokerView
 from controller.table.inputs import command
 
 
@@ -54,6 +55,7 @@ class RussianPokerAdapter(ShoeGameAdapter):
     rules_model = RussianPokerRules
     rules_builder = russian_poker_rules
     round_class = RussianPokerRound
+    view = RussianPokerView()
 
     def decks(self, rules: GameRules) -> int:
         return 1
@@ -74,14 +76,14 @@ class RussianPokerAdapter(ShoeGameAdapter):
 
     def done_prompt(self, engine: Any) -> str:
         out = engine.outcome()
-        dealer = out["dealer"]
-        if out["void"]:
-            return f"{out['void']}: every hand void — settle"
-        if dealer["qualifies"] is None:
+        dealer = out.dealer
+        if out.void:
+            return f"{out.void}: every hand void — settle"
+        if dealer.qualifies is None:
             return "No box raised — settle"
-        if not dealer["qualifies"]:
-            return f"Dealer does not qualify ({dealer['hand']}) — settle"
-        return f"Dealer qualifies with {dealer['hand']} — settle"
+        if not dealer.qualifies:
+            return f"Dealer does not qualify ({dealer.hand}) — settle"
+        return f"Dealer qualifies with {dealer.hand} — settle"
 
     # ------------------------------------------------------------------ the game's own commands
     def game_action(self, name: str, args: Mapping[str, Any]) -> Any:
@@ -115,10 +117,3 @@ class RussianPokerAdapter(ShoeGameAdapter):
         if action == "exchange":
             return command("exchange", box=box, discard=discard, player=player or None)
         return decide_command(Decide(box, action, 1, player))
-
-    def outcome_lines(self, outcome: Mapping[str, Any]) -> list[str]:
-        dealer = outcome["dealer"]
-        lines = [f"dealer {' '.join(dealer['cards'])} ({dealer['hand']})"]
-        for box, b in outcome["boxes"].items():
-            lines.append(f"box {box} {' '.join(b['cards'])} ({b['hand']}, {b['status']})")
-        return lines

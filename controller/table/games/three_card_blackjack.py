@@ -7,7 +7,6 @@ EV per Ante beats the -1 of a fold, for the hand's rank classes against the deal
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -22,6 +21,7 @@ from controller.games.three_card_blackjack import (
     three_card_blackjack_rules,
 )
 from controller.table.games.shoe_game import ShoeGameAdapter, face
+from controller.table.games.views.three_card_blackjack import ThreeCardBlackjackView
 
 
 @lru_cache(maxsize=4)
@@ -55,6 +55,7 @@ class ThreeCardBlackjackAdapter(ShoeGameAdapter):
     rules_model = ThreeCardBlackjackRules
     rules_builder = three_card_blackjack_rules
     round_class = ThreeCardBlackjackRound
+    view = ThreeCardBlackjackView()
 
     def decks(self, rules: GameRules) -> int:
         return 1
@@ -68,12 +69,12 @@ class ThreeCardBlackjackAdapter(ShoeGameAdapter):
 
     def done_prompt(self, engine: Any) -> str:
         out = engine.outcome()
-        dealer = out["dealer"]
-        if not any(b["decision"] == "play" for b in out["boxes"]):
+        dealer = out.dealer
+        if not any(b.decision == "play" for b in out.boxes):
             return "Every box folded — settle"
-        if dealer["qualifies"]:
-            return f"Dealer qualifies with {_value(dealer['value'])} — settle"
-        return f"Dealer does not qualify ({_value(dealer['value'])}) — settle"
+        if dealer.qualifies:
+            return f"Dealer qualifies with {_value(dealer.value)} — settle"
+        return f"Dealer does not qualify ({_value(dealer.value)}) — settle"
 
     def simulated_bets(self, rules: GameRules, box: int, stake: int, round_no: int) -> list[tuple[str, int]]:
         """The Ante; the first seat adds an Ace Plus of its minimum where the table offers it."""
@@ -93,10 +94,3 @@ class ThreeCardBlackjackAdapter(ShoeGameAdapter):
         assert isinstance(rules, ThreeCardBlackjackRules)
         action = "play" if plays(rules, round_.cards[box], round_.dealer_cards[2]) else "fold"
         return Decide(box, action, 1, expect.players[0] if expect.players else "")
-
-    def outcome_lines(self, outcome: Mapping[str, Any]) -> list[str]:
-        dealer = outcome["dealer"]
-        lines = [f"dealer {' '.join(dealer['cards'])} ({_value(dealer['value'])})"]
-        for b in outcome["boxes"]:
-            lines.append(f"box {b['box']} {' '.join(b['cards'])} ({_value(b['value'])}, {b['decision']})")
-        return lines

@@ -122,9 +122,9 @@ async def test_correction_approved_by_the_pit_and_alert_acknowledged(burn_table,
         check=False, capture_output=True, text=True, timeout=60, cwd=os.getcwd())
     assert out.returncode == 0, out.stderr
     line1, line2 = out.stdout.splitlines()
-    assert line1.startswith(f"ROUND {TABLE}-000001 settled: stake 1500 payout 3500")
+    assert line1.startswith(f"ROUND {TABLE}-000001 settled: stake 15.00 EUR payout 35.00 EUR")
     assert f"corrected (#{correction} by test-dealer, approved by pitboss-ana: box 2 held 9S, read as 8S)" in line1
-    assert "box 2.1 main 500->1000" in line1 and "corrected" not in line2
+    assert "box 2.1 main 5.00 EUR->10.00 EUR" in line1 and "corrected" not in line2
 
     # replay rebuilds the same corrections, acknowledgements and open alerts, writing nothing
     with Journal(t.config.journal_path) as journal:

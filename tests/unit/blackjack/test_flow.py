@@ -140,7 +140,7 @@ def test_apply_dispatches_actions():
         rnd.apply(action)
     # 19 against 17: 2000
     assert money(rnd) == [(1, 1, "main", "", 1000, 2000)]
-    outcome = json.loads(json.dumps(rnd.outcome()))
+    outcome = json.loads(json.dumps(rnd.outcome().record()))
     assert outcome["dealer"] == {"cards": ["7D", "TC"], "face_down": [], "total": 17, "blackjack": False}
     assert outcome["boxes"][0]["hands"][0]["cards"] == ["TS", "9H"]
     assert outcome["boxes"][0]["hands"][0]["total"] == 19

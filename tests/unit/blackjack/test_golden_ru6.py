@@ -319,3 +319,22 @@ def test_max_splits_one():
     # one split allowed (2 hands): the 8 landing on hand 1 cannot split again
     rnd = run(start(rules("ru6", max_splits=1), MAIN), "8S 6D 8H split 8C")
     assert rnd.expects().options == ("hit", "stand", "double")
+
+
+def test_insurance_on_a_shared_box_may_be_half_the_box_bet():
+    # RULES §1, ru6: insurance "at most half the box bet". alice and bob each put 1000 on box 1:
+    # the box bet is 2000, so its owner may insure 1000 (not just half of his own 1000).
+    # 9 8 against the dealer's ace, insured for 1000; the dealer's K makes blackjack: insurance
+    # 2:1 -> 3000, both main bets lose.
+    shared = [(1, "main", 1000, "alice"), (1, "main", 1000, "bob")]
+    over = start(rules("ru6"), shared)
+    run(over, "9S AH 8S")
+    refused(over, IllegalDecision, "blackjack.insurance.amount", over.decide, 1, 1, "insurance", amount=1001)
+    rnd = play(rules("ru6"), shared, "9S AH 8S insurance=1000 stand KD")
+    assert money(rnd) == [
+        (1, 1, "insurance", "alice", 1000, 3000),
+        (1, 1, "main", "alice", 1000, 0),
+        (1, 1, "main", "bob", 1000, 0),
+    ]
+    default = play(rules("ru6"), shared, "9S AH 8S insurance stand KD")  # the most allowed by default
+    assert next(s for s in default.settlements if s.kind == "insurance").stake == 1000

@@ -122,7 +122,7 @@ def drive(name: str, seed: int, probe: bool = False, void_after: int | None = No
             elif action == "even_money":
                 played.even_money.add(e.box)
             elif action == "insurance":
-                played.insured[e.box] = next(b[2] for b in played.bets if b[0] == e.box and b[1] == "main") // 2
+                played.insured[e.box] = sum(b[2] for b in played.bets if b[0] == e.box and b[1] == "main") // 2
                 played.own_extra += played.insured[e.box]
             rnd.decide(e.box, e.hand, action)
         else:

@@ -60,7 +60,7 @@ def test_prompts_through_a_round():
     rnd.deal("2D")  # equal: wrong, live bet paid 1:1
     assert rnd.expects().kind is ExpectKind.DONE
     assert [(s.box, s.stake, s.payout) for s in rnd.settlements] == [(2, 1000, 2000)]
-    out = rnd.outcome()
+    out = rnd.outcome().record()
     json.dumps(out)
     assert out["boxes"][0] == {"box": 2, "cards": ["6H", "8C"], "calls": ["higher"], "right_calls": 1, "status": "stood"}
     assert out["dealer"] == {"cards": ["9S", "2C", "2D"], "calls": ["lower", "higher"], "right_calls": 1, "wrong": True}

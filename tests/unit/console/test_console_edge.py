@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from controller.auth import accounts_from_config, hash_password
 from controller.config import ConfigError, load
 from controller.console.actions import RequestRefused, check_request, legal_actions, parse_request
-from controller.console.view import _box_hands
+from controller.games.blackjack.outcome import BlackjackBox
 from controller.journal import Entry
 from controller.table import inputs
 from controller.table.app import build_core
+from controller.table.games.views.blackjack import BlackjackView
 
 CONFIG = """
 [table]
@@ -122,12 +123,19 @@ def test_no_request_escapes_as_anything_but_a_refusal(core: Any, raw: Any) -> No
 
 
 def test_face_down_cards_never_reach_the_page() -> None:
+    def hands(box: dict[str, Any]) -> list[Any]:
+        outcome = BlackjackView.outcome_model.model_validate(
+            {"phase": "play", "dealer": {"cards": [], "face_down": [], "total": 0, "blackjack": False},
+             "boxes": [BlackjackBox.model_validate({"owner": "", "insurance": 0, **box})]})
+        return BlackjackView().boxes(outcome)[0]["hands"]
+
     dark = {"box": 1, "hands": [{"hand": 1, "cards": ["5S", "6D", "KH"], "total": 21, "status": "live",
                                  "multiplier": 2, "face_down": [2]}]}
-    (hand,) = _box_hands(dark)
+    (hand,) = hands(dark)
     assert hand["cards"] == ["5S", "6D", None] and hand["total"] is None and hand["state"] == "doubled"
-    stood = {"box": 2, "hands": [{"hand": 1, "cards": ["TS", "9C"], "total": 19, "status": "live", "multiplier": 1}]}
-    assert _box_hands(stood)[0]["state"] == "stood"
+    stood = {"box": 2, "hands": [{"hand": 1, "cards": ["TS", "9C"], "total": 19, "status": "live", "multiplier": 1,
+                                  "face_down": []}]}
+    assert hands(stood)[0]["state"] == "stood"
 
 
 def test_console_accounts_and_currency_in_config(tmp_path: Path) -> None:

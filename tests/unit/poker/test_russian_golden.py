@@ -283,3 +283,61 @@ def test_void_round_returns_every_bet_without_penalty():
     game = deal({1: "2S 3D 4C 6H 7S"}, AK_DEALER, bonus=500)
     game.void_round("shuffler fault")
     assert paid(game) == {(1, "ante"): (1000, 1000), (1, "bonus"): (500, 500)}
+
+
+# --------------------------------------------------------------------------- the misdeal window
+# RULES §5: "A misdeal may be declared until the dealer's hand is shown", for a box too, whatever
+# it did with its cards. Three boxes, Ante 1000, Bonus 500; box 3 still to decide keeps the
+# dealer's hand hidden.
+THREE = {1: "2S 3D 4C 6H 7S", 2: "AS AD 5C 8H 9S", 3: "QS QD 5D 8C 9C"}
+
+
+def test_a_folded_box_found_misdealt_gets_its_bets_back_with_the_penalty():
+    game = deal(THREE, AK_DEALER, bonus=500)
+    game.decide(1, "fold")
+    game.declare_misdeal(1, 6)  # box 1 folded, then found holding six cards
+    assert paid(game) == {(1, "ante"): (1000, 1500), (1, "bonus"): (500, 500)}
+    assert game.outcome()["boxes"]["1"]["status"] == "void"
+    game.decide(2, "raise")
+    game.decide(3, "raise")  # the last decision shows the dealer's hand: A K qualifies
+    p = paid(game)
+    assert p[(2, "ante")] == (1000, 2000) and p[(2, "raise")] == (2000, 4000)  # aces beat A K
+    assert p[(3, "ante")] == (1000, 2000) and p[(3, "raise")] == (2000, 4000)  # queens beat A K
+    assert p[(1, "ante")] == (1000, 1500)  # settled once: the showdown leaves the void box alone
+
+
+def test_a_raised_box_found_misdealt_gets_its_raise_back_too():
+    game = deal(THREE, AK_DEALER, bonus=500)
+    game.decide(1, "fold")
+    game.decide(2, "raise")
+    game.declare_misdeal(2, 4)
+    # box 2: Ante 1000 + 500 penalty, Raise 2000 back, Bonus 500 back; box 1's fold is not settled yet
+    assert paid(game) == {(2, "ante"): (1000, 1500), (2, "raise"): (2000, 2000), (2, "bonus"): (500, 500)}
+    game.decide(3, "fold")
+    p = paid(game)
+    assert p[(1, "ante")] == (1000, 0) and p[(3, "ante")] == (1000, 0)
+    assert p[(2, "ante")] == (1000, 1500)
+
+
+def test_an_exchanged_box_found_misdealt_keeps_the_fee_with_the_house():
+    game = deal({1: "2H 7H 9H JH KS", 2: "2S 3D 4C 6H 7S"}, AK_DEALER, EXCHANGE, bonus=500)
+    game.exchange(1, "KS")  # fee 1000 kept; box 1 now waits for its card
+    game.declare_misdeal(1, 4)
+    # the fee stays with the house; Ante 1000 + 500, the Bonus the exchange had lost 500 back
+    assert paid(game) == {(1, "exchange"): (1000, 0), (1, "ante"): (1000, 1500), (1, "bonus"): (500, 500)}
+    e = game.expects()
+    assert (e.kind, e.box) == (ExpectKind.DECISION, 2)  # no card for a void hand: box 2 decides
+    with pytest.raises(UnexpectedCard):
+        game.deal("3H")
+    game.decide(2, "fold")
+    assert game.expects().kind is ExpectKind.DONE
+
+
+def test_a_box_misdeal_is_refused_once_the_dealer_hand_is_shown_or_the_box_is_void():
+    game = deal(THREE, AK_DEALER)
+    game.decide(1, "fold")
+    game.declare_misdeal(1, 4)
+    _refused(game, lambda: game.declare_misdeal(1, 4), IllegalDecision)  # already void
+    game.decide(2, "raise")
+    game.decide(3, "raise")  # the dealer's hand is shown
+    _refused(game, lambda: game.declare_misdeal(2, 4), PhaseError)

@@ -287,7 +287,7 @@ def test_16_misspin_void_keeps_bets_reopens_and_respins():
         (2, "red", 1000, 0),
         (1, "straight:20", 100, 5100),
     ]
-    assert rnd.outcome() == {
+    assert rnd.outcome().record() == {
         "wheel": "european",
         "numbers": ["20"],
         "colours": ["black"],

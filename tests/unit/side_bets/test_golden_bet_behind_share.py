@@ -61,3 +61,59 @@ def test_the_share_follows_a_doubled_behind():
 def test_share_outside_zero_to_one_is_refused(share):
     with pytest.raises(RulesConfigError, match="bet_behind_owner_share"):
         rules("am8", bet_behind_owner_share=share)
+
+
+# --------------------------------------------------------------------------- the net over the round
+# RULES §1.2: the owner's share is of the Bet Behind's *net* win over the round, and a box's Bet
+# Behinds give their owner one row. am8, dealer 6 up, no hole card, share 1:10.
+SHARE = rules("am8", bet_behind_owner_share="1:10")
+
+
+def test_a_split_behind_that_wins_one_hand_and_loses_the_other_shares_nothing():
+    # 8-8 split (bob follows): hand 1 8 T = 18 stands, hand 2 8 5 K busts; dealer 6 T 6 = 22.
+    # bob: hand 1 500 -> 1000 (+500), hand 2 500 -> 0 (-500): net 0 over the round, no share
+    rnd = play(SHARE, BETS, "8S 6D 8H split TC stand 5C hit KS TH 6C")
+    assert money(rnd) == [
+        (1, 1, "behind", "bob", 500, 1000),
+        (1, 1, "main", "alice", 1000, 2000),
+        (1, 2, "behind", "bob", 500, 0),
+        (1, 2, "main", "alice", 1000, 0),
+    ]
+
+
+def test_the_share_is_of_the_net_win_of_a_split_and_doubled_behind():
+    # 8-8 split; hand 1 8 3 doubles (bob follows: 1000) and draws T = 21; hand 2 8 T = 18 stands;
+    # dealer 6 T 3 = 19. bob: hand 1 1000 -> 2000 (+1000), hand 2 500 -> 0 (-500): net +500,
+    # a tenth is 50 (not 100, a tenth of hand 1 alone), taken off the winning row: 1950
+    rnd = play(SHARE, BETS, "8S 6D 8H split 3C double TC TD stand TH 3S")
+    assert money(rnd) == [
+        (1, 1, "behind", "bob", 1000, 1950),
+        (1, 1, "behind_share", "alice", 0, 50),
+        (1, 1, "main", "alice", 2000, 4000),
+        (1, 2, "behind", "bob", 500, 0),
+        (1, 2, "main", "alice", 1000, 0),
+    ]
+    assert sum(s.payout - s.stake for s in rnd.settlements if s.kind != "main") == 500  # bob + alice
+
+
+def test_several_behinds_on_one_box_pay_the_owner_one_share_row():
+    # 19 stands, dealer 6 T 8 = 24: bob 500 wins 500 (gives 50), carol 300 wins 300 (gives 30: 600 -> 570);
+    # alice gets one row of 80
+    bets = [*BETS, (1, "behind_stay", 300, "carol")]
+    rnd = play(SHARE, bets, "TS 6D 9H stand TC 8S")
+    assert money(rnd) == [
+        (1, 1, "behind", "bob", 500, 950),
+        (1, 1, "behind", "carol", 300, 570),
+        (1, 1, "behind_share", "alice", 0, 80),
+        (1, 1, "main", "alice", 1000, 2000),
+    ]
+    assert [s.kind for s in rnd.settlements].count("behind_share") == 1
+
+
+def test_the_share_row_follows_its_box():
+    # two boxes, each with a Bet Behind: every box's share row comes after that box's rows
+    bets = [*BETS, (2, "main", 1000, "dan"), (2, "behind", 200, "erin")]
+    rnd = play(SHARE, bets, "TS 9S 6D 9H TH stand stand TC 8S")
+    rows = [(s.box, s.kind, s.player, s.payout) for s in rnd.settlements]
+    assert rows.index((1, "behind_share", "alice", 50)) < rows.index((2, "main", "dan", 2000))
+    assert rows[-1] == (2, "behind_share", "dan", 20)

@@ -78,7 +78,7 @@ def test_round_ends_after_the_last_decision_with_outcome():
     assert [(s.box, s.kind, s.payout) for s in rnd.settlements] == [
         (1, "ante", 0), (1, "play", 0), (3, "ante", 0), (3, "play", 0)
     ]
-    out = rnd.outcome()
+    out = rnd.outcome().record()
     json.dumps(out)
     assert out["dealer"] == {"cards": ["KH", "QS", "9D"], "value": 20, "blackjack": False, "qualifies": True}
     assert [(b["box"], b["value"], b["decision"]) for b in out["boxes"]] == [(1, 17, "play"), (3, 14, "play")]
