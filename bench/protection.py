@@ -9,9 +9,11 @@ styles; the watch then reads the journal offline. The journal is cut into gaming
   rounds of play, and the median rounds to the flag;
 - false-alarm rate: of a non-counting style's player-days (flat, random), the share flagged at all.
 
-Both at several per-look significance levels, so the trade-off can be read (and plotted:
-``--plot FILE.svg``); the operating point is the watch's default ``ALPHA``. Baselines in the same
-run: the table path's shoes per second beside the offline watch's journal entries per second.
+Both at several thresholds (per-look significance level and minimum rounds), so the trade-off
+between false alarms and rounds to a flag can be read (and plotted: ``--plot FILE.svg``); the
+operating point is the watch's defaults. Baselines in the same run: the table path's shoes per
+second beside the offline watch's journal entries per second. ``--journal DIR`` reads a journal a
+previous run kept with ``--dir`` instead of dealing again.
 
     python bench/protection.py --shoes 1000 --seed 1 [--styles ...] [--json] [--plot docs/images/protection-tradeoff.svg]
 """
@@ -35,17 +37,17 @@ sys.path.insert(0, str(ROOT))
 
 from controller.config import load  # noqa: E402
 from controller.journal import Journal  # noqa: E402
-from controller.protection.advantage import ALPHA, AdvantageWatch, PlayerFlag  # noqa: E402
+from controller.protection.advantage import ALPHA, MIN_ROUNDS, AdvantageWatch, PlayerFlag  # noqa: E402
 from controller.protection.simulate import simulate  # noqa: E402
 
 COUNTING = ("counter-1-8", "counter-1-12", "counter-cover", "wonger")
-ALPHAS = (1e-2, 1e-3, 1e-4, ALPHA, 1e-6, 1e-7)
+THRESHOLDS = tuple((alpha, least) for least in (10, 25, MIN_ROUNDS) for alpha in (1e-2, 1e-3, 1e-4, ALPHA, 1e-6))
 Entry = tuple[str, dict[str, Any], str]
 
 
-def days(entries: list[Entry], day_rounds: int, alpha: float, decks: int) -> list[dict[str, PlayerFlag]]:
+def days(entries: list[Entry], day_rounds: int, alpha: float, least: int, decks: int) -> list[dict[str, PlayerFlag]]:
     """Each gaming day's flags: a day closes at the first new shoe after ``day_rounds`` rounds."""
-    watch = AdvantageWatch(decks, alpha=alpha)
+    watch = AdvantageWatch(decks, alpha=alpha, min_rounds=least)
     out: list[dict[str, PlayerFlag]] = []
     rounds = 0
     for kind, payload, ts in entries:
@@ -78,7 +80,8 @@ def rates(day_flags: list[dict[str, PlayerFlag]], styles: dict[str, str], within
 
 
 def plot(sweep: list[dict[str, Any]], path: Path) -> None:
-    """Detection (within the window, counters) against false alarms per day (flat and random), as SVG."""
+    """Median rounds to a flag (counters) against false alarms per day (flat and random), one point
+    per threshold, as SVG: a quicker flag costs false alarms."""
     width, height, pad = 560, 360, 56
     colours = {"counter-1-8": "#1f77b4", "counter-1-12": "#2ca02c", "counter-cover": "#d62728", "wonger": "#9467bd"}
     svg = ET.Element("svg", xmlns="http://www.w3.org/2000/svg", width=str(width), height=str(height),
@@ -89,27 +92,30 @@ def plot(sweep: list[dict[str, Any]], path: Path) -> None:
         node.text = text
         return node
 
-    def xy(false_alarms: float, detected: float) -> tuple[float, float]:  # false alarms 0 .. 5 % per day
+    top = 100  # rounds
+
+    def xy(false_alarms: float, rounds: float) -> tuple[float, float]:  # false alarms 0 .. 5 % per day
         return (pad + min(1.0, false_alarms / 0.05) * (width - 2 * pad),
-                height - pad - detected * (height - 2 * pad))
+                height - pad - min(1.0, rounds / top) * (height - 2 * pad))
 
     add("rect", width=width, height=height, fill="white")
     add("line", x1=pad, y1=height - pad, x2=width - pad, y2=height - pad, stroke="black")
     add("line", x1=pad, y1=pad, x2=pad, y2=height - pad, stroke="black")
     add("text", "false alarms per player-day, flat and random bettors (%)", x=width / 2, y=height - 14,
         text_anchor="middle")
-    add("text", "counters detected within the window (%)", x=16, y=height / 2,
+    add("text", "median rounds to a flag", x=16, y=height / 2,
         transform=f"rotate(-90 16 {height / 2})", text_anchor="middle")
     for tick in range(6):
         add("text", str(tick), x=xy(tick / 100, 0)[0], y=height - pad + 16, text_anchor="middle")
-        add("text", str(tick * 20), x=pad - 8, y=xy(0, tick / 5)[1] + 4, text_anchor="end")
+        add("text", str(tick * top // 5), x=pad - 8, y=xy(0, tick * top / 5)[1] + 4, text_anchor="end")
     for row, (style, colour) in enumerate(colours.items()):
-        points = [xy(s["false_alarm_rate"], s["styles"].get(style, {}).get("detected_within", 0.0)) for s in sweep]
+        shown = [s for s in sweep if s["styles"].get(style, {}).get("median_rounds_to_flag") is not None]
+        points = [xy(s["false_alarm_rate"], s["styles"][style]["median_rounds_to_flag"]) for s in shown]
         add("polyline", points=" ".join(f"{x:.1f},{y:.1f}" for x, y in points), fill="none", stroke=colour,
             stroke_width=2)
-        for (x, y), s in zip(points, sweep):
+        for (x, y), s in zip(points, shown):
             dot = add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=3, fill=colour)
-            add("title", f"alpha {s['alpha']:g}", parent=dot)
+            add("title", f"alpha {s['alpha']:g}, at least {s['min_rounds']} rounds", parent=dot)
         add("text", style, x=width - pad - 110, y=pad + 16 * row + 20, fill=colour)
     ET.ElementTree(svg).write(path, encoding="unicode")
 
@@ -123,46 +129,54 @@ def main() -> None:
     parser.add_argument("--day-rounds", type=int, default=480, help="rounds in a gaming day (8 h at 60 an hour)")
     parser.add_argument("--within", type=int, default=300)
     parser.add_argument("--dir", help="keep the journal here")
+    parser.add_argument("--journal", type=Path, help="read the journal a run kept in this directory; deal nothing")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--plot", type=Path)
     args = parser.parse_args()
     config = load(args.config)
     styles = args.styles.split(",")
+    table_s = None
     with tempfile.TemporaryDirectory(prefix="croupier-bench-protection-") as scratch:
-        workdir = Path(args.dir or scratch)
-        workdir.mkdir(parents=True, exist_ok=True)
-        started = time.perf_counter()
-        result = asyncio.run(simulate(config, styles, args.shoes, args.seed, workdir))
-        table_s = time.perf_counter() - started
+        workdir = args.journal or Path(args.dir or scratch)
+        if args.journal is None:
+            workdir.mkdir(parents=True, exist_ok=True)
+            started = time.perf_counter()
+            asyncio.run(simulate(config, styles, args.shoes, args.seed, workdir))
+            table_s = time.perf_counter() - started
         journal = Journal(workdir / "protection.journal")
         entries = [(e.kind, e.payload, e.ts) for e in journal.entries()]
         journal.close()
-    by_player = {player: row["style"] for player, row in result["players"].items()}
+    by_player = {p: p.rpartition("-box")[0] for p in {e[1].get("player") for e in entries if e[1].get("command") == "bet"}
+                 if isinstance(p, str)}
+    shoes = sum(1 for kind, payload, _ in entries if kind == "command" and payload.get("command") == "new_shoe")
     decks: int = config.game_rules().decks  # type: ignore[attr-defined]
     sweep = []
     watch_s = 0.0
-    for alpha in ALPHAS:
+    for alpha, least in THRESHOLDS:
         t = time.perf_counter()
-        day_flags = days(entries, args.day_rounds, alpha, decks)
+        day_flags = days(entries, args.day_rounds, alpha, least, decks)
         watch_s += time.perf_counter() - t
         per_style = rates(day_flags, by_player, args.within)
         quiet = [r for s, r in per_style.items() if s not in COUNTING]
         false_alarms = sum(r["flagged"] for r in quiet) / max(1, sum(r["player_days"] for r in quiet))
-        sweep.append({"alpha": alpha, "days": len(day_flags), "false_alarm_rate": false_alarms, "styles": per_style})
-    report = {"shoes": args.shoes, "seed": args.seed, "day_rounds": args.day_rounds, "within": args.within,
-              "journal_entries": len(entries), "table_shoes_per_s": args.shoes / table_s,
-              "watch_entries_per_s": len(entries) * len(ALPHAS) / watch_s, "operating_alpha": ALPHA, "sweep": sweep}
+        sweep.append({"alpha": alpha, "min_rounds": least, "days": len(day_flags), "false_alarm_rate": false_alarms,
+                      "styles": per_style})
+    report = {"shoes": shoes, "seed": args.seed, "day_rounds": args.day_rounds, "within": args.within,
+              "journal_entries": len(entries), "table_shoes_per_s": None if table_s is None else shoes / table_s,
+              "watch_entries_per_s": len(entries) * len(THRESHOLDS) / watch_s, "operating_point": [ALPHA, MIN_ROUNDS],
+              "sweep": sweep}
     if args.plot:
         plot(sweep, args.plot)
     if args.json:
         print(json.dumps(report))
         return
-    print(f"{args.shoes} shoes through the table path ({report['table_shoes_per_s']:.1f} shoes/s), "
-          f"{len(entries):,} journal entries; the watch reads {report['watch_entries_per_s']:,.0f} entries/s offline")
+    speed = "" if table_s is None else f" ({report['table_shoes_per_s']:.2f} shoes/s through the table path)"
+    print(f"{shoes} shoes{speed}, {len(entries):,} journal entries; the watch reads "
+          f"{report['watch_entries_per_s']:,.0f} entries/s offline")
     for row in sweep:
-        marker = "  <- operating point" if row["alpha"] == ALPHA else ""
-        print(f"\nalpha {row['alpha']:g}: {row['days']} gaming days, false alarms {100 * row['false_alarm_rate']:.2f} % "
-              f"of flat and random player-days{marker}")
+        marker = "  <- operating point" if (row["alpha"], row["min_rounds"]) == (ALPHA, MIN_ROUNDS) else ""
+        print(f"\nalpha {row['alpha']:g}, at least {row['min_rounds']} rounds: {row['days']} gaming days, false alarms "
+              f"{100 * row['false_alarm_rate']:.2f} % of flat and random player-days{marker}")
         for style, r in row["styles"].items():
             extra = (f", detected within {args.within} rounds {100 * r['detected_within']:.1f} %, median "
                      f"{r['median_rounds_to_flag']} rounds" if style in COUNTING else "")
