@@ -22,6 +22,7 @@ from datetime import datetime
 from typing import Any, Final
 
 from controller.protection.hilo import ShoeCount
+from controller.protection.index_plays import IndexPlays, IndexTally
 from controller.protection.stats import Correlation, RunningCorrelation
 
 #: per-look significance level of a flag (before the two-test correction)
@@ -53,13 +54,14 @@ class PlayerFlag:
     ci_high: float
     average_bet: int
     edge_per_hour: int
+    index_plays: IndexTally = field(default_factory=IndexTally)
 
     def as_json(self) -> dict[str, Any]:
         statistic = 0.0 if math.isnan(self.statistic) else round(self.statistic, 4)
         return {"box": self.box, "rounds": self.rounds, "flagged": self.flagged, "flagged_after": self.flagged_after,
                 "test": self.test, "statistic": statistic, "p_value": self.p_value,
                 "ci": [round(self.ci_low, 4), round(self.ci_high, 4)], "average_bet": self.average_bet,
-                "edge_per_hour": self.edge_per_hour}
+                "edge_per_hour": self.edge_per_hour, "index_plays": self.index_plays.as_json()}
 
 
 @dataclass
@@ -86,10 +88,13 @@ class AdvantageWatch:
         self.players: dict[str, _Player] = {}
         self._stakes: dict[tuple[str, int], int] = {}  # (player, box) -> main stake of the open round
         self._round_count: float | None = None
+        self.index_plays = IndexPlays()
 
     def apply(self, kind: str, payload: dict[str, Any], ts: str | None = None) -> list[str]:
         """Take one journal entry; returns the players this entry got flagged."""
         self.count.apply(kind, payload)
+        if kind == "round_closed":
+            self.index_plays.round_closed(payload)
         if kind != "command":
             return []
         command = payload.get("command")
@@ -101,6 +106,8 @@ class AdvantageWatch:
         elif command == "clear_bets" and isinstance(payload.get("box"), int):
             for key in [k for k in self._stakes if k[1] == payload["box"]]:
                 del self._stakes[key]
+        elif command == "decide":
+            self._decision(payload)
         elif command == "close_betting" and self._round_count is not None:
             return self._close_betting(self._round_count, _time(ts))
         return []
@@ -109,6 +116,12 @@ class AdvantageWatch:
         player, box, amount = payload.get("player"), payload.get("box"), payload.get("amount")
         if isinstance(player, str) and player and isinstance(box, int) and isinstance(amount, int) and amount > 0:
             self._stakes[(player, box)] = self._stakes.get((player, box), 0) + amount
+
+    def _decision(self, payload: dict[str, Any]) -> None:
+        player, box, action = payload.get("player"), payload.get("box"), payload.get("action")
+        hand = payload.get("hand", 1)
+        if isinstance(player, str) and isinstance(box, int) and isinstance(hand, int) and isinstance(action, str):
+            self.index_plays.decision(player, box, hand, action, self.count.true_count)
 
     def _close_betting(self, true_count: float, at: datetime | None) -> list[str]:
         stakes: dict[str, int] = {}
@@ -149,6 +162,7 @@ class AdvantageWatch:
         """End a gaming day: its flags, and every player's evidence starts again (the count goes on)."""
         flags = self.flags()
         self.players.clear()
+        self.index_plays.tallies.clear()
         return flags
 
     def flags(self) -> dict[str, PlayerFlag]:
@@ -158,7 +172,8 @@ class AdvantageWatch:
             report[player] = PlayerFlag(
                 player, seen.box, seen.rounds, seen.flagged_after is not None, seen.flagged_after, test, best.r,
                 best.p_value, best.low, best.high, seen.staked // max(1, seen.rounds),
-                round(seen.gain / max(1, seen.rounds) * _rounds_per_hour(seen)))
+                round(seen.gain / max(1, seen.rounds) * _rounds_per_hour(seen)),
+                self.index_plays.tallies.get(player, IndexTally()))
         return report
 
 

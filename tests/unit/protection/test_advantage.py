@@ -77,3 +77,33 @@ def test_edge_per_hour_uses_the_measured_time_when_there_is_enough_of_it() -> No
     flag = flags["P1"]
     # one round a minute in this stream: 60 rounds an hour, the gain per round times 60
     assert flag.rounds > 600 and flag.edge_per_hour > 0
+
+
+def _round(decisions: list[tuple[str, float]], cards: list[str], dealer: list[str]) -> dict[str, int]:
+    """One box's decisions (each with the true count the table had then), then its record."""
+    from controller.protection.index_plays import IndexPlays
+
+    plays = IndexPlays()
+    for action, count in decisions:
+        plays.decision("P", 1, 1, action, count)
+    plays.round_closed({"outcome": {"dealer": {"cards": dealer},
+                                    "boxes": [{"box": 1, "hands": [{"hand": 1, "cards": cards}]}]}})
+    tally = plays.tallies.get("P")
+    return tally.as_json() if tally else {}
+
+
+def test_index_plays_are_read_back_from_the_round_record() -> None:
+    # 16 against a ten: standing at a true count of +1 is the index play; at -2 it is against the count
+    assert _round([("stand", 1.0)], ["TS", "6H"], ["KD", "8C"]) == {
+        "situations": 1, "with_count": 1, "against_count": 0, "missed": 0}
+    assert _round([("stand", -2.0)], ["TS", "6H"], ["KD", "8C"])["against_count"] == 1
+    # hard 12 against a 2 hit at +3.5 is a missed index play (the count says stand); the bust after is none
+    assert _round([("hit", 3.5), ("stand", 3.5)], ["TS", "2H", "QC"], ["2D", "9C"]) == {
+        "situations": 1, "with_count": 0, "against_count": 0, "missed": 1}
+    # 8, 2 (hard 10 v 2: no index), hit to 12, then stood at +3.5: the index play
+    tally = _round([("hit", 3.5), ("stand", 3.5)], ["8S", "2H", "2C"], ["2D", "9C"])
+    assert tally == {"situations": 1, "with_count": 1, "against_count": 0, "missed": 0}  # 12 v 2 stood at +3.5
+    # insurance at +4 is the play; declined at +4 it is missed; a soft hand is no index situation
+    assert _round([("insurance", 4.0)], ["TS", "7H"], ["AD", "9C"])["with_count"] == 1
+    assert _round([("no_insurance", 4.0)], ["TS", "7H"], ["AD", "9C"])["missed"] == 1
+    assert _round([("stand", 1.0)], ["AS", "5H"], ["KD", "8C"]) == {}

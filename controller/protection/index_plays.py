@@ -1,0 +1,117 @@
+"""Index plays: a player's decisions that leave basic strategy where the Hi-Lo count says to.
+
+A counter does not only ramp the bet: at some true counts the right play changes (insure at +3,
+stand 16 against a ten at 0, ...). The situations below are the best-known of these (Hi-Lo
+indices, hard totals). For each decision the player took in one of them, the watch asks: did the
+player take the deviation, and did the count call for it? A player on basic strategy never
+deviates; a careless one deviates whatever the count; a counter deviates with it.
+
+The hand at a decision is read back from the round's record: a hand's first two cards, then one
+card for each hit or double before it; the dealer's up card is the dealer's first card. Hands
+split from another are skipped (their cards at the time cannot be told from the record alone).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from controller.cards import BJ_POINTS
+
+
+@dataclass(frozen=True, slots=True)
+class Index:
+    """At ``total`` against ``up`` (``T`` any ten), take ``deviation`` when the true count is at
+    least ``count`` (``above``), or below it (a negative index: hit where basic strategy stands)."""
+
+    total: int
+    up: str
+    deviation: str
+    count: float
+    above: bool = True
+
+
+INDICES: Final = (
+    Index(16, "T", "stand", 0), Index(15, "T", "stand", 4), Index(16, "9", "stand", 5),
+    Index(12, "3", "stand", 2), Index(12, "2", "stand", 3), Index(11, "A", "double", 1),
+    Index(10, "T", "double", 4), Index(10, "A", "double", 4), Index(9, "2", "double", 1), Index(9, "7", "double", 3),
+    Index(13, "2", "hit", -1, above=False), Index(13, "3", "hit", -2, above=False),
+    Index(12, "4", "hit", 0, above=False), Index(12, "5", "hit", -2, above=False), Index(12, "6", "hit", -1, above=False),
+)
+_BY_SITUATION: Final = {(i.total, i.up): i for i in INDICES}
+INSURANCE_INDEX: Final = 3.0
+_TAKES: Final = {"hit": ("hit",), "stand": ("stand",), "double": ("double",)}
+
+
+@dataclass
+class IndexTally:
+    """Decisions in index situations: deviations with the count, deviations against it, and the
+    situations where the count called for a deviation the player did not take."""
+
+    situations: int = 0
+    with_count: int = 0
+    against_count: int = 0
+    missed: int = 0
+
+    def as_json(self) -> dict[str, int]:
+        return {"situations": self.situations, "with_count": self.with_count, "against_count": self.against_count,
+                "missed": self.missed}
+
+
+def _hard_total(cards: list[str]) -> int | None:
+    points = [BJ_POINTS[c[0]] for c in cards]
+    total = sum(points)
+    if 1 in points and total + 10 <= 21:
+        return None  # a soft hand: the indices above are for hard totals
+    return total
+
+
+@dataclass
+class IndexPlays:
+    """Fed each decision with the true count when it was taken (``decision``), and each closed
+    round's record (``round_closed``), which places the decisions in their hands."""
+
+    tallies: dict[str, IndexTally] = field(default_factory=dict)
+    _pending: list[tuple[str, int, int, str, float]] = field(default_factory=list)
+
+    def decision(self, player: str, box: int, hand: int, action: str, true_count: float) -> None:
+        self._pending.append((player, box, hand, action, true_count))
+
+    def round_closed(self, record: dict[str, Any]) -> None:
+        decisions, self._pending = self._pending, []
+        outcome = record.get("outcome") or {}
+        dealer = (outcome.get("dealer") or {}).get("cards") or []
+        if not dealer or not isinstance(dealer[0], str):
+            return
+        up = "T" if dealer[0][0] in "TJQK" else dealer[0][0]
+        hands = {(b.get("box"), h.get("hand")): h.get("cards") or [] for b in outcome.get("boxes") or []
+                 for h in b.get("hands") or []}
+        split_boxes = {box for box, hand in hands if isinstance(hand, int) and hand > 1}
+        taken: dict[tuple[int, int], int] = {}
+        for player, box, hand, action, count in decisions:
+            cards = hands.get((box, hand))
+            drawn = taken.get((box, hand), 0)
+            if action in ("hit", "double"):
+                taken[(box, hand)] = drawn + 1
+            if action in ("insurance", "even_money", "no_insurance", "no_even_money"):
+                if up == "A":
+                    self._score(player, action in ("insurance", "even_money"), count >= INSURANCE_INDEX)
+                continue
+            if box in split_boxes or not cards or len(cards) < 2 + drawn:
+                continue
+            total = _hard_total(cards[: 2 + drawn])
+            index = _BY_SITUATION.get((total, up)) if total is not None else None
+            if index is None or (index.deviation == "double" and drawn):
+                continue
+            calls = count >= index.count if index.above else count < index.count
+            self._score(player, action == index.deviation, calls)
+
+    def _score(self, player: str, deviated: bool, count_calls: bool) -> None:
+        tally = self.tallies.setdefault(player, IndexTally())
+        tally.situations += 1
+        if deviated and count_calls:
+            tally.with_count += 1
+        elif deviated:
+            tally.against_count += 1
+        elif count_calls:
+            tally.missed += 1
