@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from controller.config import ConfigError, TableConfig, load
-from controller.journal import JournalFull
+from controller.journal import Journal, JournalFull, JournalInUse
 
 
 def _config(path: Path) -> TableConfig:
@@ -23,7 +23,35 @@ def _config(path: Path) -> TableConfig:
         raise typer.Exit(2) from None
 
 
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _missing_journal(cfg: TableConfig, config: Path) -> str:
+    return (f"no journal at {cfg.journal_path} (from [table] journal in {config}): check the path; "
+            f"a new table's journal is made by `croupier init --config {config}` or `croupier run --new-journal`")
+
+
+def create_journal(cfg: TableConfig, *, err: bool = False) -> None:
+    """A new, empty journal (its directory too), said in one line (``err``: on standard error,
+    where ``run --json`` keeps standard output for its JSON lines)."""
+    Journal(cfg.journal_path, exclusive=True).close()
+    typer.echo(f"new journal: {cfg.journal_path}", err=err)
+
+
 def register(app: typer.Typer) -> None:
+    @app.command("init")
+    def init(config: Annotated[Path, typer.Option(help="the table's TOML config file")]) -> None:
+        """Create a new table's empty journal where the config says (refused if one is there)."""
+        cfg = _config(config)
+        if cfg.journal_path.exists():
+            raise _fail(f"a journal is already at {cfg.journal_path}: nothing changed")
+        try:
+            create_journal(cfg)
+        except (OSError, sqlite3.Error, JournalInUse) as exc:
+            raise _fail(f"cannot create the journal {cfg.journal_path}: {exc}") from None
+
     @app.command("run")
     def run(
         config: Annotated[Path, typer.Option(help="the table's TOML config file")],
@@ -35,6 +63,9 @@ def register(app: typer.Typer) -> None:
         log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error (to stderr)")]
         = "warning",
         log_json: Annotated[bool, typer.Option("--log-json", help="log as JSON lines")] = False,
+        new_journal: Annotated[bool, typer.Option(
+            "--new-journal", help="create the journal if there is none (a new table); without it a missing one is an error")]
+        = False,
     ) -> None:
         """Run the table with its configured devices (journal replayed first: an open round resumes)."""
         from controller.logs import LEVELS, configure
@@ -47,15 +78,20 @@ def register(app: typer.Typer) -> None:
 
         cfg = _config(config)
         try:
+            if not cfg.journal_path.exists():
+                if not new_journal:  # a typo in the path must not start a table from round 1
+                    raise _fail(_missing_journal(cfg, config))
+                try:
+                    create_journal(cfg, err=True)
+                except OSError as exc:
+                    raise _fail(f"cannot create the journal {cfg.journal_path}: {exc}") from None
             with contextlib.suppress(KeyboardInterrupt):
                 asyncio.run(run_table(cfg, rounds, pace=pace, as_json=as_json, prompts=not quiet))
         # a device that cannot be opened, a journal that cannot take the start: one line to act on
-        except (DriverError, JournalFull) as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
+        except (DriverError, JournalFull, JournalInUse) as exc:
+            raise _fail(str(exc)) from None
         except sqlite3.Error as exc:  # not a journal, no permission, a broken file
-            typer.echo(f"error: cannot use the journal {cfg.journal_path}: {exc}", err=True)
-            raise typer.Exit(2) from None
+            raise _fail(f"cannot use the journal {cfg.journal_path}: {exc}") from None
 
     @app.command("recall")
     def recall_cmd(
