@@ -141,14 +141,17 @@ class Demo:
 
 
 def run_demo(manual: bool, directory: Path | None, out: TextIO, pit_port: int = 0) -> None:
-    """``croupier demo``: until Ctrl-C; a temporary journal directory is removed afterwards."""
+    """``croupier demo``: until Ctrl-C or SIGTERM; a temporary journal directory is removed
+    afterwards. ``--dir`` is taken from the working directory (printed absolute)."""
+    from controller import stopping
+
     temporary = directory is None
-    where = Path(tempfile.mkdtemp(prefix="croupier-demo-")) if directory is None else directory
+    where = Path(tempfile.mkdtemp(prefix="croupier-demo-")) if directory is None else directory.absolute()
     where.mkdir(parents=True, exist_ok=True)
     out.write(f"journals: {where}\n")
+    out.flush()
     try:
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(Demo(where, manual, out, pit_port=pit_port).run())
+        stopping.run(Demo(where, manual, out, pit_port=pit_port).run())
     finally:
         if temporary:
             shutil.rmtree(where, ignore_errors=True)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import sqlite3
 from pathlib import Path
@@ -67,13 +65,15 @@ def register(app: typer.Typer) -> None:
             "--new-journal", help="create the journal if there is none (a new table); without it a missing one is an error")]
         = False,
     ) -> None:
-        """Run the table with its configured devices (journal replayed first: an open round resumes)."""
+        """Run the table with its configured devices (journal replayed first: an open round resumes).
+        Stops cleanly on Ctrl-C or SIGTERM (exit 0)."""
         from controller.logs import LEVELS, configure
         from controller.table.app import run_table
 
         if log_level.lower() not in LEVELS:
             raise typer.BadParameter(f"one of {', '.join(LEVELS)}", param_hint="--log-level")
         configure(log_level, as_json=log_json)
+        from controller import stopping
         from drivers.errors import DriverError
 
         cfg = _config(config)
@@ -85,8 +85,7 @@ def register(app: typer.Typer) -> None:
                     create_journal(cfg, err=True)
                 except OSError as exc:
                     raise _fail(f"cannot create the journal {cfg.journal_path}: {exc}") from None
-            with contextlib.suppress(KeyboardInterrupt):
-                asyncio.run(run_table(cfg, rounds, pace=pace, as_json=as_json, prompts=not quiet))
+            stopping.run(run_table(cfg, rounds, pace=pace, as_json=as_json, prompts=not quiet))
         # a device that cannot be opened, a journal that cannot take the start: one line to act on
         except (DriverError, JournalFull, JournalInUse) as exc:
             raise _fail(str(exc)) from None

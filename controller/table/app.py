@@ -18,6 +18,7 @@ from typing import Any, TextIO
 from controller.config import TableConfig
 from controller.journal import Journal
 from controller.metrics import table_metrics
+from controller.sd_notify import Notifier
 from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.devices import open_shoe
@@ -117,6 +118,12 @@ async def run_table(
                                 if rounds is None else None)
         await loop.carry_out(list(device_sync(core)))
         tasks.append(asyncio.create_task(loop.run(), name="table"))
+        notifier = Notifier.from_env()  # under systemd (Type=notify): ready now, and the watchdog
+        if notifier is not None:
+            stack.callback(notifier.close)
+            stack.callback(notifier.send, "STOPPING=1")
+            notifier.send("READY=1", f"STATUS=table {config.table.id} takes inputs")
+            tasks.append(asyncio.create_task(notifier.watchdog(_progressing(loop, tasks[0])), name="watchdog"))
         if on_ready is not None:
             await on_ready(loop, devices)
         if rounds is None:
@@ -152,6 +159,19 @@ async def run_table(
         if metrics is not None:
             metrics.close()
         journal.close()
+
+
+def _progressing(loop: TableLoop, table: asyncio.Task[Any]) -> Callable[[], bool]:
+    """For the watchdog: the table task runs, and is idle or has stepped since the last look
+    (inputs waiting while no step ends for a whole interval is a hung loop)."""
+    last = -1
+
+    def alive() -> bool:
+        nonlocal last
+        previous, last = last, loop.steps
+        return not table.done() and ((loop.pending == 0 and not loop.busy) or last != previous)
+
+    return alive
 
 
 async def _until(done: asyncio.Event, tasks: list[asyncio.Task[Any]]) -> None:

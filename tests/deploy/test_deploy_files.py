@@ -44,6 +44,16 @@ def test_table_unit_is_hardened():
     assert keys["UMask"] == "0077" and keys["CapabilityBoundingSet"] == ""
 
 
+def test_table_unit_is_notify_with_a_watchdog_and_room_for_descriptors():
+    """systemd knows when the table takes inputs and restarts one whose loop hangs
+    (controller/sd_notify.py); idle connections cannot exhaust the default 1,024 descriptors."""
+    keys = dict(line.split("=", 1) for line in UNIT.read_text().splitlines() if "=" in line and not line.startswith("#"))
+    assert keys["Type"] == "notify" and keys["NotifyAccess"] == "main"
+    assert keys["WatchdogSec"].removesuffix("s").isdigit() and int(keys["WatchdogSec"].removesuffix("s")) >= 10
+    assert int(keys["LimitNOFILE"]) >= 65536
+    assert keys["Restart"] == "on-failure"
+
+
 def test_container_entrypoint_parses():
     entry = ROOT / "deploy" / "container" / "entrypoint.sh"
     assert subprocess.run(["bash", "-n", str(entry)], capture_output=True).returncode == 0

@@ -30,7 +30,7 @@ def test_a_second_table_process_on_the_same_journal_is_refused(mosquitto: Mosqui
         wait_until(lambda: closed_rounds(journal) > played, "a round after the refusal", first)
     finally:
         first.send_signal(signal.SIGTERM)
-        first.wait(60)
+        assert first.wait(60) == 0, (tmp_path / "first.log").read_text()
     assert verify_file(journal).ok
     # the lock goes with the process: a later start takes it
     again = croupier("run", "--config", str(config), "--rounds", "1", "--quiet")
