@@ -93,15 +93,20 @@ def house_edge(
 
 @app.command("verify-journal")
 def verify_journal(
-    config: Annotated[str, typer.Option(help="the table's TOML config file")],
+    config: Annotated[str, typer.Option(help="the table's TOML config file (its journal, and its key if set)")],
+    against: Annotated[Path | None, typer.Option(
+        help="a file of recorded heads (croupier anchor --out): each must be a row of the journal")] = None,
 ) -> None:
-    """Walk the journal's hash chain: exit 0 if intact, 1 naming the first bad seq (docs/deployment.md)."""
+    """Walk the journal's hash chain (and MACs, with the key): exit 0 if intact, 1 naming the
+    first bad seq or a recorded head the journal no longer has (docs/security.md)."""
     from controller.config import ConfigError, load
-    from controller.verify import verify_file
+    from controller.verify import read_heads, verify_file
 
     try:
-        verdict = verify_file(load(config).journal_path)
-    except (ConfigError, FileNotFoundError) as exc:
+        cfg = load(config)
+        heads = read_heads(against, cfg.table.id) if against is not None else None
+        verdict = verify_file(cfg.journal_path, cfg.journal_key(), heads)
+    except (ConfigError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     for line in verdict.lines():
@@ -183,6 +188,7 @@ table_cli.register(app)
 importlib.import_module("controller.pit.cli").register(app)
 importlib.import_module("controller.demo").register(app)
 importlib.import_module("controller.hil.cli").register(app)
+importlib.import_module("controller.anchor").register(app)
 
 
 def main() -> None:

@@ -175,8 +175,20 @@ class MetricsSection(_Strict):
     port: Annotated[int, Field(ge=0, le=65535)] = 9464
 
 
+#: the journal key when no ``[journal] key_file`` is set (at least 32 bytes; docs/security.md)
+KEY_ENV = "CROUPIER_JOURNAL_KEY"
+
+
+class JournalSection(_Strict):
+    """The journal's key (docs/security.md, "The journal chain"): a file only the service user
+    can read (mode 0600), or ``CROUPIER_JOURNAL_KEY``; never the journal itself."""
+
+    key_file: Path | None = None
+
+
 class TableConfig(_Strict):
     table: TableSection
+    journal: JournalSection = JournalSection()
     rules: dict[str, Any] = {}
     limits: dict[str, Limit] = {}
     devices: Devices = Devices()
@@ -205,6 +217,38 @@ class TableConfig(_Strict):
     def journal_path(self) -> Path:
         p = self.table.journal
         return p if p.is_absolute() else self.base / p
+
+    @property
+    def key_path(self) -> Path | None:
+        p = self.journal.key_file
+        return p if p is None or p.is_absolute() else self.base / p
+
+    def journal_key(self) -> bytes | None:
+        """The key the journal is keyed with: ``[journal] key_file``, else ``CROUPIER_JOURNAL_KEY``,
+        else None (an unkeyed journal). ConfigError when the file is unreadable, readable by
+        others than its owner, or the key is shorter than 32 bytes."""
+        import os
+
+        from controller.journal import KEY_BYTES
+
+        path = self.key_path
+        if path is not None:
+            try:
+                if path.stat().st_mode & 0o077:
+                    raise ConfigError(f"journal.key_file {path}: readable by others; chmod 0600 it")
+                key = path.read_bytes().strip()
+            except OSError as exc:
+                raise ConfigError(f"journal.key_file {path}: {exc.strerror or exc}") from None
+            where = f"journal.key_file {path}"
+        else:
+            raw = os.environ.get(KEY_ENV)
+            if not raw:
+                return None
+            key, where = raw.strip().encode(), KEY_ENV
+        if len(key) < KEY_BYTES:
+            raise ConfigError(f"{where}: a journal key has at least {KEY_BYTES} bytes "
+                              "(e.g. python -c 'import secrets; print(secrets.token_hex(32))')")
+        return key
 
     @property
     def shoe_link(self) -> Path | None:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from controller.config import ConfigError, TableConfig, load
-from controller.journal import Journal, JournalFull, JournalInUse
+from controller.journal import Journal, JournalFull, JournalInUse, JournalKeyError
 
 
 def _config(path: Path) -> TableConfig:
@@ -33,8 +33,19 @@ def _missing_journal(cfg: TableConfig, config: Path) -> str:
 
 def create_journal(cfg: TableConfig, *, err: bool = False) -> None:
     """A new, empty journal (its directory too), said in one line (``err``: on standard error,
-    where ``run --json`` keeps standard output for its JSON lines)."""
-    Journal(cfg.journal_path, exclusive=True).close()
+    where ``run --json`` keeps standard output for its JSON lines). A ``[journal] key_file``
+    that does not exist yet is made first: a fresh random key, mode 0600."""
+    key_path = cfg.key_path
+    if key_path is not None and not key_path.exists():
+        import os
+        import secrets
+
+        key_path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_hex(32) + "\n")
+        typer.echo(f"new journal key: {key_path} (back it up apart from the journal)", err=err)
+    Journal(cfg.journal_path, exclusive=True, key=cfg.journal_key()).close()
     typer.echo(f"new journal: {cfg.journal_path}", err=err)
 
 
@@ -47,7 +58,7 @@ def register(app: typer.Typer) -> None:
             raise _fail(f"a journal is already at {cfg.journal_path}: nothing changed")
         try:
             create_journal(cfg)
-        except (OSError, sqlite3.Error, JournalInUse) as exc:
+        except (OSError, sqlite3.Error, JournalInUse, ConfigError) as exc:
             raise _fail(f"cannot create the journal {cfg.journal_path}: {exc}") from None
 
     @app.command("run")
@@ -87,7 +98,7 @@ def register(app: typer.Typer) -> None:
                     raise _fail(f"cannot create the journal {cfg.journal_path}: {exc}") from None
             stopping.run(run_table(cfg, rounds, pace=pace, as_json=as_json, prompts=not quiet))
         # a device that cannot be opened, a journal that cannot take the start: one line to act on
-        except (DriverError, JournalFull, JournalInUse) as exc:
+        except (DriverError, JournalFull, JournalInUse, JournalKeyError, ConfigError) as exc:
             raise _fail(str(exc)) from None
         except sqlite3.Error as exc:  # not a journal, no permission, a broken file
             raise _fail(f"cannot use the journal {cfg.journal_path}: {exc}") from None

@@ -70,7 +70,8 @@ async def run_table(
     """Run until cancelled, or with ``rounds`` until simulated people played that many rounds.
     ``on_ready(loop, devices)`` runs once the table takes inputs (``croupier demo`` starts each
     table's console there); ``keyboard=False`` reads no dealer commands from stdin."""
-    journal = Journal(config.journal_path, exclusive=True)  # JournalInUse: another process has it
+    # JournalInUse: another process has it; JournalKeyError: a keyed journal and no key configured
+    journal = Journal(config.journal_path, exclusive=True, key=config.journal_key())
     metrics = table_metrics(config, journal)  # before replay: what replay writes is counted too
     core = build_core(config)
     if rounds is not None:
