@@ -17,6 +17,30 @@ from controller.games.base import RulesConfigError
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Croupier live-dealer table controller.")
 
 
+def installed_version() -> str:
+    """The installed distribution's version (what ``pip install .`` put in the venv)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("croupier")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def _print_version(shown: bool) -> None:
+    if shown:
+        typer.echo(f"croupier {installed_version()}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="print the version and exit")] = False,
+) -> None:
+    """Croupier live-dealer table controller."""
+
+
 def parse_overrides(pairs: list[str]) -> dict[str, Any]:
     """``key=value`` pairs; a value is read as JSON where it parses (6, true, [2,4]), else text."""
     out: dict[str, Any] = {}

@@ -66,10 +66,13 @@ async def run_table(
     prompts: bool = True,
     on_ready: Callable[[TableLoop, Any], Awaitable[None]] | None = None,
     keyboard: bool = True,
+    stop_when_closed: bool = True,
 ) -> int:
     """Run until cancelled, or with ``rounds`` until simulated people played that many rounds.
     ``on_ready(loop, devices)`` runs once the table takes inputs (``croupier demo`` starts each
-    table's console there); ``keyboard=False`` reads no dealer commands from stdin."""
+    table's console there); ``keyboard=False`` reads no dealer commands from stdin;
+    ``stop_when_closed=False``: the simulated people wait while the pit has the table closed,
+    and play on when it is reopened (the demo), instead of ending the run."""
     # JournalInUse: another process has it; JournalKeyError: a keyed journal and no key configured
     journal = Journal(config.journal_path, exclusive=True, key=config.journal_key())
     metrics = table_metrics(config, journal)  # before replay: what replay writes is counted too
@@ -147,6 +150,7 @@ async def run_table(
             if firmware is None and config.devices.shoe.transport != "serial":  # serial: a rig deals (docs/hil.md)
                 raise RuntimeError("--rounds needs a simulated shoe (devices.shoe.transport = \"simulated\")")
             sim = SimulatedTable(loop, firmware, players, rounds, pace, result.rounds_closed)
+        sim.stop_when_closed = stop_when_closed
         tasks.append(asyncio.create_task(sim.run(), name="simulated-people"))
         await _until(sim.done, tasks)
         await loop.settled()

@@ -66,12 +66,13 @@ class Lines:
     """A long-running ``croupier`` command, its standard output read line by line in a thread
     (a selector would miss lines already in the pipe's read buffer)."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, cwd: Path | None = None) -> None:
         import queue
         import threading
 
         self.process = subprocess.Popen([sys.executable, "-m", "controller.cli", *args], stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, cwd=os.getcwd())
+                                        stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                                        cwd=cwd or os.getcwd())
         self._lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
