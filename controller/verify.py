@@ -134,6 +134,9 @@ class Verdict:
         if self.ok:
             keyed = ", keyed" if self.keyed and self.rows > self.unkeyed + self.legacy else ""
             out.append(f"OK: {self.rows} rows{keyed}, head seq {self.head_seq} hash {self.head_hash}")
+        if not self.keyed and not self.macs_unchecked and self.rows > self.legacy:
+            out.append("note: not checked with a key ([journal] key_file): the chain shows the file is consistent, "
+                       "not that the table wrote it; recorded heads (--against) show it was not rewritten")
         if self.legacy:
             out.append(f"note: {self.legacy} rows predate the hash chain and are not covered by it")
         if self.keyed and self.unkeyed:

@@ -185,3 +185,12 @@ def test_a_key_file_others_can_read_or_too_short_is_refused(tmp_path, monkeypatc
         load(tmp_path / "u.toml").journal_key()
     monkeypatch.setenv("CROUPIER_JOURNAL_KEY", "e" * 64)
     assert load(tmp_path / "u.toml").journal_key() == b"e" * 64
+
+
+def test_an_unkeyed_journal_verifies_and_says_what_that_does_not_prove(tmp_path):
+    path = tmp_path / "j.sqlite"
+    _rounds(path, key=None)
+    verdict = verify_file(path)
+    assert verdict.ok and not verdict.keyed
+    assert any(line.startswith("note: not checked with a key") for line in verdict.lines())
+    assert not any("not checked with a key" in line for line in verify_file(path, KEY).lines())
