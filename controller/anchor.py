@@ -115,8 +115,12 @@ def register(app: typer.Typer) -> None:
 
         try:
             url = Mqtt.model_validate({"broker": broker, "insecure": insecure}).connect_url()
-        except (ValidationError, ValueError) as exc:
-            typer.echo(f"error: {exc}", err=True)
+        except ValidationError as exc:
+            said = "; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())
+            typer.echo(f"error: --broker: {said}", err=True)
+            raise typer.Exit(2) from None
+        except ValueError as exc:
+            typer.echo(f"error: --broker: {exc}", err=True)
             raise typer.Exit(2) from None
         try:
             stopping.run(record(url, out, client_id))

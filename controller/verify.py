@@ -165,9 +165,12 @@ class HeadsVerdict:
 
     @property
     def ok(self) -> bool:
-        return not self.mismatches
+        return not self.mismatches and self.checked > 0
 
     def lines(self) -> list[str]:
+        if not self.checked:
+            return ["NO HEADS: none of this table's heads is in the file (another table's file, or the anchor "
+                    "never saw it): nothing was checked against them"]
         if self.mismatches:
             return [f"REWRITTEN: {m}" for m in self.mismatches[:10]] + (
                 [f"... and {len(self.mismatches) - 10} more"] if len(self.mismatches) > 10 else [])

@@ -194,3 +194,20 @@ def test_an_unkeyed_journal_verifies_and_says_what_that_does_not_prove(tmp_path)
     assert verdict.ok and not verdict.keyed
     assert any(line.startswith("note: not checked with a key") for line in verdict.lines())
     assert not any("not checked with a key" in line for line in verify_file(path, KEY).lines())
+
+
+def test_a_heads_file_without_this_tables_heads_checks_nothing_and_fails(tmp_path):
+    from controller.verify import read_heads
+
+    path = tmp_path / "j.sqlite"
+    _rounds(path)
+    heads = tmp_path / "heads.jsonl"
+    heads.write_text(json.dumps({"v": 1, "table": "other", "seq": 1, "hash": "0" * 64, "ts": "t"}) + "\n")
+    verdict = verify_file(path, KEY, read_heads(heads, "T1"))
+    assert not verdict.ok and verdict.lines()[0].startswith("NO HEADS")
+
+
+def test_anchor_refuses_a_plaintext_broker_unless_insecure(tmp_path):
+    result = CliRunner().invoke(app, ["anchor", "--broker", "mqtt://viewer@127.0.0.1:1883", "--out",
+                                      str(tmp_path / "h")])
+    assert result.exit_code == 2 and "error: --broker:" in result.output and "Traceback" not in result.output
