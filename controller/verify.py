@@ -10,7 +10,7 @@ seqs, so rows cut off the end are reported too; beyond that, the head hash the p
 published is the outside witness (docs/deployment.md).
 
 With the journal's key each row's MAC is checked as well: a row without one after keyed rows
-began, or with one that does not verify, was written without the key. ``open_problems`` is
+began, or with one that does not verify, was written without the key. ``open_problems`` (journal.py) is
 what a start checks before it writes anything: the issued-seq counter and the keyed checkpoint
 of the head against the rows (truncation, forged tail rows, a wrong key). ``check_heads``
 compares heads recorded off the table (``croupier anchor``, the back office) with the rows:
