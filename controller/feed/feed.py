@@ -57,6 +57,9 @@ PRESENT, PRESENT_NOT = b"1", b"0"  # the retained ``online`` topic (PROTOCOLS §
 HEAD_INTERVAL = 60.0  # seconds: the head is published at least this often while it moves
 HEAD_VERSION = 1
 HEAD_MISMATCH = "journal.head_mismatch"
+#: seconds after connecting the broker may take to deliver the last run's retained head; no
+#: head of this run goes out before, so the check cannot be raced by this run's own head
+HEAD_CHECK_WAIT = 2.0
 ROUND_KIND = "round_closed"
 
 CommandHandler = Callable[[PitCommand], Awaitable[None] | None]
@@ -109,6 +112,7 @@ class Feed:
         self._head_sent = 0  # the seq of the newest head queued
         self._head_at = float("-inf")
         self.head_problem: str | None = None  # what the retained head said against the journal
+        self._head_checked = False  # the last run's retained head was compared (or never came)
         self._acks = AckTracker()
         self._ledger = Ledger()
         self._seen = RecentIds()
@@ -241,7 +245,6 @@ class Feed:
             self._seen.add(ident)
         self._read_seq = self._saved_cursor = self.stats.cursor = cursor
         self._queue_ledger()
-        self._queue_head(force=True)
 
     def _fold(self, entry: Entry) -> bool:
         self._note_round(entry)
@@ -252,7 +255,10 @@ class Feed:
             self._round, self._round_seq = entry.round_id, entry.seq
 
     def _queue_head(self, force: bool = False) -> None:
-        """The journal's head as the retained ``head`` (coalesced like ``state``), if it moved."""
+        """The journal's head as the retained ``head`` (coalesced like ``state``), if it moved;
+        nothing until the retained head of the last run was compared."""
+        if not self._head_checked:
+            return
         seq, digest = self.journal.head()
         if digest is None or seq == self._head_sent or (not force and seq < self._head_sent):
             return
@@ -265,7 +271,18 @@ class Feed:
             self._queue_head()
 
     async def _check_retained_head(self) -> None:
-        """The first retained head the broker delivers (the last run's) against the journal."""
+        """The retained head the broker delivers on subscribing (the last run's) against the
+        journal; then this run's heads may go out."""
+        try:
+            await self.link.wait_connected()
+            await asyncio.wait_for(self._compare_retained_head(), HEAD_CHECK_WAIT)
+        except TimeoutError:
+            pass  # no retained head (a new table, or a broker without persistence)
+        finally:
+            self._head_checked = True
+            self.notify()
+
+    async def _compare_retained_head(self) -> None:
         from controller.verify import parse_head
 
         async for item in self._heads:

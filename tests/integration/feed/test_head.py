@@ -76,3 +76,26 @@ async def test_a_journal_shorter_or_other_than_the_retained_head_is_an_alert(mos
     alerts = await _alerts_after_start(mosquitto, other)
     assert alerts[-1]["code"] == HEAD_MISMATCH and "rewritten" in alerts[-1]["message"]
     other.close()
+
+
+async def test_the_last_runs_head_is_checked_before_this_run_publishes_its_own(mosquitto: MosquittoBroker, tmp_path):
+    """A journal restored from an older copy: the head its last run published is still on the
+    broker, and this run's first head (which would replace it) waits until it was compared."""
+    import shutil
+
+    path, older = tmp_path / "j.sqlite", tmp_path / "older.sqlite"
+    journal = Journal(path)
+    journal.append("command", {"command": "open_round"}, source="dealer")
+    journal.close()
+    shutil.copy(path, older)  # the backup, taken early
+    journal = Journal(path)
+    for i in (1, 2):
+        journal.append("round_closed", round_record(f"{TABLE}-00000{i}", "settled", 100, 0), source="table",
+                       round_id=f"{TABLE}-00000{i}")
+    async with Pit(mosquitto) as pit, make_feed(mosquitto, journal):
+        await pit.wait_for(lambda: any(h["seq"] == 3 for h in _heads(pit)))
+    journal.close()
+    restored = Journal(older)
+    alerts = await _alerts_after_start(mosquitto, restored)
+    assert [a["code"] for a in alerts] == [HEAD_MISMATCH] and "seq 3" in alerts[0]["message"]
+    restored.close()
