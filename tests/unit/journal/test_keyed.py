@@ -211,3 +211,14 @@ def test_anchor_refuses_a_plaintext_broker_unless_insecure(tmp_path):
     result = CliRunner().invoke(app, ["anchor", "--broker", "mqtt://viewer@127.0.0.1:1883", "--out",
                                       str(tmp_path / "h")])
     assert result.exit_code == 2 and "error: --broker:" in result.output and "Traceback" not in result.output
+
+
+def test_croupier_run_on_a_keyed_journal_without_its_key_is_one_line(tmp_path, monkeypatch):
+    from tests.integration.table_stress.harness import write_config
+
+    monkeypatch.delenv("CROUPIER_JOURNAL_KEY", raising=False)
+    config = write_config(tmp_path, broker="none")
+    _rounds(tmp_path / "table.journal")
+    result = CliRunner().invoke(app, ["run", "--config", str(config), "--rounds", "1", "--quiet"])
+    assert result.exit_code == 2 and "is keyed: configure its key" in result.output, result.output
+    assert "Traceback" not in result.output
