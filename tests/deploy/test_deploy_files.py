@@ -14,6 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 UNIT = ROOT / "deploy" / "systemd" / "croupier-table@.service"
+ANCHOR = ROOT / "deploy" / "systemd" / "croupier-anchor.service"
 
 
 def _verify(unit: Path) -> subprocess.CompletedProcess[str]:
@@ -35,6 +36,19 @@ def test_table_unit_verifies_clean_with_its_command_in_place(tmp_path):
     broken = tmp_path / "croupier-table@bj-02.service"
     broken.write_text(instance.read_text().replace("ProtectSystem=strict", "ProtectSytem=strict"))
     assert "Unknown key" in (_verify(broken).stdout + _verify(broken).stderr)
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="scripts/system-deps installs systemd")
+def test_anchor_unit_verifies_clean_and_records_to_its_state_directory(tmp_path):
+    croupier = Path(sys.executable).parent / "croupier"
+    text = ANCHOR.read_text()
+    assert "ExecStart=/opt/croupier/venv/bin/croupier anchor --broker ${ANCHOR_BROKER} --out /var/lib/croupier-anchor/" in text
+    unit = tmp_path / ANCHOR.name
+    unit.write_text(text.replace("/opt/croupier/venv/bin/croupier", str(croupier)))
+    result = _verify(unit)
+    assert result.returncode == 0 and not (result.stdout + result.stderr).strip(), result.stdout + result.stderr
+    keys = dict(line.split("=", 1) for line in text.splitlines() if "=" in line and not line.startswith("#"))
+    assert keys["StateDirectory"] == "croupier-anchor" and keys["ProtectSystem"] == "strict"
 
 
 def test_table_unit_is_hardened():
