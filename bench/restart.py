@@ -31,7 +31,18 @@ sys.path.insert(0, str(ROOT))
 
 from controller.config import load  # noqa: E402
 from controller.games.base import ExpectKind  # noqa: E402
-from controller.journal import COLUMNS, GENESIS, SNAPSHOT, Entry, Journal, chain_hash, encode_payload  # noqa: E402
+from controller.journal import (  # noqa: E402
+    CHECKPOINT,
+    COLUMNS,
+    GENESIS,
+    SNAPSHOT,
+    Entry,
+    Journal,
+    chain_hash,
+    checkpoint_mac,
+    encode_payload,
+    row_mac,
+)
 from controller.table import inputs, snapshot  # noqa: E402
 from controller.table.app import build_core  # noqa: E402
 from controller.table.effects import Record  # noqa: E402
@@ -44,8 +55,9 @@ SUITS = "SHDC"
 class Writer:
     """Rows with their chain hashes, inserted in batches."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, key: bytes | None = None) -> None:
         Journal(path).close()  # schema, triggers, mode 0600
+        self.key = key
         self.db = sqlite3.connect(path, isolation_level=None)
         self.db.execute("PRAGMA synchronous=OFF")
         self.seq = 0
@@ -62,30 +74,34 @@ class Writer:
         text = encode_payload(payload)
         digest = chain_hash(self.prev, self.seq, ts, round_id, kind, source, text)
         self.prev = digest
-        self.rows.append((self.seq, ts, round_id, kind, source, text, digest))
+        mac = row_mac(self.key, self.seq, digest) if self.key is not None else None
+        self.rows.append((self.seq, ts, round_id, kind, source, text, digest, mac))
         if len(self.rows) >= 10_000:
             self.flush()
         return Entry(self.seq, ts, round_id, kind, source, payload, digest)
 
     def flush(self) -> None:
         self.db.execute("BEGIN")
-        self.db.executemany(f"INSERT INTO events ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", self.rows)
+        self.db.executemany(f"INSERT INTO events ({COLUMNS}, mac) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self.rows)
         self.db.executemany("INSERT INTO snapshots (seq, data) VALUES (?, ?)", self.blobs)
         self.db.execute("COMMIT")
         self.rows, self.blobs = [], []
 
     def close(self) -> None:
         self.flush()
+        if self.key is not None:  # the keyed checkpoint of the head, as the table keeps it
+            state = json.dumps({"hash": self.prev, "mac": checkpoint_mac(self.key, self.seq, self.prev)})
+            self.db.execute("INSERT INTO cursors (name, seq, state) VALUES (?, ?, ?)", (CHECKPOINT, self.seq, state))
         self.db.execute("DELETE FROM snapshots WHERE seq NOT IN (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT 2)")
         self.db.close()
 
 
-def synthesise(path: Path, size: int, seed: int = 7) -> None:
-    """About ``size`` entries of blackjack at one table, three boxes a round."""
+def synthesise(path: Path, size: int, seed: int = 7, key: bytes | None = None) -> None:
+    """About ``size`` entries of blackjack at one table, three boxes a round (keyed with ``key``)."""
     config = load(CONFIG)
     core = build_core(config)
     rng = random.Random(seed)
-    w = Writer(path)
+    w = Writer(path, key)
     applied = 0
 
     def shoe() -> list[str]:
@@ -142,13 +158,17 @@ def synthesise(path: Path, size: int, seed: int = 7) -> None:
     w.close()
 
 
-def _measure(path: str, use_snapshots: bool, queue: Any) -> None:
+#: the key of ``--keyed`` journals (a bench key, not a secret)
+BENCH_KEY = b"bench-key-" + b"0" * 32
+
+
+def _measure(path: str, use_snapshots: bool, queue: Any, key: bytes | None = None) -> None:
     from controller.table.recovery import replay
 
     config = load(CONFIG)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0 = time.perf_counter()
-    journal = Journal(path)
+    journal = Journal(path, exclusive=True, key=key)  # as the table opens it: the lock, the checks at open
     core = build_core(config)
     result = replay(journal, core, snapshots=use_snapshots)
     seconds = time.perf_counter() - t0
@@ -158,10 +178,10 @@ def _measure(path: str, use_snapshots: bool, queue: Any) -> None:
                "snapshot": result.snapshot, "integrity": result.integrity})
 
 
-def measure(path: Path, use_snapshots: bool) -> dict[str, Any]:
+def measure(path: Path, use_snapshots: bool, key: bytes | None = None) -> dict[str, Any]:
     ctx = multiprocessing.get_context("spawn")
     queue = ctx.Queue()
-    proc = ctx.Process(target=_measure, args=(str(path), use_snapshots, queue))
+    proc = ctx.Process(target=_measure, args=(str(path), use_snapshots, queue, key))
     proc.start()
     while True:
         try:
@@ -181,28 +201,32 @@ def main() -> None:
     parser.add_argument("--baseline-max", type=int, default=10**9,
                         help="skip the full-replay baseline above this many entries")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--keyed", action="store_true", help="keyed journals (HMAC per row, keyed checkpoint)")
     args = parser.parse_args()
+    key = BENCH_KEY if args.keyed else None
     os.environ["CROUPIER_SNAPSHOT_FINGERPRINT"] = f"bench-{snapshot.fingerprint()}"  # children inherit it
     snapshot.fingerprint.cache_clear()
     out_dir = Path(args.dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     rows = []
     for size in (int(s) for s in args.sizes.split(",")):
-        path = out_dir / f"journal-{size}-{snapshot.fingerprint()}.sqlite"
+        path = out_dir / f"journal-{size}-{snapshot.fingerprint()}{'-keyed' if key else ''}.sqlite"
         t0 = time.perf_counter()
         if not path.exists():
-            synthesise(path, size)
+            synthesise(path, size, key=key)
         made = time.perf_counter() - t0
         with Journal(path) as j:
             entries = j.last_seq()
         row: dict[str, Any] = {"entries": entries, "generated_s": round(made, 1),
                                "mb_on_disk": round(path.stat().st_size / 2**20, 1)}
-        snap = measure(path, True)
-        row.update(restart_s=round(snap["seconds"], 3), restart_peak_mb=round(snap["peak_mb"], 1),
+        snap = measure(path, True, key)
+        if snap["integrity"]:
+            raise RuntimeError(f"the synthesised journal held at start: {snap['integrity']}")
+        row.update(keyed=key is not None, restart_s=round(snap["seconds"], 3), restart_peak_mb=round(snap["peak_mb"], 1),
                    restart_rss_mb=round(snap["rss_mb"], 1),
                    replayed_inputs=snap["inputs"])
         if entries <= args.baseline_max:
-            full = measure(path, False)
+            full = measure(path, False, key)
             row.update(full_replay_s=round(full["seconds"], 3), full_peak_mb=round(full["peak_mb"], 1),
                        full_rss_mb=round(full["rss_mb"], 1),
                        full_inputs=full["inputs"])

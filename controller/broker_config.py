@@ -85,6 +85,7 @@ def accounts(tables: Iterable[Table], pit: str = "pit", readers: Iterable[str] =
     for t in tables:
         root = f"croupier/{t.id}"
         controller = [("write", f"{root}/{leaf}") for leaf in FEED_LEAVES]
+        controller += [("read", f"{root}/head")]  # its last run's retained head, checked at start (feed.py)
         controller += [("write", f"{root}/spot/+/lamp"), ("read", f"{root}/command"),
                        ("read", f"{root}/spot/+/press"), ("read", f"{root}/spot/+/online")]
         out.append(_account(f"{t.id}-controller", controller))

@@ -17,6 +17,30 @@ from controller.games.base import RulesConfigError
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Croupier live-dealer table controller.")
 
 
+def installed_version() -> str:
+    """The installed distribution's version (what ``pip install .`` put in the venv)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("croupier")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def _print_version(shown: bool) -> None:
+    if shown:
+        typer.echo(f"croupier {installed_version()}")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                          help="print the version and exit")] = False,
+) -> None:
+    """Croupier live-dealer table controller."""
+
+
 def parse_overrides(pairs: list[str]) -> dict[str, Any]:
     """``key=value`` pairs; a value is read as JSON where it parses (6, true, [2,4]), else text."""
     out: dict[str, Any] = {}
@@ -93,15 +117,20 @@ def house_edge(
 
 @app.command("verify-journal")
 def verify_journal(
-    config: Annotated[str, typer.Option(help="the table's TOML config file")],
+    config: Annotated[str, typer.Option(help="the table's TOML config file (its journal, and its key if set)")],
+    against: Annotated[Path | None, typer.Option(
+        help="a file of recorded heads (croupier anchor --out): each must be a row of the journal")] = None,
 ) -> None:
-    """Walk the journal's hash chain: exit 0 if intact, 1 naming the first bad seq (docs/deployment.md)."""
+    """Walk the journal's hash chain (and MACs, with the key): exit 0 if intact, 1 naming the
+    first bad seq or a recorded head the journal no longer has (docs/security.md)."""
     from controller.config import ConfigError, load
-    from controller.verify import verify_file
+    from controller.verify import read_heads, verify_file
 
     try:
-        verdict = verify_file(load(config).journal_path)
-    except (ConfigError, FileNotFoundError) as exc:
+        cfg = load(config)
+        heads = read_heads(against, cfg.table.id) if against is not None else None
+        verdict = verify_file(cfg.journal_path, cfg.journal_key(), heads)
+    except (ConfigError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     for line in verdict.lines():
@@ -183,6 +212,7 @@ table_cli.register(app)
 importlib.import_module("controller.pit.cli").register(app)
 importlib.import_module("controller.demo").register(app)
 importlib.import_module("controller.hil.cli").register(app)
+importlib.import_module("controller.anchor").register(app)
 importlib.import_module("controller.protection.cli").register(app)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from controller.games.base import GameRules, Limit, RulesConfigError
 from controller.mqtt_config import Mqtt  # the [mqtt] section: broker, TLS, secrets
@@ -175,8 +176,30 @@ class MetricsSection(_Strict):
     port: Annotated[int, Field(ge=0, le=65535)] = 9464
 
 
+MONEY_ERROR = "money_minor_units"
+
+
+def money_message(value: Any, currency: str = "EUR", digits: int = 2) -> str:
+    """Why ``value`` is no amount of money, with an example in the table's own minor units."""
+    unit = "cents" if digits == 2 else f"1/{10 ** digits} of a unit" if digits else "whole units"
+    example = f"{500 * 10 ** digits // 100} for {5:.{digits}f} {currency}"
+    return f"money is an integer number of minor units ({unit}), e.g. {example}; got {value!r}"
+
+
+#: the journal key when no ``[journal] key_file`` is set (at least 32 bytes; docs/security.md)
+KEY_ENV = "CROUPIER_JOURNAL_KEY"
+
+
+class JournalSection(_Strict):
+    """The journal's key (docs/security.md, "The journal chain"): a file only the service user
+    can read (mode 0600), or ``CROUPIER_JOURNAL_KEY``; never the journal itself."""
+
+    key_file: Path | None = None
+
+
 class TableConfig(_Strict):
     table: TableSection
+    journal: JournalSection = JournalSection()
     rules: dict[str, Any] = {}
     limits: dict[str, Limit] = {}
     devices: Devices = Devices()
@@ -187,6 +210,27 @@ class TableConfig(_Strict):
     accounts: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{1,32}$")], AccountSection] = {}
     #: the directory relative paths are resolved against (set by ``load``)
     base: Path = Path(".")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _money_is_minor_units(cls, raw: Any) -> Any:
+        """Limits are integers of minor units: ``"5.00"``, ``5.0`` or ``true`` would otherwise be
+        coerced (``"5.00"`` to 5 cents) without a word."""
+        if not isinstance(raw, dict) or not isinstance(raw.get("limits"), dict):
+            return raw
+        section = raw.get("table")
+        table: dict[str, Any] = section if isinstance(section, dict) else {}
+        currency = table.get("currency", "EUR")
+        digits = table.get("currency_digits", 2)
+        digits = digits if isinstance(digits, int) and not isinstance(digits, bool) and 0 <= digits <= 3 else 2
+        for kind, limit in raw["limits"].items():
+            if not isinstance(limit, dict):
+                continue
+            for bound, value in limit.items():
+                if bound in ("min", "max") and (not isinstance(value, int) or isinstance(value, bool)):
+                    raise PydanticCustomError(MONEY_ERROR, "{where}: {message}", {
+                        "where": f"limits.{kind}.{bound}", "message": money_message(value, currency, digits)})
+        return raw
 
     @model_validator(mode="after")
     def _spots_broker_secured(self) -> Self:
@@ -205,6 +249,38 @@ class TableConfig(_Strict):
     def journal_path(self) -> Path:
         p = self.table.journal
         return p if p.is_absolute() else self.base / p
+
+    @property
+    def key_path(self) -> Path | None:
+        p = self.journal.key_file
+        return p if p is None or p.is_absolute() else self.base / p
+
+    def journal_key(self) -> bytes | None:
+        """The key the journal is keyed with: ``[journal] key_file``, else ``CROUPIER_JOURNAL_KEY``,
+        else None (an unkeyed journal). ConfigError when the file is unreadable, readable by
+        others than its owner, or the key is shorter than 32 bytes."""
+        import os
+
+        from controller.journal import KEY_BYTES
+
+        path = self.key_path
+        if path is not None:
+            try:
+                if path.stat().st_mode & 0o077:
+                    raise ConfigError(f"journal.key_file {path}: readable by others; chmod 0600 it")
+                key = path.read_bytes().strip()
+            except OSError as exc:
+                raise ConfigError(f"journal.key_file {path}: {exc.strerror or exc}") from None
+            where = f"journal.key_file {path}"
+        else:
+            raw = os.environ.get(KEY_ENV)
+            if not raw:
+                return None
+            key, where = raw.strip().encode(), KEY_ENV
+        if len(key) < KEY_BYTES:
+            raise ConfigError(f"{where}: a journal key has at least {KEY_BYTES} bytes "
+                              "(e.g. python -c 'import secrets; print(secrets.token_hex(32))')")
+        return key
 
     @property
     def shoe_link(self) -> Path | None:
@@ -247,7 +323,8 @@ def load(path: str | Path) -> TableConfig:
     try:
         config = TableConfig.model_validate({**raw, "base": path.parent})
     except ValidationError as exc:
-        msgs = "; ".join(f"{_key(e['loc'])}: {e['msg']}{_suggestion(e)}" for e in exc.errors())
+        msgs = "; ".join(e["msg"] if e["type"] == MONEY_ERROR else f"{_key(e['loc'])}: {e['msg']}{_suggestion(e)}"
+                         for e in exc.errors())
         raise ConfigError(f"{path}: {msgs}") from None
     try:
         config.game_rules()

@@ -76,6 +76,8 @@ class Demo:
         self.pit_port = pit_port
         self.accounts_shown, self.accounts = demo_accounts()
         self.consoles: dict[str, str] = {}
+        #: each table's loop once it takes inputs (tests drive pit commands through it)
+        self.loops: dict[str, TableLoop] = {}
         self.pit_url = ""
         self._ready = asyncio.Event()
 
@@ -100,7 +102,8 @@ class Demo:
             for config in configs:
                 tasks.append(asyncio.create_task(run_table(
                     config, None if self.manual else ENDLESS, pace=PACE, out=sink, prompts=False,
-                    on_ready=self._console_starter(config, stack), keyboard=False), name=f"table {config.table.id}"))
+                    on_ready=self._console_starter(config, stack), keyboard=False, stop_when_closed=False),
+                    name=f"table {config.table.id}"))
             waiter = asyncio.create_task(self._all_consoles(len(configs)))
             done, _ = await asyncio.wait([waiter, *tasks], return_when=asyncio.FIRST_COMPLETED)
             if waiter not in done:
@@ -129,6 +132,7 @@ class Demo:
             simulator = getattr(devices, "firmware", None) if self.manual else None
             server = await start_console(loop, config, self.accounts, host=self.host, port=0, simulator=simulator)
             stack.push_async_callback(server.close)
+            self.loops[config.table.id] = loop
             self.consoles[config.table.id] = server.url
             self._ready.set()
 
@@ -141,14 +145,17 @@ class Demo:
 
 
 def run_demo(manual: bool, directory: Path | None, out: TextIO, pit_port: int = 0) -> None:
-    """``croupier demo``: until Ctrl-C; a temporary journal directory is removed afterwards."""
+    """``croupier demo``: until Ctrl-C or SIGTERM; a temporary journal directory is removed
+    afterwards. ``--dir`` is taken from the working directory (printed absolute)."""
+    from controller import stopping
+
     temporary = directory is None
-    where = Path(tempfile.mkdtemp(prefix="croupier-demo-")) if directory is None else directory
+    where = Path(tempfile.mkdtemp(prefix="croupier-demo-")) if directory is None else directory.absolute()
     where.mkdir(parents=True, exist_ok=True)
     out.write(f"journals: {where}\n")
+    out.flush()
     try:
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(Demo(where, manual, out, pit_port=pit_port).run())
+        stopping.run(Demo(where, manual, out, pit_port=pit_port).run())
     finally:
         if temporary:
             shutil.rmtree(where, ignore_errors=True)

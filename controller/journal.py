@@ -12,6 +12,14 @@ chain is still visible from outside. Rows written before the chain existed keep 
 and are reported as predating it. The append-only triggers are checked on open: an existing
 journal found without them is flagged (``triggers_missing``) before they are re-created.
 
+Keyed (docs/security.md, "The journal chain"): with a key (``[journal] key_file``, a 0600
+file, or ``CROUPIER_JOURNAL_KEY``; never in the journal) every row also carries ``mac``, an
+HMAC-SHA256 over its seq and chain hash, and every write updates a keyed checkpoint of the head
+(the ``checkpoint`` cursor) in the same transaction. Without the key nobody can add a row that
+verifies, and rows cut off the end no longer match the checkpoint; a start checks both
+(``open_problems``). The plain chain in ``hash`` stays what the feed publishes as the head, so
+heads recorded off the table can be compared by anyone, key or not.
+
 Snapshots of the table state (``snapshot`` rows) are ordinary chained rows whose payload holds
 the SHA-256 of a compressed blob kept beside them in ``snapshots``; only the newest few blobs
 are kept, the rows stay. Files are created mode 0600.
@@ -20,7 +28,9 @@ are kept, the rows stay. Files are created mode 0600.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
+import hmac
 import json
 import os
 import sqlite3
@@ -40,7 +50,8 @@ CREATE TABLE IF NOT EXISTS events (
     kind     TEXT    NOT NULL,
     source   TEXT    NOT NULL,
     payload  TEXT    NOT NULL,
-    hash     TEXT
+    hash     TEXT,
+    mac      TEXT
 );
 CREATE INDEX IF NOT EXISTS events_round ON events(round_id);
 CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq);
@@ -66,6 +77,10 @@ TRIGGER_NAMES = frozenset(("events_append_only_update", "events_append_only_dele
 #: the "previous hash" of the first chained row
 GENESIS = "0" * 64
 SNAPSHOT = "snapshot"
+#: the cursor holding the keyed checkpoint of the head (seq, hash, its MAC)
+CHECKPOINT = "checkpoint"
+#: shortest key accepted (bytes)
+KEY_BYTES = 32
 #: snapshot blobs kept (the rows naming older ones stay in the chain)
 SNAPSHOTS_KEPT = 2
 COLUMNS = "seq, ts, round_id, kind, source, payload, hash"
@@ -105,6 +120,16 @@ def chain_hash(prev: str, seq: int, ts: str, round_id: str | None, kind: str, so
     return hashlib.sha256(f"{prev}\n{content}".encode()).hexdigest()
 
 
+def row_mac(key: bytes, seq: int, digest: str) -> str:
+    """A row's MAC: HMAC-SHA256 of its seq and chain hash (the hash covers every row before it)."""
+    return hmac.new(key, f"row\n{seq}\n{digest}".encode(), hashlib.sha256).hexdigest()
+
+
+def checkpoint_mac(key: bytes, seq: int, digest: str) -> str:
+    """The head checkpoint's MAC (another domain than a row's: a row's MAC is no checkpoint)."""
+    return hmac.new(key, f"checkpoint\n{seq}\n{digest}".encode(), hashlib.sha256).hexdigest()
+
+
 def encode_payload(payload: dict[str, Any]) -> str:
     return json.dumps(payload, separators=(",", ":"), sort_keys=True)
 
@@ -140,20 +165,83 @@ def _migrate(db: sqlite3.Connection) -> None:
     columns = {r[1] for r in db.execute("PRAGMA table_info(events)")}
     if columns and "hash" not in columns:
         db.execute("ALTER TABLE events ADD COLUMN hash TEXT")
+    if columns and "mac" not in columns:
+        db.execute("ALTER TABLE events ADD COLUMN mac TEXT")
     cursor_columns = {r[1] for r in db.execute("PRAGMA table_info(cursors)")}
     if cursor_columns and "state" not in cursor_columns:
         db.execute("ALTER TABLE cursors ADD COLUMN state TEXT")
 
 
-class Journal:
-    """Append-only event log. ``append`` returns only once the row is durable on disk."""
+class JournalInUse(Exception):
+    """Another process (or another writer in this one) holds the journal: two writers would
+    both play, and close the same round ids twice."""
 
-    def __init__(self, path: str | Path) -> None:
+
+def lock_path(path: str | Path) -> Path:
+    """The lock file beside a journal (``<journal>.lock``)."""
+    return Path(f"{path}.lock")
+
+
+class WriterLock:
+    """An exclusive ``flock`` on ``<journal>.lock``, held for the life of the writer.
+
+    A lock file of its own, never the database: SQLite's POSIX locks on the database are
+    dropped when this process closes any other descriptor on that file (commit dcdf466), and
+    ``flock`` locks belong to the open file, so a second writer in the same process is refused
+    as well as one in another. The holder's pid is written into the file for the message."""
+
+    def __init__(self, journal_path: str | Path) -> None:
+        self.path = lock_path(journal_path)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+            os.close(fd)
+            who = f"process {holder}" if holder.isdigit() else "another process"
+            raise JournalInUse(f"the journal {journal_path} is in use by {who} (lock {self.path}): "
+                               "one table process per journal") from None
+        except OSError:
+            os.close(fd)
+            raise
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._fd: int | None = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor releases the flock
+            self._fd = None
+
+
+class JournalKeyError(Exception):
+    """A keyed journal opened for writing without its key (or a key too short)."""
+
+
+class Journal:
+    """Append-only event log. ``append`` returns only once the row is durable on disk.
+
+    ``exclusive=True`` (the table's writer) takes ``WriterLock`` first, ``JournalInUse`` if
+    another writer holds it; readers (recall, verify, the feed's rebuild) take no lock.
+    ``key``: rows written are keyed (module docstring); a writer without a key refuses a
+    journal that is keyed (``JournalKeyError``)."""
+
+    def __init__(self, path: str | Path, *, exclusive: bool = False, key: bytes | None = None) -> None:
+        if key is not None and len(key) < KEY_BYTES:
+            raise JournalKeyError(f"a journal key has at least {KEY_BYTES} bytes, this one {len(key)}")
         self.path = str(path)
+        self.key = key
+        self._writer_lock: WriterLock | None = None
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            if exclusive:
+                self._writer_lock = WriterLock(self.path)
             _private_file(Path(self.path))
-        self._db = connect(self.path)
+        try:
+            self._db = connect(self.path)
+        except BaseException:
+            self._unlock()
+            raise
         self._lock = threading.Lock()
         #: told of every row written, with the seconds the durable write took (metrics)
         self.observers: list[Callable[[Entry, float], None]] = []
@@ -165,9 +253,19 @@ class Journal:
             self._db.executescript(SCHEMA + TRIGGERS)
         except sqlite3.Error as exc:
             self._db.close()
+            self._unlock()
             if _is_full(exc):
                 raise JournalFull(f"cannot open the journal {self.path}: its disk is full (free space on it)") from None
             raise
+        #: what the start must hold on, found before anything is written (truncation, a forged
+        #: or missing checkpoint; ``open_problems``), held by the start (controller/table/recovery.py)
+        self.problems: list[str] = []
+        if existed:
+            self.problems = open_problems(self._db, key)
+            if exclusive and key is None and self.checkpoint() is not None:
+                self.close()
+                raise JournalKeyError(f"the journal {self.path} is keyed: configure its key ([journal] key_file "
+                                      "or CROUPIER_JOURNAL_KEY) to write to it")
 
     # ------------------------------------------------------------------ writing
     def append(self, kind: str, payload: dict[str, Any], *, source: str, round_id: str | None = None,
@@ -219,10 +317,17 @@ class Journal:
         seq = max(last[0] if last else 0, issued[0] if issued else 0) + 1
         prev = last[1] if last and last[1] else GENESIS
         digest = chain_hash(prev, seq, ts, round_id, kind, source, text)
+        mac = row_mac(self.key, seq, digest) if self.key is not None else None
         self._db.execute(
-            f"INSERT INTO events ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (seq, ts, round_id, kind, source, text, digest),
+            f"INSERT INTO events ({COLUMNS}, mac) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (seq, ts, round_id, kind, source, text, digest, mac),
         )
+        if self.key is not None:  # the head, keyed, in the same transaction as the row
+            state = json.dumps({"hash": digest, "mac": checkpoint_mac(self.key, seq, digest)}, separators=(",", ":"))
+            self._db.execute(
+                "INSERT INTO cursors (name, seq, state) VALUES (?, ?, ?)"
+                " ON CONFLICT(name) DO UPDATE SET seq = excluded.seq, state = excluded.state",
+                (CHECKPOINT, seq, state))
         return seq, digest
 
     # ------------------------------------------------------------------ reading
@@ -242,9 +347,10 @@ class Journal:
             yield row_entry(row)
 
     def rows(self, after: int = 0, until: int | None = None) -> Iterator[tuple[Any, ...]]:
-        """Raw rows (``COLUMNS``, the payload as stored text) in seq order: what the chain covers."""
+        """Raw rows (``COLUMNS``, the payload as stored text, then ``mac``) in seq order: what
+        the chain covers."""
         last = until if until is not None else (1 << 62)
-        yield from self._db.execute(f"SELECT {COLUMNS} FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
+        yield from self._db.execute(f"SELECT {COLUMNS}, mac FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
                                     (after, last))
 
     def latest(self, kind: str, *, before: int | None = None) -> Iterator[Entry]:
@@ -263,6 +369,14 @@ class Journal:
         """Whether row ``seq`` exists, and its stored hash."""
         row = self._db.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
         return (True, row[0]) if row else (False, None)
+
+    def mac_at(self, seq: int) -> str | None:
+        row = self._db.execute("SELECT mac FROM events WHERE seq = ?", (seq,)).fetchone()
+        return row[0] if row else None
+
+    def checkpoint(self) -> tuple[int, str, str] | None:
+        """The keyed checkpoint of the head as stored (seq, hash, MAC), None in an unkeyed journal."""
+        return read_checkpoint(self._db)
 
     def last_seq(self) -> int:
         row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
@@ -315,6 +429,12 @@ class Journal:
 
     def close(self) -> None:
         self._db.close()
+        self._unlock()
+
+    def _unlock(self) -> None:
+        if self._writer_lock is not None:
+            self._writer_lock.release()
+            self._writer_lock = None
 
     def __enter__(self) -> Journal:
         return self
@@ -323,8 +443,64 @@ class Journal:
         self.close()
 
 
+def read_checkpoint(db: sqlite3.Connection) -> tuple[int, str, str] | None:
+    row = db.execute("SELECT seq, state FROM cursors WHERE name = ?", (CHECKPOINT,)).fetchone()
+    if not row:
+        return None
+    try:
+        state = json.loads(row[1] or "null")
+        return int(row[0]), str(state["hash"]), str(state["mac"])
+    except (ValueError, TypeError, KeyError):
+        return int(row[0]), "", ""  # unreadable: it verifies against nothing
+
+
+def open_problems(db: sqlite3.Connection, key: bytes | None) -> list[str]:
+    """What an open journal shows against its own records before anything is written: rows cut
+    off the end (SQLite's issued-seq counter; with the key, the keyed checkpoint of the head),
+    rows added without the key after the checkpoint, a checkpoint that does not verify."""
+    cut = cut_off(db)
+    return ([f"{cut[1]} of the journal"] if cut else []) + checkpoint_problems(db, key)
+
+
+def cut_off(db: sqlite3.Connection) -> tuple[int, str] | None:
+    """Rows issued (SQLite's AUTOINCREMENT counter) beyond the last row: the first missing seq."""
+    row = db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
+    last = int(row[0])
+    issued = db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'events'").fetchone()
+    if issued and int(issued[0]) > last:
+        return last + 1, f"rows {last + 1}..{issued[0]} were cut off the end"
+    return None
+
+
+def checkpoint_problems(db: sqlite3.Connection, key: bytes | None) -> list[str]:
+    """The keyed checkpoint of the head against the rows (nothing to say without the key)."""
+    if key is None:
+        return []
+    problems: list[str] = []
+    last_row = db.execute("SELECT seq, mac FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+    last = int(last_row[0]) if last_row else 0
+    checkpoint = read_checkpoint(db)
+    if checkpoint is None:
+        if last_row is not None and last_row[1] is not None:
+            problems.append("the journal's keyed checkpoint of its head is missing (removed)")
+        return problems
+    seq, digest, mac = checkpoint
+    if not hmac.compare_digest(mac, checkpoint_mac(key, seq, digest)):
+        problems.append("the keyed checkpoint of the head does not verify with this key (a wrong key, or forged)")
+    elif seq > last:
+        problems.append(f"the journal ends at seq {last} but its keyed checkpoint is at seq {seq}: "
+                        f"rows {last + 1}..{seq} were cut off")
+    else:
+        row = db.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
+        if row is None or row[0] != digest:
+            problems.append(f"row {seq} is not the one the keyed checkpoint names (rewritten)")
+        elif seq < last:
+            problems.append(f"rows {seq + 1}..{last} were added after the keyed checkpoint, without the key")
+    return problems
+
+
 def row_entry(row: tuple[Any, ...]) -> Entry:
-    seq, ts, rid, kind, source, payload, digest = row
+    seq, ts, rid, kind, source, payload, digest = row[:7]
     try:
         data = json.loads(payload)
     except (TypeError, ValueError):  # a damaged row must not stop a reader (the chain check names it)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import sqlite3
 from pathlib import Path
@@ -12,7 +10,7 @@ from typing import Annotated
 import typer
 
 from controller.config import ConfigError, TableConfig, load
-from controller.journal import JournalFull
+from controller.journal import Journal, JournalFull, JournalInUse, JournalKeyError
 
 
 def _config(path: Path) -> TableConfig:
@@ -23,7 +21,46 @@ def _config(path: Path) -> TableConfig:
         raise typer.Exit(2) from None
 
 
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _missing_journal(cfg: TableConfig, config: Path) -> str:
+    return (f"no journal at {cfg.journal_path} (from [table] journal in {config}): check the path; "
+            f"a new table's journal is made by `croupier init --config {config}` or `croupier run --new-journal`")
+
+
+def create_journal(cfg: TableConfig, *, err: bool = False) -> None:
+    """A new, empty journal (its directory too), said in one line (``err``: on standard error,
+    where ``run --json`` keeps standard output for its JSON lines). A ``[journal] key_file``
+    that does not exist yet is made first: a fresh random key, mode 0600."""
+    key_path = cfg.key_path
+    if key_path is not None and not key_path.exists():
+        import os
+        import secrets
+
+        key_path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_hex(32) + "\n")
+        typer.echo(f"new journal key: {key_path} (back it up apart from the journal)", err=err)
+    Journal(cfg.journal_path, exclusive=True, key=cfg.journal_key()).close()
+    typer.echo(f"new journal: {cfg.journal_path}", err=err)
+
+
 def register(app: typer.Typer) -> None:
+    @app.command("init")
+    def init(config: Annotated[Path, typer.Option(help="the table's TOML config file")]) -> None:
+        """Create a new table's empty journal where the config says (refused if one is there)."""
+        cfg = _config(config)
+        if cfg.journal_path.exists():
+            raise _fail(f"a journal is already at {cfg.journal_path}: nothing changed")
+        try:
+            create_journal(cfg)
+        except (OSError, sqlite3.Error, JournalInUse, ConfigError) as exc:
+            raise _fail(f"cannot create the journal {cfg.journal_path}: {exc}") from None
+
     @app.command("run")
     def run(
         config: Annotated[Path, typer.Option(help="the table's TOML config file")],
@@ -35,27 +72,36 @@ def register(app: typer.Typer) -> None:
         log_level: Annotated[str, typer.Option("--log-level", help="debug, info, warning or error (to stderr)")]
         = "warning",
         log_json: Annotated[bool, typer.Option("--log-json", help="log as JSON lines")] = False,
+        new_journal: Annotated[bool, typer.Option(
+            "--new-journal", help="create the journal if there is none (a new table); without it a missing one is an error")]
+        = False,
     ) -> None:
-        """Run the table with its configured devices (journal replayed first: an open round resumes)."""
+        """Run the table with its configured devices (journal replayed first: an open round resumes).
+        Stops cleanly on Ctrl-C or SIGTERM (exit 0)."""
         from controller.logs import LEVELS, configure
         from controller.table.app import run_table
 
         if log_level.lower() not in LEVELS:
             raise typer.BadParameter(f"one of {', '.join(LEVELS)}", param_hint="--log-level")
         configure(log_level, as_json=log_json)
+        from controller import stopping
         from drivers.errors import DriverError
 
         cfg = _config(config)
         try:
-            with contextlib.suppress(KeyboardInterrupt):
-                asyncio.run(run_table(cfg, rounds, pace=pace, as_json=as_json, prompts=not quiet))
+            if not cfg.journal_path.exists():
+                if not new_journal:  # a typo in the path must not start a table from round 1
+                    raise _fail(_missing_journal(cfg, config))
+                try:
+                    create_journal(cfg, err=True)
+                except OSError as exc:
+                    raise _fail(f"cannot create the journal {cfg.journal_path}: {exc}") from None
+            stopping.run(run_table(cfg, rounds, pace=pace, as_json=as_json, prompts=not quiet))
         # a device that cannot be opened, a journal that cannot take the start: one line to act on
-        except (DriverError, JournalFull) as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
+        except (DriverError, JournalFull, JournalInUse, JournalKeyError, ConfigError) as exc:
+            raise _fail(str(exc)) from None
         except sqlite3.Error as exc:  # not a journal, no permission, a broken file
-            typer.echo(f"error: cannot use the journal {cfg.journal_path}: {exc}", err=True)
-            raise typer.Exit(2) from None
+            raise _fail(f"cannot use the journal {cfg.journal_path}: {exc}") from None
 
     @app.command("recall")
     def recall_cmd(

@@ -10,6 +10,13 @@ Retained snapshots (``state``, ``prompt``, ``ledger``) are coalesced: at most on
 in the outbox, and the newest value goes out when it has been acknowledged, so an outage
 queues the latest state, not every state in between.
 
+The journal's head goes out on the retained ``head`` topic (QoS 1) after every round record,
+at least every ``HEAD_INTERVAL`` while the head moved, and on close: recorders off the table
+(``croupier anchor``, the back office) keep every head they see, which later proves a rewrite
+(``croupier verify-journal --against``). On connecting, the retained head the broker still
+holds from the last run is compared with the journal: a journal cut short or rewritten since
+is journaled as a ``journal.head_mismatch`` alert.
+
 Refused pit commands are journaled here as ``alert`` entries (source ``pit-command``): a
 refused input is a fact the pit must see even if the broker is away, and the journal is how
 anything reaches the pit in order. Valid commands go to the table, which journals them.
@@ -19,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -32,6 +40,7 @@ from controller.feed.ledger import Ledger
 from controller.feed.messages import Message, Topics, encode, entry_messages, snapshot_message
 from controller.journal import Entry, Journal, JournalFull, utc_now
 from controller.table.admission import Admission
+from controller.table.holds import ERROR, alert
 from drivers.mqtt import MqttLink, OutboxFull, Outgoing, Received
 
 log = logging.getLogger(__name__)
@@ -45,6 +54,13 @@ REFUSAL_SOURCE = "pit-command"
 COMMAND_QUEUE = 1000  # pit commands waiting to be read; beyond it a flood is dropped unread
 PIT_SOURCE = "pit"  # the pit's rate-limit class: one bucket, whatever sender a command claims
 PRESENT, PRESENT_NOT = b"1", b"0"  # the retained ``online`` topic (PROTOCOLS §4)
+HEAD_INTERVAL = 60.0  # seconds: the head is published at least this often while it moves
+HEAD_VERSION = 1
+HEAD_MISMATCH = "journal.head_mismatch"
+#: seconds after connecting the broker may take to deliver the last run's retained head; no
+#: head of this run goes out before, so the check cannot be raced by this run's own head
+HEAD_CHECK_WAIT = 2.0
+ROUND_KIND = "round_closed"
 
 CommandHandler = Callable[[PitCommand], Awaitable[None] | None]
 
@@ -92,6 +108,11 @@ class Feed:
         self._poll_interval = poll_interval
         self._cursor_interval = cursor_interval
         self._commands = link.subscribe(self.topics.command, qos=1, limit=COMMAND_QUEUE)
+        self._heads = link.subscribe(self.topics.head, qos=1, limit=10)
+        self._head_sent = 0  # the seq of the newest head queued
+        self._head_at = float("-inf")
+        self.head_problem: str | None = None  # what the retained head said against the journal
+        self._head_checked = False  # the last run's retained head was compared (or never came)
         self._acks = AckTracker()
         self._ledger = Ledger()
         self._seen = RecentIds()
@@ -163,10 +184,12 @@ class Feed:
         self._tasks = [
             asyncio.create_task(self._pump(), name=f"feed {self.table}"),
             asyncio.create_task(self._listen(), name=f"feed commands {self.table}"),
+            asyncio.create_task(self._check_retained_head(), name=f"feed head {self.table}"),
         ]
 
     async def close(self, drain_timeout: float = 2.0) -> None:
         """Give the backlog ``drain_timeout`` to go out, save the cursor, close the link."""
+        self._queue_head(force=True)
         if drain_timeout > 0:
             try:
                 await asyncio.wait_for(self.wait_caught_up(), drain_timeout)
@@ -231,6 +254,61 @@ class Feed:
         if entry.round_id is not None and entry.seq > self._round_seq:
             self._round, self._round_seq = entry.round_id, entry.seq
 
+    def _queue_head(self, force: bool = False) -> None:
+        """The journal's head as the retained ``head`` (coalesced like ``state``), if it moved;
+        nothing until the retained head of the last run was compared."""
+        if not self._head_checked:
+            return
+        seq, digest = self.journal.head()
+        if digest is None or seq == self._head_sent or (not force and seq < self._head_sent):
+            return
+        body = {"v": HEAD_VERSION, "table": self.table, "seq": seq, "hash": digest, "ts": utc_now()}
+        self._snapshots[self.topics.head] = Message(self.topics.head, encode(body), retain=True)
+        self._head_sent, self._head_at = seq, time.monotonic()
+
+    def _head_due(self) -> None:
+        if time.monotonic() - self._head_at >= HEAD_INTERVAL:
+            self._queue_head()
+
+    async def _check_retained_head(self) -> None:
+        """The retained head the broker delivers on subscribing (the last run's) against the
+        journal; then this run's heads may go out."""
+        try:
+            await self.link.wait_connected()
+            await asyncio.wait_for(self._compare_retained_head(), HEAD_CHECK_WAIT)
+        except TimeoutError:
+            pass  # no retained head (a new table, or a broker without persistence)
+        finally:
+            self._head_checked = True
+            self.notify()
+
+    async def _compare_retained_head(self) -> None:
+        from controller.verify import parse_head
+
+        async for item in self._heads:
+            if not isinstance(item, Received) or not item.retain or not item.payload:
+                continue
+            try:
+                head = parse_head(json.loads(item.payload))
+            except ValueError:
+                head = None
+            if head is None or head.table != self.table:
+                continue
+            found, digest = self.journal.hash_at(head.seq)
+            if not found:
+                problem = (f"the broker's retained journal head is seq {head.seq} ({head.ts}) but the journal ends at "
+                           f"seq {self.journal.last_seq()}: rows were cut off (or this is another table's journal)")
+            elif digest != head.hash:
+                problem = (f"row {head.seq} of the journal is not the one published as the head at {head.ts}: "
+                           "the journal was rewritten or replaced")
+            else:
+                return  # it matches: the journal holds what was published
+            self.head_problem = problem
+            log.error("feed %s: %s", self.table, problem)
+            self.journal.append("alert", alert(ERROR, HEAD_MISMATCH, problem, 0), source="feed", round_id=self._round)
+            self.notify()
+            return
+
     def _queue_ledger(self) -> None:
         message = self._ledger.totals.message(self.table, utc_now())
         self._snapshots[self.topics.ledger] = Message(self.topics.ledger, encode(message), retain=True)
@@ -282,8 +360,11 @@ class Feed:
                 self._read_seq = entry.seq
                 self.stats.entries_sent += 1
                 ledger_changed |= self._fold(entry)
+                if entry.kind == ROUND_KIND:
+                    self._queue_head()
         if ledger_changed:
             self._queue_ledger()
+        self._head_due()
         for topic in list(self._snapshots):
             if topic not in self._acks.retained_in_flight:
                 message = self._snapshots[topic]

@@ -54,6 +54,11 @@ class Topics:
         return self._topic("command")
 
     @property
+    def head(self) -> str:
+        """The journal's head (retained): ``{"v":1,"table","seq","hash","ts"}`` (controller/feed/feed.py)."""
+        return self._topic("head")
+
+    @property
     def online(self) -> str:
         """Presence (retained): ``1`` while the controller is connected, ``0`` as its last will."""
         return self._topic("online")

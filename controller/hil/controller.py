@@ -29,7 +29,7 @@ class ControllerProcess:
     def start(self, rounds: int) -> None:
         self.starts += 1
         cmd = [sys.executable, "-m", "controller.table_cli", "run", "--config", str(self.config),
-               "--rounds", str(max(rounds, 1)), "--quiet"]
+               "--rounds", str(max(rounds, 1)), "--quiet", "--new-journal"]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                             preexec_fn=(lambda: os.nice(self.nice)) if self.nice else None)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from pathlib import Path
 from typing import Annotated
@@ -58,5 +57,6 @@ def register(app: typer.Typer) -> None:
         if not cfg.accounts:
             typer.echo("warning: no [accounts] in the config: nobody can sign in", err=True)
         logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(serve(cfg, url))
+        from controller import stopping
+
+        stopping.run(serve(cfg, url))  # Ctrl-C and SIGTERM alike: the dashboard closes its links

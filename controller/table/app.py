@@ -18,6 +18,7 @@ from typing import Any, TextIO
 from controller.config import TableConfig
 from controller.journal import Journal
 from controller.metrics import table_metrics
+from controller.sd_notify import Notifier
 from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.devices import open_shoe
@@ -65,13 +66,17 @@ async def run_table(
     prompts: bool = True,
     on_ready: Callable[[TableLoop, Any], Awaitable[None]] | None = None,
     keyboard: bool = True,
+    stop_when_closed: bool = True,
     seated: list[SeatedPlayer] | None = None,
 ) -> int:
     """Run until cancelled, or with ``rounds`` until simulated people played that many rounds.
     ``on_ready(loop, devices)`` runs once the table takes inputs (``croupier demo`` starts each
-    table's console there); ``keyboard=False`` reads no dealer commands from stdin; ``seated``
-    replaces the default simulated players of a ``rounds`` run."""
-    journal = Journal(config.journal_path)
+    table's console there); ``keyboard=False`` reads no dealer commands from stdin;
+    ``stop_when_closed=False``: the simulated people wait while the pit has the table closed,
+    and play on when it is reopened (the demo), instead of ending the run; ``seated`` replaces
+    the default simulated players of a ``rounds`` run."""
+    # JournalInUse: another process has it; JournalKeyError: a keyed journal and no key configured
+    journal = Journal(config.journal_path, exclusive=True, key=config.journal_key())
     metrics = table_metrics(config, journal)  # before replay: what replay writes is counted too
     core = build_core(config)
     if rounds is not None:
@@ -119,6 +124,12 @@ async def run_table(
                                 if rounds is None else None)
         await loop.carry_out(list(device_sync(core)))
         tasks.append(asyncio.create_task(loop.run(), name="table"))
+        notifier = Notifier.from_env()  # under systemd (Type=notify): ready now, and the watchdog
+        if notifier is not None:
+            stack.callback(notifier.close)
+            stack.callback(notifier.send, "STOPPING=1")
+            notifier.send("READY=1", f"STATUS=table {config.table.id} takes inputs")
+            tasks.append(asyncio.create_task(notifier.watchdog(_progressing(loop, tasks[0])), name="watchdog"))
         if on_ready is not None:
             await on_ready(loop, devices)
         if rounds is None:
@@ -141,6 +152,7 @@ async def run_table(
             if firmware is None and config.devices.shoe.transport != "serial":  # serial: a rig deals (docs/hil.md)
                 raise RuntimeError("--rounds needs a simulated shoe (devices.shoe.transport = \"simulated\")")
             sim = SimulatedTable(loop, firmware, players, rounds, pace, result.rounds_closed)
+        sim.stop_when_closed = stop_when_closed
         tasks.append(asyncio.create_task(sim.run(), name="simulated-people"))
         await _until(sim.done, tasks)
         await loop.settled()
@@ -154,6 +166,19 @@ async def run_table(
         if metrics is not None:
             metrics.close()
         journal.close()
+
+
+def _progressing(loop: TableLoop, table: asyncio.Task[Any]) -> Callable[[], bool]:
+    """For the watchdog: the table task runs, and is idle or has stepped since the last look
+    (inputs waiting while no step ends for a whole interval is a hung loop)."""
+    last = -1
+
+    def alive() -> bool:
+        nonlocal last
+        previous, last = last, loop.steps
+        return not table.done() and ((loop.pending == 0 and not loop.busy) or last != previous)
+
+    return alive
 
 
 async def _until(done: asyncio.Event, tasks: list[asyncio.Task[Any]]) -> None:

@@ -151,6 +151,11 @@ class TableLoop:
     def pending(self) -> int:
         return self._queue.qsize()
 
+    @property
+    def busy(self) -> bool:
+        """An input is being applied (its step or its effects are under way)."""
+        return self._busy
+
     # ------------------------------------------------------------------ running
     async def run(self) -> None:
         """Drain the queue until cancelled."""

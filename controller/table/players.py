@@ -53,6 +53,8 @@ class SimulatedTable:
         self.rounds = rounds
         self.pace = pace
         self.done = asyncio.Event()
+        #: a table the pit closes ends the run (batch mode); False: the players wait for a reopen
+        self.stop_when_closed = True
         self._closed_at_start = loop.core.closed_rounds - closed_by_replay
         self._resumed = loop.core.engine is not None
         self._acted = -1
@@ -101,8 +103,10 @@ class SimulatedTable:
                 loop.command("new_shoe", DEALER)
             elif core.shoe.burn_left > 0 and self.firmware is not None:
                 self.firmware.draw()  # "Burn 1 card": the dealer pulls it through the gate
-            elif self.played >= self.rounds or core.closing:
+            elif self.played >= self.rounds or (core.closing and self.stop_when_closed):
                 self.done.set()
+            elif core.closing:
+                return  # closed by the pit: wait for its reopen (the demo's endless players)
             else:
                 loop.command("open_round", DEALER)
         elif core.phase == BETTING and core.engine is not None:

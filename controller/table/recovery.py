@@ -37,6 +37,7 @@ from controller.verify import ChainBreak, chained
 
 TABLE_SOURCE = "table"
 INTEGRITY = "journal.integrity"
+SNAPSHOT_DAMAGED = "journal.snapshot_damaged"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,8 @@ def replay(journal: Journal, core: TableCore, *, snapshots: bool = True) -> Repl
     fresh = dict(vars(core))
     current = core.rules
     until = journal.last_seq()
-    restored = snapshot.restore(journal, core) if snapshots else None
+    damaged: list[str] = []  # snapshots passed over: an alert, not only a log line
+    restored = snapshot.restore(journal, core, problems=damaged) if snapshots else None
     start = restored.covers if restored else 0
     broken: ChainBreak | None = None
     try:
@@ -86,12 +88,18 @@ def replay(journal: Journal, core: TableCore, *, snapshots: bool = True) -> Repl
         broken = exc
         if restored is not None and exc.seq <= restored.seq:  # the snapshot itself is past the break
             vars(core).update(fresh)
-            restored = snapshot.restore(journal, core, before=exc.seq)
+            restored = snapshot.restore(journal, core, before=exc.seq, problems=damaged)
             start = restored.covers if restored else 0
         until = exc.seq - 1
         seen = _Outputs(set(), set())
-    stepped, written, rounds_closed = _step_all(journal, core, start, until, seen, write=broken is None)
+    # a journal cut short or written without the key (found at open) derives nothing either
+    clean = broken is None and not journal.problems
+    stepped, written, rounds_closed = _step_all(journal, core, start, until, seen, write=clean)
     core.rules = current  # new rounds from now on: the rules of the config started with
+    if damaged:
+        core.written(journal.append(inputs.ALERT, alert(ERROR, SNAPSHOT_DAMAGED, "; ".join(damaged) + (
+            ": the start replayed from an older snapshot or the journal instead; check the journal "
+            "(croupier verify-journal)"), 0), source=TABLE_SOURCE, round_id=core.round_id))
     problem = _integrity_problem(journal, broken)
     if problem is not None:
         _hold_for_integrity(journal, core, problem, broken.seq if broken else 0)
@@ -151,6 +159,7 @@ def _integrity_problem(journal: Journal, broken: ChainBreak | None) -> str | Non
                     f"on were not applied")
     if journal.triggers_missing:
         said.append("the journal's append-only triggers had been dropped (re-created now)")
+    said += journal.problems  # found at open, before this start wrote anything (truncation, the key)
     if not said:
         return None
     return "; ".join(said) + ": check the journal (croupier verify-journal) and restore it from backup"
@@ -164,6 +173,7 @@ def _hold_for_integrity(journal: Journal, core: TableCore, message: str, seq: in
     payload = alert(ERROR, INTEGRITY, message, seq, hold=core.hold, seq=seq)
     core.written(journal.append(inputs.ALERT, payload, source=TABLE_SOURCE, round_id=core.round_id))
     journal.triggers_missing = False  # said once, in the journal
+    journal.problems = []
     snapshot.take(journal, core, journal.last_seq())
 
 

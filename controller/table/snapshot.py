@@ -130,26 +130,32 @@ class Restored:
     covers: int  # replay continues with the entries after this seq
 
 
-def restore(journal: Journal, core: TableCore, *, before: int | None = None) -> Restored | None:
-    """Load the newest usable snapshot (its row before ``before``) into ``core`` in place."""
+def restore(journal: Journal, core: TableCore, *, before: int | None = None,
+            problems: list[str] | None = None) -> Restored | None:
+    """Load the newest usable snapshot (its row before ``before``) into ``core`` in place; each
+    damaged one passed over is said in ``problems`` (the start raises an alert with them)."""
+    said = problems if problems is not None else []
     for entry in journal.latest(SNAPSHOT, before=before):
         p = entry.payload
         if p.get("format") != FORMAT or p.get("fingerprint") != fingerprint() or p.get("game") != core.adapter.game:
             return None  # older code wrote it, and every one before it: replay from the start
         covers = p.get("covers")
         if not isinstance(covers, int) or isinstance(covers, bool) or not 0 <= covers < entry.seq:
-            log.error("snapshot %s names no input it covers; trying an older one", entry.seq)
+            said.append(f"snapshot {entry.seq} names no input it covers")
+            log.error("%s; trying an older one", said[-1])
             continue
         blob = journal.snapshot_blob(entry.seq)
         if blob is None:
             return None  # blobs before this one were pruned as well
         if hashlib.sha256(blob).hexdigest() != p.get("sha256"):
-            log.error("snapshot %s: blob does not match its journaled hash; trying an older one", entry.seq)
+            said.append(f"snapshot {entry.seq}: its blob does not match its journaled hash (altered)")
+            log.error("%s; trying an older one", said[-1])
             continue
         try:
             loaded = load(blob, core.adapter)
         except Exception as exc:  # noqa: BLE001 -- a blob can fail in many ways; none may brick a start
-            log.error("snapshot %s cannot be loaded (%s); trying an older one", entry.seq, exc)
+            said.append(f"snapshot {entry.seq} cannot be loaded ({exc})")
+            log.error("%s; trying an older one", said[-1])
             continue
         vars(core).update(vars(loaded))
         return Restored(entry.seq, covers)

@@ -3,20 +3,13 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from controller.journal import SNAPSHOT, Journal
 from controller.table.recovery import INTEGRITY, replay
+from tests.unit.journal.tampering import tamper
 
 
 def _tamper(path, *sql, params=()):
-    db = sqlite3.connect(path)
-    db.execute("DROP TRIGGER events_append_only_update")
-    db.execute("DROP TRIGGER events_append_only_delete")
-    for statement in sql:
-        db.execute(statement, params)
-    db.commit()
-    db.close()
+    tamper(path, *sql, params=params, restore_triggers=False)
 
 
 def _round_after_last_snapshot(path):

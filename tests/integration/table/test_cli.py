@@ -32,7 +32,7 @@ def example(tmp_path):
 @pytest.mark.parametrize("name", ["blackjack-ru6.toml", "blackjack-am8.toml"])
 def test_run_rounds_then_recall(example, tmp_path, name):
     cfg = example(name)
-    run = croupier("run", "--config", str(cfg), "--rounds", "3")
+    run = croupier("run", "--config", str(cfg), "--rounds", "3", "--new-journal")
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert "> Open betting" in lines and "> Card to dealer" in lines

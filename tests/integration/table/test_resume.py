@@ -22,7 +22,7 @@ from tests.integration.table.conftest import write_config
 def _run(config: Path, rounds: int, pace: float) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "controller.table_cli", "run", "--config", str(config), "--rounds", str(rounds),
-         "--pace", str(pace), "--quiet"],
+         "--pace", str(pace), "--quiet", "--new-journal"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=os.getcwd(),
     )
 

@@ -33,7 +33,7 @@ def test_a_start_on_a_full_disk_is_one_clear_line(tmp_path: Path) -> None:
         f"def capped(path):\n    db = original(path)\n    db.execute('PRAGMA max_page_count = {pages}')\n    return db\n"
         "journal.connect = capped\n"
         "from controller.table_cli import main\n"
-        "sys.argv = ['croupier', 'run', '--config', sys.argv[1], '--rounds', '1']\n"
+        "sys.argv = ['croupier', 'run', '--config', sys.argv[1], '--rounds', '1', '--new-journal']\n"
         "main()\n"
     )
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "t.toml")], capture_output=True, text=True,

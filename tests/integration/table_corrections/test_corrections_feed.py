@@ -177,7 +177,8 @@ def test_batch_run_burns_each_new_shoe(tmp_path: Path):
     cfg = tmp_path / "config" / "bj.toml"
     cfg.parent.mkdir()
     cfg.write_text(source.read_text().replace('preset = "ru6"', 'preset = "ru6"\nburn_on_new_shoe = 1'))
-    run = subprocess.run([sys.executable, "-m", "controller.table_cli", "run", "--config", str(cfg), "--rounds", "2"],
+    run = subprocess.run([sys.executable, "-m", "controller.table_cli", "run", "--config", str(cfg), "--rounds", "2",
+                          "--new-journal"],
                          check=False, capture_output=True, text=True, timeout=120, cwd=os.getcwd())
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()

@@ -27,7 +27,7 @@ def test_run_rounds_then_recall(tmp_path: Path, name: str) -> None:
     (tmp_path / "config").mkdir()
     cfg = Path(shutil.copy(CONFIG_DIR / name, tmp_path / "config" / name))
 
-    run = croupier("run", "--config", str(cfg), "--rounds", "3")
+    run = croupier("run", "--config", str(cfg), "--rounds", "3", "--new-journal")
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert "> Open betting" in lines and prompt in lines

@@ -16,7 +16,7 @@ from tests.integration.table.test_cli import croupier, example  # noqa: F401  (f
                                                        ("roulette-double-ball.toml", "rl-2b", 2)])
 def test_run_rounds_then_recall(example, tmp_path, name, table, balls):  # noqa: F811
     cfg = example(name)
-    run = croupier("run", "--config", str(cfg), "--rounds", "3")
+    run = croupier("run", "--config", str(cfg), "--rounds", "3", "--new-journal")
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert "> Place your bets" in lines and "> No more bets — wait for the result" in lines

@@ -57,7 +57,7 @@ def start(config: Path, rounds: int, *, pace: float = 0.0, log: Path) -> subproc
     with log.open("ab") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "controller.table_cli", "run", "--config", str(config), "--rounds", str(rounds),
-             "--pace", str(pace), "--quiet"],
+             "--pace", str(pace), "--quiet", "--new-journal"],
             stdout=out, stderr=subprocess.STDOUT, cwd=os.getcwd(),
         )
 

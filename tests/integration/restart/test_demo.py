@@ -1,0 +1,70 @@
+"""``croupier demo`` as an operator uses it: ``--version``, ``--dir`` taken from the working
+directory, and a table the pit closes and reopens goes on playing (its console stays usable)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import httpx
+
+from controller.demo import Demo
+from controller.table import inputs
+from tests.integration.restart.processes import Lines
+
+TABLE = "baccarat"
+
+
+def test_version_is_the_installed_one():
+    run = subprocess.run([sys.executable, "-m", "controller.cli", "--version"], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0 and run.stdout.strip() == f"croupier {version('croupier')}"
+
+
+def test_demo_dir_is_taken_from_the_working_directory(tmp_path: Path):
+    demo = Lines("demo", "--dir", "floor", cwd=tmp_path)
+    try:
+        assert demo.until("journals: ") == f"journals: {tmp_path / 'floor'}"
+        demo.until("pit: http")
+        code, stderr = demo.stop(signal.SIGTERM)
+    finally:
+        demo.kill()
+    assert code == 0, stderr
+    assert {p.name for p in (tmp_path / "floor").glob("*.journal")} == {"bj-ru6.journal", "rl-eu.journal",
+                                                                         "baccarat.journal"}
+    assert (tmp_path / "floor").is_dir()  # a --dir is kept (the next demo resumes from it)
+
+
+def _pit(loop, command: str, n: int) -> None:
+    loop.submit(inputs.PIT_COMMAND, {"v": 1, "id": f"t-{command}-{n}", "sender": "pit", "command": command},
+                "pit:pit")
+
+
+async def test_a_table_closed_and_reopened_in_the_demo_plays_on(tmp_path: Path):
+    demo = Demo(tmp_path)
+    ready = asyncio.Event()
+    task = asyncio.create_task(demo.run(lambda _: ready.set()))
+    try:
+        await asyncio.wait_for(ready.wait(), 90)
+        loop = demo.loops[TABLE]
+        await loop.until(lambda core: core.closed_rounds >= 1, timeout=60)
+        _pit(loop, "close_after_round", 1)
+        await loop.until(lambda core: core.closing and core.engine is None, timeout=60)
+        closed_at = loop.core.closed_rounds
+        await asyncio.sleep(1.0)  # several paces: nobody opens a round while closed
+        assert loop.core.closed_rounds == closed_at and loop.core.engine is None
+        table_task = next(t for t in asyncio.all_tasks() if t.get_name() == f"table {TABLE}")
+        assert not table_task.done()  # the table task did not end on close
+        password = next(a.password for a in demo.accounts_shown if a.user == "dealer")
+        async with httpx.AsyncClient() as client:
+            signed = await client.post(demo.consoles[TABLE] + "api/login", json={"user": "dealer", "password": password})
+        assert signed.status_code == 200, signed.text  # was 500: the table behind it was gone
+        _pit(loop, "reopen", 2)
+        await loop.until(lambda core: core.closed_rounds > closed_at, timeout=60)
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
