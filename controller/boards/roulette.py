@@ -64,8 +64,9 @@ class Counts(Board):
 
 class RouletteBoards(Board):
     game: Literal["roulette"] = "roulette"
+    #: the wheel of the newest spin (european while ``spins`` is 0: nothing is known yet)
     wheel: WheelKind
-    #: balls per spin (2 on a double-ball wheel)
+    #: balls per spin (2 on a double-ball wheel; 0 before the first spin)
     balls: int
     #: every spin read, and how many the hot, cold and counts are taken over
     spins: int
@@ -118,7 +119,7 @@ def from_spins(spins: Iterable[Sequence[str]], kind: WheelKind = WheelKind.EUROP
     recent = spun[-window:]
     return RouletteBoards(
         wheel=kind,
-        balls=len(spun[-1]) if spun else 1,
+        balls=len(spun[-1]) if spun else 0,
         spins=len(spun),
         window=len(recent),
         last=tuple(Spin(balls=tuple(Ball(number=n, colour=colour(n)) for n in balls), newest=i == 0)

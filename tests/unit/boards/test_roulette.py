@@ -111,6 +111,7 @@ def test_void_records_and_outcomes_that_do_not_fit_are_skipped():
 def test_no_spins_give_empty_boards_as_plain_json():
     data = from_outcomes([]).as_json()
     assert data["last"] == [] and data["hot"] == [] and data["cold"] == [] and data["spins"] == 0
+    assert data["balls"] == 0 and data["counts"]["balls"] == 0
     text = json.dumps(from_records([spun(("17",))]).as_json())
     assert "null" not in text
     assert json.loads(text)["last"] == [{"balls": [{"number": "17", "colour": "black"}], "newest": True}]
