@@ -98,6 +98,21 @@ def test_a_tail_blocked_by_an_earlier_tail_turns_a_row_higher():
     """)
 
 
+def test_a_staircase_of_tails_pushes_a_column_along_the_top_row():
+    # Each column meets the tail of the one before a row higher, until Player 3 can't go down
+    # at all and tails along row 0; the last Banker's start cell is then taken, so it starts at
+    # the first free cell of row 0.
+    boards = from_coups(shoe("BBBBBBBB PPPPPPP BBBBBB PPPPP BBBB PPP B"))
+    assert big_road(boards) == parse_grid("""
+        B P B P B P P P B
+        B P B P B B B . .
+        B P B P P P . . .
+        B P B B B . . . .
+        B P P P . . . . .
+        B B B . . . . . .
+    """)
+
+
 # ------------------------------------------------------------------ a full shoe
 # 70 hands, 27 big-road columns. Column lengths (Banker first, alternating):
 #   3 1 2 2 1 4 1 1 3 2 7 1 2 6 1 3 2 1 4 2 1 2 3 1 2 1 2
@@ -115,9 +130,9 @@ FULL_BIG_ROAD = """
     .  . .  .  . .  . . . . B  B . P  . . . . .  . . . . . . . .
 """
 
-# Big eye boy (one column back), its first 23 entries:
-#   col 3 row 1 (2 cells before it: the first comparable cell is column 2's second cell ...
-#   worked cell by cell: c2r0 B, c2r1 B, c3r0 B, c3r1 R, c4r0 R, c5r0 B, c5r1 B, c5r2 R, c5r3 R,
+# Big eye boy (one column back), its first 23 entries, worked cell by cell (cNrM = big-road
+# column N, row M; column 1 has one cell, so the road starts at column 2):
+#   c2r0 B, c2r1 B, c3r0 B, c3r1 R, c4r0 R, c5r0 B, c5r1 B, c5r2 R, c5r3 R,
 #   c6 B, c7 B, c8r0 R, c8r1 B, c8r2 R, c9r0 B, c9r1 R, c10r0 B, c10r1 R, c10r2 B, c10r3-6 R R R R
 FULL_BIG_EYE_BOY_23 = """
     B R B R B R B R B R B R B R
