@@ -1,0 +1,44 @@
+"""Result boards: what a table's round records show on its boards (baccarat's roads, roulette's
+last numbers, hot and cold), computed here and drawn by the pages.
+
+``boards_for(records)`` picks the boards of the records' game; it is the only place in this
+package that maps a game's name to its boards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final, NamedTuple
+
+from controller.boards import baccarat, roulette
+from controller.boards.model import Board
+
+
+class Boards(NamedTuple):
+    #: the boards of a game's records, oldest first
+    build: Callable[[Iterable[Mapping[str, Any]]], Board]
+    #: the boards start afresh with each shoe (they read the newest record's shoe only)
+    per_shoe: bool = False
+
+
+#: game name -> its boards
+BOARDS: Final[dict[str, Boards]] = {
+    "baccarat": Boards(baccarat.from_records, per_shoe=True),
+    "roulette": Boards(roulette.from_records),
+}
+
+
+def boards_for(records: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The boards, as plain JSON, of the newest record's game, from the records of that game
+    (oldest first), and of its shoe only for a game whose boards start afresh with each shoe
+    (baccarat's roads). Empty when there is no record or the game keeps no board."""
+    if not records:
+        return {}
+    newest = records[-1]
+    boards = BOARDS.get(str(newest.get("game")))
+    if boards is None:
+        return {}
+    same = [r for r in records if r.get("game") == newest.get("game")]
+    if boards.per_shoe:
+        same = [r for r in same if r.get("shoe") == newest.get("shoe")]
+    return boards.build(same).as_json()
