@@ -95,11 +95,14 @@ class WheelDevice:
         fault = None
         if session.impostor is not None:
             fault = f"wheel {session.impostor!r} is not this table's wheel {session.identity!r}"
+        elif session.unproven is not None:
+            fault = session.unproven
         elif session.open_error is not None:
             fault = str(session.open_error)
         elif session.core.needs_repower:
             fault = "the wheel needs re-powering (*P 1)"
-        return Health(online=session.connected.is_set(), fault=fault, last_seen=session.core.last_rx,
+        proven = session.impostor is None and session.unproven is None
+        return Health(online=session.connected.is_set() and proven, fault=fault, last_seen=session.core.last_rx,
                       identity=session.identity)
 
     async def close(self) -> None:

@@ -10,7 +10,11 @@ The port is opened exclusively. After every (re)connect the wheel's identity is 
 no serial-number command, so the identity is its ``*V`` banner (the studio sets it per wheel).
 The first banner seen, or the configured one, is this table's wheel; another one is a
 ``fault`` (``identity_mismatch``) and that wheel's events are not delivered until the right
-wheel is back, which is reported as ``recovered`` (``docs/devices.md``).
+wheel is back, which is reported as ``recovered`` (``docs/devices.md``). A wheel that does not
+answer ``*V`` at all is held the same way (``identity_unproven``): a silent impostor behind the
+same port proves nothing, so nothing it says reaches the table while ``*V`` is asked again,
+every ``identify_retry`` seconds, until this table's banner answers. ``online`` is reported once
+the banner matches, not when the port opens.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast
 
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.errors import DeviceDisconnected, DeviceTimeout, DeviceUnavailable
@@ -28,7 +32,7 @@ from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline
 from drivers.serial_link import open_serial
 from drivers.wheel import codec
 from drivers.wheel.core import Rules, Step, WheelCore
-from drivers.wheel.events import Fault, Recovered, SelfTestResult, WheelWarning
+from drivers.wheel.events import Fault, FaultReason, Recovered, SelfTestResult, WheelWarning
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +70,7 @@ class WheelSession:
         reply_timeout: float = 1.0,
         backoff: tuple[float, float] = (0.1, 5.0),
         identity: str | None = None,
+        identify_retry: float = 5.0,
     ) -> None:
         self.url = url
         self.device = device
@@ -92,6 +97,9 @@ class WheelSession:
         self.identity = identity
         #: the banner of a connected wheel that is not this table's; its events are held back
         self.impostor: str | None = None
+        #: why the connected wheel's identity is not proven (it did not answer ``*V``); held back too
+        self.unproven: str | None = None
+        self.identify_retry = identify_retry
         #: why the port could not be opened (None: open, or never tried)
         self.open_error: DeviceUnavailable | None = None
         self._unverified: list[Step] | None = None  # steps held back until the banner is checked
@@ -136,8 +144,7 @@ class WheelSession:
             delay = self.backoff[0]
             self._writer = writer
             self._unverified = []
-            self._emit(DeviceOnline(device=self.device, detail=self.url))
-            self.connected.set()
+            self.connected.set()  # commands may go out; events wait for the banner (online included)
             reason = "eof"
             try:
                 await self._talk(reader)
@@ -191,42 +198,56 @@ class WheelSession:
             self._apply(self.core.tick(self.clock.monotonic()))
 
     async def _poll_loop(self) -> None:
-        await self._check_identity()
+        proven = await self._check_identity()
         if self.mode is None:
             try:
                 self.mode = (await self._request(codec.GetOperating(), codec.Operating)).mode
             except (WheelTimeout, WheelNotConnected):
                 log.info("%s: no *O answer; polling *X", self.device)
+        next_check = self.clock.monotonic() + self.identify_retry
         while True:
+            now = self.clock.monotonic()
+            if not proven and now >= next_check:
+                proven = await self._check_identity()
+                next_check = self.clock.monotonic() + self.identify_retry
             last = self.core.last_rx
-            quiet = last is None or self.clock.monotonic() - last > AUTO_STATUS_MISSED
+            quiet = last is None or now - last > AUTO_STATUS_MISSED
             if self.mode is None or not self.mode & AUTO_STATUS or quiet:
                 self._send(codec.Poll())  # also when automatic statuses stop coming
             await self.clock.sleep(self.poll_interval)
 
-    async def _check_identity(self) -> None:
-        """Ask the banner (``*V``) on every connect and compare it with this table's wheel."""
+    async def _check_identity(self) -> bool:
+        """Ask the banner (``*V``) and compare it with this table's wheel; True once it is."""
         try:
             banner = (await self._request(codec.GetBanner(), codec.Banner)).text
-        except (WheelTimeout, WheelNotConnected):
-            log.warning("%s: no *V answer; identity not checked on this connect", self.device)
-            self._release(deliver=True)
-            return
+        except WheelNotConnected:
+            return False  # the line went: the next connect asks again
+        except WheelTimeout:
+            self._hold("unproven", f"the wheel at {self.url} does not answer *V: its identity is not proven")
+            return False
         if self.identity is None:
             self.identity = banner
         if banner != self.identity:
-            first = self.impostor is None
-            self.impostor = banner
-            if first:
-                self._sink(Fault(device=self.device, reason="identity_mismatch",
-                                 detail=f"wheel {banner!r} is not this table's wheel {self.identity!r}"))
-            self._release(deliver=False)
-            return
-        if self.impostor is not None:
-            self.impostor = None
+            self._hold("mismatch", f"wheel {banner!r} is not this table's wheel {self.identity!r}", banner)
+            return False
+        was_held = self.impostor is not None or self.unproven is not None
+        self.impostor = self.unproven = None
+        self._emit(DeviceOnline(device=self.device, detail=self.url))
+        if was_held:
             status = self.core.status
             self._sink(Recovered(device=self.device, spin=status.spin if status is not None else 0))
         self._release(deliver=True)
+        return True
+
+    def _hold(self, why: Literal["mismatch", "unproven"], detail: str, banner: str | None = None) -> None:
+        """Hold back everything this wheel says, with one ``fault`` per held stretch."""
+        held = "mismatch" if self.impostor is not None else "unproven" if self.unproven is not None else None
+        self.impostor, self.unproven = (banner, None) if why == "mismatch" else (None, detail)
+        if held != why:
+            log.warning("%s: %s; its events are held back", self.device, detail)
+            reason: FaultReason = "identity_mismatch" if why == "mismatch" else "identity_unproven"
+            self._sink(Fault(device=self.device, reason=reason, detail=detail))
+        self._release(deliver=False)
 
     def _release(self, deliver: bool) -> None:
         held, self._unverified = self._unverified or [], None
@@ -249,8 +270,8 @@ class WheelSession:
         if self._unverified is not None:
             self._unverified.append(step)  # until *V says which wheel this is (one reply: a few lines)
             return
-        if self.impostor is not None:
-            return  # a wheel that is not this table's: nothing it says is delivered or acted on
+        if self.impostor is not None or self.unproven is not None:
+            return  # not (proven to be) this table's wheel: nothing it says is delivered or acted on
         for event in step.events:
             self._emit(event)
             for waiter in list(self._event_waiters):

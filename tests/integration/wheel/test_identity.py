@@ -57,3 +57,33 @@ async def test_a_wheel_swapped_while_unplugged_is_caught_at_reconnect(tmp_path: 
     finally:
         await device.close()
         await sim.stop()
+
+
+async def test_a_wheel_that_does_not_answer_the_banner_is_held_until_it_does() -> None:
+    """Issue 17, item 10: a silent impostor behind the same port (no ``*V`` answer) had its
+    winning number delivered. It is held like a wrong wheel: a fault naming why, no state or
+    result delivered, until this table's banner answers."""
+    clock = ScaledClock(4)
+    sim = WheelSimulator(clock=clock, rng=random.Random(1), timings=FAST, mode=0, banner="Wheel A", results=[17])
+    sim.answers_banner = False
+    events = Events()
+    device = registry.build("sim+pty://wheel?identity=Wheel%20A", sink=events, clock=clock, simulator=sim)
+    await device.open()
+    try:
+        await events.until(lambda: bool(events.of("fault")))
+        fault = events.of("fault")[0]
+        assert fault.reason == "identity_unproven" and "*V" in fault.detail
+        health = device.health()
+        assert not health.online and "*V" in (health.fault or "")
+        session = device.driver.session  # type: ignore[attr-defined]
+        await sim.wait_state(5)  # the impostor's game reached its winning number ...
+        await events.until(lambda: session.core.status is not None and session.core.status.state == 5)
+        assert not [e for e in events.seen if e.type in STATES or e.type == "online"]  # ... not delivered
+
+        sim.answers_banner = True  # the table's own wheel answers: asked again, it is trusted
+        await events.until(lambda: bool(events.of("recovered")))
+        assert device.health().online and device.health().fault is None
+        assert len(events.of("fault")) == 1  # one fault for the held stretch, not one per question
+        await events.until(lambda: any(e.type in STATES for e in events.seen))
+    finally:
+        await device.close()
