@@ -8,6 +8,7 @@ Commands: ``lock``, ``unlock``, ``new_shoe(shoe_id, decks)``, ``ping``, ``reset`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
@@ -51,6 +52,9 @@ class ShoeDevice:
         await self.session.transport.open()
         self._closed.clear()
         self._task = asyncio.create_task(self.session.run(opened=True), name=f"{self.name}-session")
+        # the table takes inputs once this returns: give the shoe the time to say who it is
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.session.identified.wait(), self.session.config.identify_timeout + 1.0)
 
     def events(self) -> AsyncIterator[DeviceEvent]:
         return queued_events(self.session.events, self._closed, self._sink, self.name)
@@ -63,6 +67,8 @@ class ShoeDevice:
         fault = None
         if receiver.impostor is not None:
             fault = f"shoe {receiver.impostor} is not this table's shoe {receiver.identity}"
+        elif not receiver.proven:
+            fault = f"the shoe at {self.address} has not said HELLO: its identity is not proven"
         elif self.session.open_error is not None:
             fault = str(self.session.open_error)
         return Health(online=self.session.online, fault=fault, last_seen=self.session.last_seen,
