@@ -52,6 +52,7 @@ from typing import Any
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.errors import DeviceTimeout, DeviceUnavailable
 from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline, Refused
+from drivers.reconnect import SERIAL_BACKOFF, Backoff, Reconnect
 from drivers.shoe import codec
 from drivers.shoe.codec import Ack, Decoder, Frame, FrameError, Nak
 from drivers.shoe.events import CardDrawn, CutCard, Hello, LostCard, NoRead, ShoeFault, ShoeStatus
@@ -66,7 +67,7 @@ class SessionConfig:
     retry_interval: float = 0.25  # host command retransmission
     command_tries: int = 20
     gap_timeout: float = 6.0  # a missing card is lost after this (shoe gives up after 20 x 250 ms)
-    reconnect_delay: float = 0.5
+    reconnect_delay: float = 0.5  # the longest wait between attempts (the shared backoff's cap)
     tick: float = 0.05  # watchdog resolution
     dedupe_window: int = 512  # seqs remembered for duplicate suppression
     max_ahead: int = 512  # a card this many counts past the last delivered one is refused
@@ -472,6 +473,8 @@ class ShoeSession:
         self._write_lock = asyncio.Lock()
         self._decoder = Decoder("shoe")
         self._connected_at = 0.0
+        self.reconnect = Reconnect(Backoff(min(SERIAL_BACKOFF.initial, self.config.reconnect_delay),
+                                           self.config.reconnect_delay), clock)
         #: set once the shoe on the current link proved itself, or was reported unproven
         self.identified = asyncio.Event()
         self._reset_at: float | None = None  # when a RESET last asked an unproven shoe for HELLO
@@ -498,6 +501,7 @@ class ShoeSession:
         """Connect, converse, reconnect after the link drops; never returns until cancelled.
         ``opened``: the transport is already open (the first connect is skipped)."""
         while True:
+            self.reconnect.connecting()
             try:
                 if not opened:
                     await self.transport.open()
@@ -508,9 +512,10 @@ class ShoeSession:
                 if self.open_error is None or str(self.open_error) != str(exc):
                     log.warning("%s", exc)
                 self.open_error = exc
-                await self.clock.sleep(self.config.reconnect_delay)
+                await self.reconnect.wait(str(exc))
                 continue
             self.open_error = None
+            self.reconnect.connected()
             self.stats.connects += 1
             self._connected = True
             self._decoder = Decoder("shoe")
@@ -532,7 +537,7 @@ class ShoeSession:
                 await asyncio.gather(reader, watchdog, return_exceptions=True)
                 await self.transport.close()
             self._set_online(False, reason)
-            await self.clock.sleep(self.config.reconnect_delay)
+            await self.reconnect.wait(reason)
 
     async def _converse(self) -> str:
         """Read until the link drops; why it dropped."""

@@ -4,7 +4,9 @@ It owns only I/O and time: bytes -> ``LineFramer`` -> ``parse_line`` -> core; th
 to ``emit`` (by default the ``events`` queue), its commands (``*R`` after a miss-spin) to the wire.
 It polls ``*X`` when the wheel's operating mode lacks automatic status, or when automatic
 statuses stop coming (never faster than every 100 ms), matches replies to commands with a timeout,
-and when the port vanishes or hits EOF it reports offline, retries opening with exponential backoff and reports online again.
+and when the port vanishes or hits EOF it reports offline, retries opening with the shared
+reconnect policy (``drivers.reconnect``) and reports online again. The line is a
+``BufferedTransport`` (``drivers.transport``), the serial one by default, as for the shoe.
 
 The port is opened exclusively. After every (re)connect the wheel's identity is checked: SS2 has
 no serial-number command, so the identity is its ``*V`` banner (the studio sets it per wheel).
@@ -20,7 +22,6 @@ the banner matches, not when the port opens.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -29,7 +30,9 @@ from typing import Any, Literal, TypeVar, cast
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.errors import DeviceDisconnected, DeviceTimeout, DeviceUnavailable
 from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline
-from drivers.serial_link import open_serial
+from drivers.reconnect import Backoff, Reconnect
+from drivers.serial_transport import SerialTransport
+from drivers.transport import BufferedTransport, TransportClosed
 from drivers.wheel import codec
 from drivers.wheel.core import Rules, Step, WheelCore
 from drivers.wheel.events import Fault, FaultReason, Recovered, SelfTestResult, WheelWarning
@@ -59,7 +62,7 @@ class WheelSession:
 
     def __init__(
         self,
-        url: str,
+        line: str | BufferedTransport,
         *,
         device: str = "wheel",
         clock: Clock = SYSTEM_CLOCK,
@@ -72,7 +75,9 @@ class WheelSession:
         identity: str | None = None,
         identify_retry: float = 5.0,
     ) -> None:
-        self.url = url
+        #: the serial line (a tty path or pyserial URL is opened at the SS2's 9600 8N1)
+        self.transport: BufferedTransport = SerialTransport(line, BAUDRATE) if isinstance(line, str) else line
+        self.url = self.transport.name
         self.device = device
         self.clock = clock
         self.core = WheelCore(device, rules)
@@ -83,9 +88,8 @@ class WheelSession:
         """Operating mode; None until ``*O`` answers at connect (then polling stays on if it never does)."""
         self.poll_interval = max(poll_interval, MIN_POLL_INTERVAL)
         self.reply_timeout = reply_timeout
-        self.backoff = backoff
+        self.reconnect = Reconnect(Backoff(*backoff), clock)
         self.connected = asyncio.Event()
-        self._writer: asyncio.StreamWriter | None = None
         self._framer = codec.LineFramer()
         self._replies: list[tuple[Callable[[codec.WheelMessage], bool], asyncio.Future[codec.WheelMessage]]] = []
         self._event_waiters: list[tuple[Callable[[DeviceEvent], bool], asyncio.Future[DeviceEvent]]] = []
@@ -118,53 +122,48 @@ class WheelSession:
             except asyncio.CancelledError:
                 pass
 
-    async def open_port(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        """Open the line once (exclusive); ``DeviceNotFound``, ``DeviceBusy`` ... when it cannot be."""
-        return await open_serial(self.url, BAUDRATE)
+    def emit_to(self, sink: Callable[[DeviceEvent], None]) -> None:
+        """Deliver events to ``sink`` from now on (the device built around this session)."""
+        self._sink = sink
 
-    async def run(self, opened: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None) -> None:
-        """Open, talk, and on any loss reopen with backoff; runs until cancelled. ``opened``: a
-        line already opened by ``open_port`` (the first open is skipped)."""
-        delay = self.backoff[0]
+    async def run(self, opened: bool = False) -> None:
+        """Open, talk, and on any loss reopen with backoff; runs until cancelled. ``opened``: the
+        transport is already open (the first open is skipped)."""
         while True:
+            self.reconnect.connecting()
             try:
-                if opened is not None:
-                    (reader, writer), opened = opened, None
-                else:
-                    reader, writer = await self.open_port()
+                if not opened:
+                    await self.transport.open()
+                opened = False
             except DeviceUnavailable as exc:
                 if self.open_error is None or str(exc) != str(self.open_error):
                     log.warning("%s", exc)
                 self.open_error = exc
                 self._emit(DeviceOffline(device=self.device, reason=str(exc)))
-                await self.clock.sleep(delay)
-                delay = min(delay * 2, self.backoff[1])
+                await self.reconnect.wait(str(exc))
                 continue
             self.open_error = None
-            delay = self.backoff[0]
-            self._writer = writer
+            self.reconnect.connected()
             self._unverified = []
             self.connected.set()  # commands may go out; events wait for the banner (online included)
             reason = "eof"
             try:
-                await self._talk(reader)
+                reason = await self._talk()
             except OSError as exc:
                 reason = f"i/o error: {exc}"
             finally:
                 self.connected.clear()
-                self._writer = None
-                writer.close()
-                with contextlib.suppress(OSError, RuntimeError):
-                    await writer.wait_closed()  # the exclusive lock goes with the descriptor
+                await self.transport.close()  # the exclusive lock goes with the descriptor
                 self._framer.reset()
                 self.core.link_lost()
                 self._fail_waiters()
             self._emit(DeviceOffline(device=self.device, reason=reason))
-            await self.clock.sleep(delay)
+            await self.reconnect.wait(reason)
 
-    async def _talk(self, reader: asyncio.StreamReader) -> None:
+    async def _talk(self) -> str:
+        """Until the line drops; why it dropped."""
         tasks = [
-            asyncio.create_task(self._read_loop(reader)),
+            asyncio.create_task(self._read_loop()),
             asyncio.create_task(self._tick_loop()),
             asyncio.create_task(self._poll_loop()),
         ]
@@ -172,6 +171,9 @@ class WheelSession:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
                 task.result()
+            return "eof"
+        except TransportClosed as exc:
+            return str(exc)
         finally:
             for task in tasks:
                 task.cancel()
@@ -179,8 +181,9 @@ class WheelSession:
 
     # -- the three loops --------------------------------------------------------------------------
 
-    async def _read_loop(self, reader: asyncio.StreamReader) -> None:
-        while data := await reader.read(512):
+    async def _read_loop(self) -> None:
+        while True:
+            data = await self.transport.read()
             for line in self._framer.feed(data):
                 message = codec.parse_line(line)
                 now = self.clock.monotonic()
@@ -294,9 +297,12 @@ class WheelSession:
             self._wake.set()
 
     def _send(self, command: codec.Command) -> None:
-        if self._writer is None or self._writer.is_closing():
+        if not self.connected.is_set():
             raise WheelNotConnected(f"{self.device}: port {self.url} is not open")
-        self._writer.write(codec.encode(command))
+        try:
+            self.transport.write_nowait(codec.encode(command))
+        except TransportClosed as exc:
+            raise WheelNotConnected(f"{self.device}: {exc}") from None
         self.core.sent(command, self.clock.monotonic())
         self._maybe_wake()
 
