@@ -20,7 +20,7 @@ from controller.journal import Journal
 from controller.metrics import table_metrics
 from controller.table import inputs
 from controller.table.core import TableCore
-from controller.table.devices import open_shoe
+from controller.table.devices import FEED_LINK, link_alarm, open_shoe
 from controller.table.keyboard import read_commands
 from controller.table.loop import TableLoop
 from controller.table.players import SimulatedTable, default_players
@@ -188,6 +188,7 @@ async def _start_feed(config: TableConfig, journal: Journal, loop: TableLoop,
 
     feed = Feed.connect(broker, journal, config.table.id, on_command)
     feed.admission = loop.admission  # pit commands rate-limited, refusals counted (admission.py)
+    feed.link.on_alarm.append(link_alarm(loop, FEED_LINK))  # a dead broker or a taken session is loud
     await stack.enter_async_context(feed)
     loop.listeners.append(FeedListener(feed))
     return broker

@@ -21,7 +21,7 @@ from controller.shoe import Shoe
 from controller.table.core import TableCore
 from drivers import registry
 from drivers.device import Device
-from drivers.events import DeviceEvent
+from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline
 from drivers.shoe import SessionConfig
 from simulators.shoe import ShoeFirmware
 
@@ -29,6 +29,21 @@ if TYPE_CHECKING:  # the config imports the game registry, which imports the tab
     from controller.config import TableConfig
 
 SHOE = "shoe"
+#: the pit feed's MQTT link, as the table's health shows it (``link_alarm``)
+FEED_LINK = "feed"
+
+
+def link_alarm(loop: Any, name: str) -> Callable[[str | None], None]:
+    """An ``MqttLink.on_alarm`` callback that makes a loud outage (a dead or misconfigured
+    broker, a session taken over) a journaled ``offline`` of ``name``, and its end ``online``:
+    the table alerts, its ``state()`` devices and the device-online metric show it."""
+
+    def told(reason: str | None) -> None:
+        event = DeviceOnline(device=name, detail="broker link") if reason is None else DeviceOffline(
+            device=name, reason=reason)
+        loop.device_event(event)
+
+    return told
 
 
 def _shuffled(decks: int, rng: random.Random) -> Shoe:
