@@ -19,7 +19,9 @@ import pytest
 from drivers.mqtt import MqttLink
 from drivers.mqtt.alarm import TAKEOVER_BACKOFF, is_misconfiguration
 from drivers.reconnect import LinkState
+from tests.contract.conftest import wait_until
 from tests.fixtures.mosquitto import MosquittoBroker, free_port, tls_files
+from tests.integration.table.conftest import write_config
 
 
 class Warnings(logging.Handler):
@@ -35,16 +37,7 @@ class Warnings(logging.Handler):
         self._arrived.set()
 
     async def until(self, predicate: Callable[[], bool], timeout: float = 15.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not predicate():
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise AssertionError(f"timed out; warnings: {[r.getMessage() for r in self.records]}")
-            self._arrived.clear()
-            try:
-                await asyncio.wait_for(self._arrived.wait(), min(remaining, 0.2))
-            except TimeoutError:
-                pass
+        await wait_until(predicate, self._arrived, timeout, lambda: f"warnings: {[r.getMessage() for r in self.records]}")
 
 
 @pytest.fixture
@@ -157,24 +150,9 @@ async def test_a_table_whose_broker_refuses_journals_the_feed_offline_and_plays_
     from controller.table.app import run_table
 
     port = free_port()
-    config_path = tmp_path / "table.toml"
-    config_path.write_text(f"""
-[table]
-id = "t1"
-game = "blackjack"
-preset = "ru6"
-journal = "table.journal"
-
-[limits]
-main = {{ min = 100, max = 100000 }}
-
-[devices.shoe]
-transport = "simulated"
-
-[mqtt]
-broker = "mqtt://127.0.0.1:{port}"
-insecure = true
-""")
+    config_path = write_config(tmp_path, stacked=None)
+    text = config_path.read_text().replace('broker = "none"', f'broker = "mqtt://127.0.0.1:{port}"\ninsecure = true')
+    config_path.write_text(text)
     ready: asyncio.Future[object] = asyncio.get_running_loop().create_future()
 
     async def on_ready(loop: object, devices: object) -> None:
