@@ -181,3 +181,36 @@ async def test_a_table_whose_broker_refuses_journals_the_feed_offline_and_plays_
     offline = [e for e in entries if e.kind == "device" and e.payload.get("device") == "feed"]
     assert offline and offline[0].payload["type"] == "offline" and "refused" in offline[0].payload["reason"].lower()
     assert any(e.kind == "alert" and e.payload.get("code") == "device.offline" for e in entries)
+
+
+async def test_croupier_pit_says_so_too() -> None:
+    """``croupier pit`` on a broker port that refuses: its own link warns on stderr, at the
+    default level, within seconds (the pit's link is the same ``MqttLink``)."""
+    import sys
+
+    port = free_port()
+    pit = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "controller.cli", "pit", "--broker", f"mqtt://127.0.0.1:{port}", "--insecure",
+        "--port", "0", stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+    seen: list[str] = []
+    try:
+        assert pit.stderr is not None
+
+        async def warned() -> None:
+            while True:
+                line = (await pit.stderr.readline()).decode()  # type: ignore[union-attr]
+                assert line, f"croupier pit ended: {seen}"
+                seen.append(line)
+                if "WARNING" in line and "cannot keep a link to the broker" in line:
+                    return
+
+        await asyncio.wait_for(warned(), 30)
+        assert "refused" in seen[-1].lower()
+    finally:
+        if pit.returncode is None:
+            pit.terminate()
+            try:
+                await asyncio.wait_for(pit.wait(), 20)
+            except TimeoutError:
+                pit.kill()
+                await pit.wait()
