@@ -59,8 +59,9 @@ class SimulatedDevice(DeviceBase):
     @property
     def firmware(self) -> ShoeFirmware | None:
         """The simulated shoe's firmware (the console's simulator panel deals with it)."""
-        firmware = getattr(self.simulator, "firmware", None)
-        return firmware if isinstance(firmware, ShoeFirmware) else None
+        if isinstance(self.simulator, (SerialShoeSim, UsbShoeSim, MemoryShoeSim)):
+            return self.simulator.firmware
+        return None
 
     async def _start(self) -> None:
         await self.simulator.start()

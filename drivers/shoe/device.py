@@ -57,10 +57,10 @@ class ShoeDevice(DeviceBase):
         fault = None
         if receiver.impostor is not None:
             fault = f"shoe {receiver.impostor} is not this table's shoe {receiver.identity}"
-        elif not receiver.proven:
-            fault = f"the shoe at {self.address} has not said HELLO: its identity is not proven"
         elif self.session.open_error is not None:
             fault = str(self.session.open_error)
+        elif not receiver.proven:
+            fault = f"the shoe at {self.address} has not said HELLO: its identity is not proven"
         return Health(online=self.session.online, fault=fault, last_seen=self.session.last_seen,
                       identity=receiver.identity)
 
