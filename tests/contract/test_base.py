@@ -4,6 +4,7 @@ shutdown, ``async with``), backoff and outage timing as aioesphomeapi's ``Reconn
 
 from __future__ import annotations
 
+import itertools
 import logging
 
 import pytest
@@ -120,7 +121,7 @@ def test_an_outage_is_warned_after_a_while_then_at_a_steady_rate() -> None:
             warned_at.append(clock.now - down_at)
     assert link.state is LinkState.WAITING and link.failures > 190
     assert 3.0 <= warned_at[0] <= 4.0  # within a few seconds of the outage ...
-    assert len(warned_at) == 7 and all(29.0 <= b - a <= 31.0 for a, b in zip(warned_at, warned_at[1:]))  # ... then every 30 s
+    assert len(warned_at) == 7 and all(29.0 <= b - a <= 31.0 for a, b in itertools.pairwise(warned_at))  # ... then every 30 s
     link.connected()
     assert link.failures == 0 and link.down_for() is None and not link.alarm()
     link.closed()
