@@ -222,7 +222,8 @@ class WheelSession:
     async def _check_identity(self) -> bool:
         """Ask the banner (``*V``) and compare it with this table's wheel; True once it is."""
         try:
-            banner = (await self._request(codec.GetBanner(), codec.Banner)).text
+            # no command_timeout warning: an unanswered *V is the identity_unproven fault below
+            banner = (await self._request(codec.GetBanner(), codec.Banner, warn=False)).text
         except WheelNotConnected:
             return False  # the line went: the next connect asks again
         except WheelTimeout:
@@ -321,15 +322,17 @@ class WheelSession:
             for task in tasks:
                 task.cancel()
 
-    async def _within(self, future: asyncio.Future[M], seconds: float, what: str) -> M:
+    async def _within(self, future: asyncio.Future[M], seconds: float, what: str, warn: bool = True) -> M:
         await self._race(future, self.clock.sleep(seconds))
         if future.done() and not future.cancelled():
             return future.result()
-        self._emit(WheelWarning(device=self.device, code="command_timeout", detail=what))
+        if warn:
+            self._emit(WheelWarning(device=self.device, code="command_timeout", detail=what))
         raise WheelTimeout(f"{self.device}: no answer to {what} within {seconds:g} s")
 
     async def _request(
-        self, command: codec.Command, kind: type[M], accept: Callable[[M], bool] = lambda m: True, timeout: float | None = None
+        self, command: codec.Command, kind: type[M], accept: Callable[[M], bool] = lambda m: True, timeout: float | None = None,
+        warn: bool = True,
     ) -> M:
         async with self._lock:
             future: asyncio.Future[codec.WheelMessage] = asyncio.get_running_loop().create_future()
@@ -337,7 +340,7 @@ class WheelSession:
             self._replies.append(waiter)
             try:
                 self._send(command)
-                reply = await self._within(future, timeout or self.reply_timeout, command.line())
+                reply = await self._within(future, timeout or self.reply_timeout, command.line(), warn)
                 return cast(M, reply)
             finally:
                 if waiter in self._replies:

@@ -87,3 +87,29 @@ async def test_a_wheel_that_does_not_answer_the_banner_is_held_until_it_does() -
         await events.until(lambda: any(e.type in STATES for e in events.seen))
     finally:
         await device.close()
+
+
+async def test_a_silent_wheel_behind_the_same_link_after_a_reconnect_is_held(tmp_path: Path) -> None:
+    """The same after a reconnect: this table's wheel first, then, behind the same stable link,
+    one that answers no ``*V``. Nothing it says is delivered, online included."""
+    clock = ScaledClock(4)
+    sim = WheelSimulator(clock=clock, rng=random.Random(1), timings=FAST, banner="Wheel A", link=tmp_path / "wheel")
+    await sim.start()
+    events = Events()
+    device = await registry.open_device(f"serial://{sim.path}", "wheel", sink=events, clock=clock)
+    try:
+        await events.until(lambda: device.health().identity == "Wheel A" and bool(events.of("rotor")))
+        sim.unplug()
+        await events.until(lambda: bool(events.of("offline")))
+        seen = len(events.seen)
+        sim.answers_banner = False
+        await sim.replug()
+        await events.until(lambda: bool(events.of("fault")), timeout=20)
+        assert events.of("fault")[0].reason == "identity_unproven"
+        session = device.session  # type: ignore[attr-defined]
+        await events.until(lambda: session.core.status is not None and session.core.lines > 5)  # it talks ...
+        assert [e.type for e in events.seen[seen:]] == ["fault"]  # ... and nothing of it is delivered
+        assert not device.health().online
+    finally:
+        await device.close()
+        await sim.stop()
