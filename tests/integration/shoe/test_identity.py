@@ -7,6 +7,7 @@ clears it."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 from drivers import registry
@@ -107,3 +108,29 @@ async def test_a_hello_said_unasked_does_not_vouch_for_cards_sent_before_it() ->
     assert [e.type for e in events] == ["hello", "refused"]
     events, _ = receiver.on_frame(codec.Frame(2, codec.Card("KH", 2)), 0.2)
     assert not [e for e in events if e.type == "card" and e.card == "AS"]
+
+
+async def test_a_shoe_silent_about_its_identity_after_a_replug_is_held(tmp_path: Path) -> None:
+    """The same after a reconnect: this table's shoe first, then, behind the same stable link, a
+    shoe that never says HELLO. Its card is not delivered and the table hears fault 91."""
+    events = Events()
+    clock = ScaledClock(5)
+    link = tmp_path / "usb-CS1_SN42-if00"
+    device: Any = registry.build(f"sim+pty://shoe?serial=SN42&link={link}", sink=events, clock=clock)
+    await device.open()
+    try:
+        firmware = device.firmware
+        await events.until(lambda: device.health().online and device.health().identity == "SN42")
+        await device.simulator.unplug()
+        await events.until(lambda: bool(events.of("offline")))
+        seen = len(events.seen)
+        firmware.says_hello = False
+        await device.simulator.replug()
+        await events.until(lambda: bool(events.of("fault")), timeout=20)
+        assert events.of("fault")[0].code == UNPROVEN_FAULT
+        firmware.draw()
+        await events.until(lambda: firmware.pending == 0)
+        assert [e.type for e in events.seen[seen:]] == ["fault"]  # no online, no card
+        assert not device.health().online
+    finally:
+        await device.close()
