@@ -181,6 +181,10 @@ class Devices(_Strict):
         others = {k: v for k, v in data.items() if k not in named}
         if not others:
             return data
+        for name, section in others.items():
+            if not isinstance(section, dict) or "url" not in section:
+                raise ValueError(f"[devices.{name}]: not shoe, wheel or spots, so it needs url = \"...\" "
+                                 f"(the registry URL of a registered device kind, docs/devices.md)")
         return {k: v for k, v in data.items() if k in named} | {"others": {**data.get("others", {}), **others}}
 
 
