@@ -12,6 +12,7 @@ starts its game right after the table starts).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable
@@ -36,6 +37,7 @@ class WheelDevice(DeviceBase):
     def __init__(self, session: WheelSession, *, sink: EventSink | None = None, connect_timeout: float = 5.0) -> None:
         super().__init__(session.device, sink=sink)
         self.session = session
+        self._speed = float(getattr(session.clock, "factor", 1.0))  # protocol seconds per wall second
         self.address = session.url
         self.connect_timeout = connect_timeout
         self._task: asyncio.Task[None] | None = None
@@ -83,6 +85,9 @@ class WheelDevice(DeviceBase):
     async def _start(self) -> None:
         await self.session.transport.open()
         self._task = asyncio.create_task(self.session.run(opened=True), name=f"{self.name}-session")
+        # the table takes inputs once this returns: give the wheel the time to say who it is
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.session.identified.wait(), self.session.reply_timeout / self._speed + 1.0)
 
     def health(self) -> Health:
         session = self.session

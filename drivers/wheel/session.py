@@ -104,6 +104,8 @@ class WheelSession:
         #: why the connected wheel's identity is not proven (it did not answer ``*V``); held back too
         self.unproven: str | None = None
         self.identify_retry = identify_retry
+        #: set once the wheel on the current line was checked: proven, or held (mismatch, no answer)
+        self.identified = asyncio.Event()
         #: why the port could not be opened (None: open, or never tried)
         self.open_error: DeviceUnavailable | None = None
         self._unverified: list[Step] | None = None  # steps held back until the banner is checked
@@ -145,6 +147,7 @@ class WheelSession:
             self.open_error = None
             self.reconnect.connected()
             self._unverified = []
+            self.identified.clear()
             self.connected.set()  # commands may go out; events wait for the banner (online included)
             reason = "eof"
             try:
@@ -241,6 +244,7 @@ class WheelSession:
             status = self.core.status
             self._sink(Recovered(device=self.device, spin=status.spin if status is not None else 0))
         self._release(deliver=True)
+        self.identified.set()
         return True
 
     def _hold(self, why: Literal["mismatch", "unproven"], detail: str, banner: str | None = None) -> None:
@@ -252,6 +256,7 @@ class WheelSession:
             reason: FaultReason = "identity_mismatch" if why == "mismatch" else "identity_unproven"
             self._sink(Fault(device=self.device, reason=reason, detail=detail))
         self._release(deliver=False)
+        self.identified.set()
 
     def _release(self, deliver: bool) -> None:
         held, self._unverified = self._unverified or [], None
