@@ -43,6 +43,11 @@ async def measure(samples: int) -> dict:
     # mode with automatic status: the driver neither asks *O nor polls, the line carries only our lines
     async with PtyPort() as port, WheelSession(port.path, emit=emit, mode=128) as session:
             await asyncio.wait_for(session.connected.wait(), 5)
+            # the driver trusts a wheel once it answers *V with its banner: play that wheel's part
+            while not (await asyncio.wait_for(port.read_line(), 5)).startswith(b"*V"):
+                pass
+            port.write(codec.encode(codec.Banner("bench wheel")))
+            await asyncio.wait_for(session.identified.wait(), 5)
 
             async def send(message: codec.Reply, kind: str | None) -> None:
                 emitted.clear()

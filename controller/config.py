@@ -144,10 +144,49 @@ class SpotsDevice(_Strict):
         return self
 
 
+class OtherDevice(_Strict):
+    """Any registered device kind by its registry URL (docs/devices.md), ``[devices.<name>]``:
+    opened with the game's devices, its events journaled under ``<name>``."""
+
+    #: the device's registry URL, e.g. "serial:///dev/ttyUSB2" (the kind from the URL, or ``kind``)
+    url: str
+    #: the registered kind, where the URL does not say it (a serial line)
+    kind: str | None = None
+    enabled: bool = True
+
+    @model_validator(mode="after")
+    def _addressed(self) -> Self:
+        from drivers.registry import parse
+
+        parse(self.url, self.kind)  # DeviceAddressError (a ValueError) naming what is known
+        return self
+
+
 class Devices(_Strict):
+    """``[devices.shoe]``, ``[devices.wheel]`` and ``[devices.spots]`` have keys of their own
+    (simulators, broker); any other ``[devices.<name>]`` is an ``OtherDevice`` by URL."""
+
     shoe: ShoeDevice = ShoeDevice()
     wheel: WheelDevice = WheelDevice()
     spots: SpotsDevice = SpotsDevice()
+    #: every other device, by the name its section gives it
+    others: dict[str, OtherDevice] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _other_sections(cls, data: Any) -> Any:
+        """``[devices.shuffler]`` (any name but the three above) goes into ``others``."""
+        if not isinstance(data, dict):
+            return data
+        named = {"shoe", "wheel", "spots", "others"}
+        others = {k: v for k, v in data.items() if k not in named}
+        if not others:
+            return data
+        for name, section in others.items():
+            if not isinstance(section, dict) or "url" not in section:
+                raise ValueError(f"[devices.{name}]: not shoe, wheel or spots, so it needs url = \"...\" "
+                                 f"(the registry URL of a registered device kind, docs/devices.md)")
+        return {k: v for k, v in data.items() if k in named} | {"others": {**data.get("others", {}), **others}}
 
 
 class ConsoleSection(_Strict):

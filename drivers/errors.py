@@ -68,7 +68,19 @@ class ProtocolError(DriverError, ValueError):
 
 
 class CodecError(ProtocolError):
-    """One frame or line that does not decode; each codec subclasses it."""
+    """One frame, line or message that does not decode; each codec subclasses it.
+
+    The one convention of every codec (shoe, wheel, spots): ``reason`` is a short stable code or
+    phrase (what a counter or a test keys on), ``detail`` says more for a person, ``raw`` holds
+    the offending input (trimmed by the codec). A decoder that must not raise (the shoe's
+    incremental ``Decoder``, the wheel's ``parse_line``) hands the same error back as a value.
+    """
+
+    def __init__(self, reason: str, detail: str = "", *, raw: bytes | str = b"") -> None:
+        super().__init__(f"{reason}: {detail}" if detail else reason)
+        self.reason = reason
+        self.detail = detail
+        self.raw = raw
 
 
 class DeviceAddressError(DriverError, ValueError):

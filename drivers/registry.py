@@ -13,7 +13,9 @@ Addresses::
     mqtt://host:1883/T1?spots=7          the bet spots of table T1 (also mqtts://, unix://)
 
 Every serial address takes ``identity=`` (the device's serial number, checked after every
-connect). A new device kind is one module with a builder plus one line in ``DEVICES``; the
+connect). A new device kind is one module with a builder plus one line in ``DEVICES`` (its URL
+may use a scheme of its own: ``shuffler+tcp://host:7000`` gives the builder ``host:7000`` as
+the target); a table opens it from ``[devices.<name>] url = "..."`` with no other change. The
 builders are imported when first used, so a table that has no USB shoe never imports pyusb.
 An unknown scheme, kind or parameter raises ``DeviceAddressError`` naming what is known.
 """
@@ -138,6 +140,8 @@ def parse(url: str, kind: str | None = None) -> DeviceAddress:
         return _resolve(url, kind, scheme, parts.netloc, params, None)
     if scheme in ("mqtt", "mqtts", "unix"):
         return _resolve(url, kind, scheme, url, params, None)
+    if any(s == scheme for _, s in DEVICES):  # a kind's own scheme: host and path are its target
+        return _resolve(url, kind, scheme, parts.netloc + parts.path, params, None)
     raise DeviceAddressError(f"{url}: unknown scheme {scheme!r}; known: {', '.join(schemes())}")
 
 

@@ -10,14 +10,15 @@ a journal left it), ``session_config``, ``simulator`` (a ``WheelSimulator`` with
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, Protocol
 
+from drivers.base import DeviceBase
 from drivers.clock import Clock
 from drivers.device import Device, Health
+from drivers.device_kit import Command, EventSink
 from drivers.errors import DeviceAddressError
-from drivers.events import DeviceEvent
 from drivers.registry import BuildOptions, DeviceAddress
 from drivers.shoe.device import ShoeDevice
 from drivers.shoe.session import SessionConfig
@@ -37,12 +38,14 @@ class Simulator(Protocol):
     async def stop(self) -> None: ...
 
 
-class SimulatedDevice:
+class SimulatedDevice(DeviceBase):
     """A simulator and the real driver in front of it, as one ``Device``. ``open`` starts the
-    simulator, then builds and opens the driver on the address the simulator got."""
+    simulator, then builds and opens the driver on the address the simulator got; the driver's
+    events come out of this device. ``connect(sink)`` builds that driver."""
 
-    def __init__(self, name: str, simulator: Any, connect: Callable[[], Device]) -> None:
-        self.name = name
+    def __init__(self, name: str, simulator: Any, connect: Callable[[EventSink], Device],
+                 sink: EventSink | None = None) -> None:
+        super().__init__(name, sink=sink)
         self.simulator = simulator
         self._connect = connect
         self._driver: Device | None = None
@@ -55,13 +58,14 @@ class SimulatedDevice:
 
     @property
     def firmware(self) -> ShoeFirmware | None:
-        return getattr(self.simulator, "firmware", None)
+        """The simulated shoe's firmware (the console's simulator panel deals with it)."""
+        if isinstance(self.simulator, (SerialShoeSim, UsbShoeSim, MemoryShoeSim)):
+            return self.simulator.firmware
+        return None
 
-    async def open(self) -> None:
-        if self._driver is not None:
-            return
+    async def _start(self) -> None:
         await self.simulator.start()
-        driver = self._connect()
+        driver = self._connect(self.emit)
         try:
             await driver.open()
         except BaseException:
@@ -69,8 +73,8 @@ class SimulatedDevice:
             raise
         self._driver = driver
 
-    def events(self) -> AsyncIterator[DeviceEvent]:
-        return self.driver.events()
+    def commands(self) -> Mapping[str, Command]:
+        return {}
 
     async def command(self, name: str, **arguments: Any) -> None:
         await self.driver.command(name, **arguments)
@@ -78,11 +82,11 @@ class SimulatedDevice:
     def health(self) -> Health:
         return self.driver.health() if self._driver is not None else Health(online=False)
 
-    async def close(self) -> None:
+    async def _stop(self) -> None:
         driver, self._driver = self._driver, None
         if driver is not None:
             await driver.close()
-            await self.simulator.stop()
+        await self.simulator.stop()
 
 
 # --------------------------------------------------------------------------- the shoe
@@ -100,19 +104,20 @@ def _firmware(params: dict[str, Any], options: BuildOptions) -> ShoeFirmware:
                         clock=options.clock)
 
 
-def _shoe(options: BuildOptions, params: dict[str, Any], transport: Any) -> ShoeDevice:
+def _shoe(options: BuildOptions, params: dict[str, Any], transport: Any, sink: EventSink) -> ShoeDevice:
     config = options.extra("session_config", SessionConfig) or SessionConfig()
     identity = params["identity"] or options.extra("identity", str)
     if identity is not None:
         config = replace(config, identity=identity)
-    return ShoeDevice(transport, name=options.name, clock=options.clock, config=config, sink=options.sink)
+    return ShoeDevice(transport, name=options.name, clock=options.clock, config=config, sink=sink)
 
 
 def pty_shoe(address: DeviceAddress, options: BuildOptions) -> SimulatedDevice:
     """``sim+pty://shoe?seed=1&decks=6&serial=SN42&link=/run/shoe-tty``"""
     params = address.options(**_SHOE, link=None)
     sim = SerialShoeSim(_firmware(params, options), params["link"])
-    return SimulatedDevice(options.name, sim, lambda: _shoe(options, params, SerialTransport(sim.path)))
+    return SimulatedDevice(options.name, sim, lambda sink: _shoe(options, params, SerialTransport(sim.path), sink),
+                           options.sink)
 
 
 def usb_shoe(address: DeviceAddress, options: BuildOptions) -> SimulatedDevice:
@@ -123,7 +128,8 @@ def usb_shoe(address: DeviceAddress, options: BuildOptions) -> SimulatedDevice:
     except ValueError as exc:
         raise DeviceAddressError(f"{address.url}: {exc}") from None
     sim = UsbShoeSim(_firmware(params, options), vid, pid)
-    return SimulatedDevice(options.name, sim, lambda: _shoe(options, params, UsbTransport(vid, pid, sim.backend)))
+    return SimulatedDevice(options.name, sim,
+                           lambda sink: _shoe(options, params, UsbTransport(vid, pid, sim.backend), sink), options.sink)
 
 
 def memory_shoe(address: DeviceAddress, options: BuildOptions) -> SimulatedDevice:
@@ -137,7 +143,7 @@ def memory_shoe(address: DeviceAddress, options: BuildOptions) -> SimulatedDevic
         to_host=LineFaults(random.Random(seed), **faults).apply,
         to_shoe=LineFaults(random.Random(seed + 1), **faults).apply,
     )
-    return SimulatedDevice(options.name, sim, lambda: _shoe(options, params, sim.transport))
+    return SimulatedDevice(options.name, sim, lambda sink: _shoe(options, params, sim.transport, sink), options.sink)
 
 
 # --------------------------------------------------------------------------- the wheel
@@ -155,10 +161,10 @@ def pty_wheel(address: DeviceAddress, options: BuildOptions) -> SimulatedDevice:
                              mode=params["mode"], banner=params["banner"], timings=timings,
                              results=options.extras.get("results", ()))
 
-    def connect() -> Device:
+    def connect(sink: EventSink) -> Device:
         identity = params["identity"] or options.extra("identity", str)
         query = {"identity": identity} if identity is not None else {}
         line = DeviceAddress(f"serial://{sim.path}", address.kind, "serial", sim.path, query)
-        return serial_wheel(line, options)
+        return serial_wheel(line, replace(options, sink=sink))
 
-    return SimulatedDevice(options.name, sim, connect)
+    return SimulatedDevice(options.name, sim, connect, options.sink)

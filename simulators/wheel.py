@@ -109,6 +109,8 @@ class WheelSimulator:
         self.timings = timings
         self.version = version
         self.banner = banner
+        #: False: a silent impostor that never answers ``*V`` (the driver must not trust it)
+        self.answers_banner = True
         self.wall = wall
         self.rpm = rpm
         #: a stable symlink to the current pty (like /dev/serial/by-id), kept across ``replug``
@@ -425,7 +427,7 @@ class WheelSimulator:
             case codec.GetVersion():
                 return codec.Version(self.version).line()
             case codec.GetBanner():
-                return codec.Banner(self.banner).line()
+                return codec.Banner(self.banner).line() if self.answers_banner else None
             case codec.SetMode(mode=None):
                 return codec.ModeReply(self.mode).line()
             case codec.SetMode(mode=int() as mode):

@@ -4,8 +4,35 @@ Events print as one line each, or with ``--json`` one JSON object per line with 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
+from collections.abc import Coroutine
+from typing import Any
+
 import typer
 from pydantic import BaseModel
+
+
+def run_until_stopped(main: Coroutine[Any, Any, None]) -> None:
+    """``asyncio.run(main)`` until it ends or the process is told to stop: Ctrl-C (SIGINT) or
+    SIGTERM (``kill``, ``systemctl stop``, a test runner) cancel it, and the command exits 0
+    after its ``finally`` blocks ran (a simulator's pty closed, a link's DISCONNECT sent)."""
+
+    async def guarded() -> None:
+        task = asyncio.ensure_future(main)
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, task.cancel)
+        try:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        finally:
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(signum)
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(guarded())
 
 
 def print_event(event: BaseModel, as_json: bool) -> None:

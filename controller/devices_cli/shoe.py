@@ -11,14 +11,13 @@ system libusb; ``--simulated`` puts the simulated shoe on an in-process backend 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from controller.devices_cli import print_event
+from controller.devices_cli import print_event, run_until_stopped
 from controller.shoe import Shoe
 from drivers import registry
 from drivers.errors import DriverError
@@ -76,8 +75,7 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
             finally:
                 await sim.stop()
 
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(main())
+        run_until_stopped(main())
 
     @listen_app.command("shoe")
     def listen_shoe(
@@ -108,8 +106,7 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
                 typer.echo("error: libusb 1.0 is not available (or use --simulated)", err=True)
                 raise typer.Exit(2)
         try:
-            with contextlib.suppress(KeyboardInterrupt):
-                asyncio.run(_listen(url, pace, count, as_json))
+            run_until_stopped(_listen(url, pace, count, as_json))
         except DriverError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from controller.devices_cli import print_event
+from controller.devices_cli import print_event, run_until_stopped
 from drivers.mqtt import BrokerUrl, MqttLink
 from drivers.spots import SpotsSession
 from drivers.spots.codec import BUTTONS
@@ -34,10 +34,7 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
         """Run the bet-spot driver alone and print every event. Its own client id by default, so it
         does not take over the session of a running controller."""
         url = _parse_url(broker)
-        try:
-            asyncio.run(_listen(url, table, spots, client_id or f"croupier-{table}-listen", as_json))
-        except KeyboardInterrupt:
-            pass
+        run_until_stopped(_listen(url, table, spots, client_id or f"croupier-{table}-listen", as_json))
 
     @sim_app.command("spots", help=f"Run simulated bet spots, each its own MQTT client. {SIM_HELP}")
     def sim_spots(
@@ -52,10 +49,7 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         url = _parse_url(broker) if broker else None
-        try:
-            asyncio.run(_simulate(url, table, spots, spot_password))
-        except KeyboardInterrupt:
-            pass
+        run_until_stopped(_simulate(url, table, spots, spot_password))
 
 
 def _parse_url(url: str) -> BrokerUrl:

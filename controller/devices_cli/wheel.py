@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from controller.devices_cli import print_event
+from controller.devices_cli import print_event, run_until_stopped
 from drivers import registry
 from drivers.clock import SYSTEM_CLOCK, Clock, ScaledClock
 from drivers.errors import DriverError
@@ -42,9 +42,7 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
         if pockets not in (37, 38):
             raise typer.BadParameter("37 or 38", param_hint="--pockets")
         try:
-            asyncio.run(_simulate(pockets, seed, result or [], mode, not off, _clock(speed)))
-        except KeyboardInterrupt:
-            pass
+            run_until_stopped(_simulate(pockets, seed, result or [], mode, not off, _clock(speed)))
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="--result") from None
 
@@ -67,9 +65,7 @@ def register(listen_app: typer.Typer, sim_app: typer.Typer) -> None:
             return
         assert port is not None
         try:
-            asyncio.run(_listen(port, as_json, auto_start, _clock(speed)))
-        except KeyboardInterrupt:
-            pass
+            run_until_stopped(_listen(port, as_json, auto_start, _clock(speed)))
         except DriverError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
@@ -21,10 +20,10 @@ from controller.metrics import table_metrics
 from controller.sd_notify import Notifier
 from controller.table import inputs
 from controller.table.core import TableCore
-from controller.table.devices import open_shoe
+from controller.table.devices import FEED_LINK, link_alarm, open_devices, simulated_people
 from controller.table.keyboard import read_commands
 from controller.table.loop import TableLoop
-from controller.table.players import SeatedPlayer, SimulatedTable, default_players
+from controller.table.players import SeatedPlayer, default_players
 from controller.table.printer import Printer
 from controller.table.recovery import device_sync, replay
 from controller.table.registry import adapter_for
@@ -100,15 +99,8 @@ async def run_table(
     loop.listeners.append(printer)
     if result.round_id is not None and not as_json:
         out.write(f"resumed round {result.round_id} from the journal ({result.inputs} inputs replayed)\n")
-    devices: Any
-    if core.adapter.uses_shoe:
-        devices = await open_shoe(config, core, loop.device_event)
-        loop.devices["shoe"] = devices
-    else:  # a wheel game
-        from controller.table.wheel import open_wheel
-
-        devices = await open_wheel(config, core, loop.device_event)
-        loop.devices["wheel"] = devices
+    devices = await open_devices(config, core, loop.device_event)  # the game's and every other configured one
+    loop.devices.update(devices.opened)
     tasks: list[asyncio.Task[Any]] = []  # an open device runs itself until closed
     stack = contextlib.AsyncExitStack()
     try:
@@ -120,8 +112,8 @@ async def run_table(
         if config.console.enabled:  # the dealer's touch console (docs/console.md)
             from controller.console import serve_console
 
-            await serve_console(config, loop, stack, out, simulator=getattr(devices, "firmware", None)
-                                if rounds is None else None)
+            await serve_console(config, loop, stack, out,
+                                simulator=devices.simulator_panel() if rounds is None else None)
         await loop.carry_out(list(device_sync(core)))
         tasks.append(asyncio.create_task(loop.run(), name="table"))
         notifier = Notifier.from_env()  # under systemd (Type=notify): ready now, and the watchdog
@@ -139,19 +131,7 @@ async def run_table(
             return 0
         limits = core.rules.limits.get(core.adapter.bet_kind)
         players = seated or default_players(limits.min if limits else 100)
-        sim: SimulatedTable
-        if not core.adapter.uses_shoe:
-            from controller.table.wheel import WheelTable
-
-            if getattr(devices, "simulator", None) is None and config.devices.wheel.transport != "serial":
-                raise RuntimeError("--rounds needs a simulated wheel (devices.wheel.transport = \"simulated\")")
-            sim = WheelTable(loop, players, rounds, pace, random.Random(config.devices.wheel.simulated.seed),
-                             result.rounds_closed)
-        else:
-            firmware = getattr(devices, "firmware", None)
-            if firmware is None and config.devices.shoe.transport != "serial":  # serial: a rig deals (docs/hil.md)
-                raise RuntimeError("--rounds needs a simulated shoe (devices.shoe.transport = \"simulated\")")
-            sim = SimulatedTable(loop, firmware, players, rounds, pace, result.rounds_closed)
+        sim = simulated_people(config, loop, devices, players, rounds, pace, result.rounds_closed)
         sim.stop_when_closed = stop_when_closed
         tasks.append(asyncio.create_task(sim.run(), name="simulated-people"))
         await _until(sim.done, tasks)
@@ -215,6 +195,7 @@ async def _start_feed(config: TableConfig, journal: Journal, loop: TableLoop,
 
     feed = Feed.connect(broker, journal, config.table.id, on_command)
     feed.admission = loop.admission  # pit commands rate-limited, refusals counted (admission.py)
+    feed.link.on_alarm.append(link_alarm(loop, FEED_LINK))  # a dead broker or a taken session is loud
     await stack.enter_async_context(feed)
     loop.listeners.append(FeedListener(feed))
     return broker

@@ -251,8 +251,10 @@ class TableCore:
                 apply_device_step(self, device, self.adapter.device_step(self.engine, self.rules, event))
             case Refused(reason=reason, raw=raw) if device != SHOE:
                 self.alert(WARNING, "device.refused", f"{device}: {reason}", raw=raw)
-            case _:
+            case _ if device == SHOE:
                 self.shoe_device.device_step(self, event)
+            case _:  # another device's own event: journaled (and its presence tracked), no game step
+                pass
 
     def _press(self, press: SpotPress) -> None:
         """A bet-spot press: the command it stands for now (``presses``), or refused with the

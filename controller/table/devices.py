@@ -1,6 +1,9 @@
-"""The table's shoe as its config says, opened through the device registry (``docs/devices.md``).
+"""The table's devices as its config says, opened through the device registry (``docs/devices.md``):
+the game's own devices (the shoe of a card game, the wheel of roulette) and every other device
+``[devices.<name>]`` names by URL, into one ``TableDevices`` set. Which game device is opened how
+is one line in ``OPENERS``; another device kind needs no line here at all.
 
-The ``[devices.shoe]`` keys become one registry URL: ``transport = "serial"`` with ``port`` is
+For the shoe, the ``[devices.shoe]`` keys become one registry URL: ``transport = "serial"`` with ``port`` is
 ``serial://<port>`` (or the pyserial URL given as the port), ``"usb"`` is ``usb://<usb>``,
 ``"simulated"`` is ``sim+pty://shoe`` or ``sim+usb://<usb>``; ``url`` gives one directly.
 
@@ -12,23 +15,58 @@ from the current one (both known from the replayed journal) are dealt off silent
 
 from __future__ import annotations
 
+import importlib
+import logging
 import random
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import quote
 
 from controller.shoe import Shoe
 from controller.table.core import TableCore
 from drivers import registry
 from drivers.device import Device
-from drivers.events import DeviceEvent
+from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline
 from drivers.shoe import SessionConfig
+from simulators.devices import SimulatedDevice
 from simulators.shoe import ShoeFirmware
 
 if TYPE_CHECKING:  # the config imports the game registry, which imports the table
     from controller.config import TableConfig
+    from controller.table.loop import TableLoop
+    from controller.table.players import SeatedPlayer, SimulatedTable
+
+log = logging.getLogger(__name__)
+
+Sink = Callable[[DeviceEvent], None]
+Opener = Callable[["TableConfig", TableCore, Sink], Awaitable[Device]]
+#: a game device's name -> "module:function" opening it from the config (imported when used)
+OPENERS: dict[str, str] = {
+    "shoe": "controller.table.devices:open_shoe",
+    "wheel": "controller.table.wheel:open_wheel",
+}
+#: a game device's name -> "module:function" building batch mode's simulated people on it
+PEOPLE: dict[str, str] = {
+    "shoe": "controller.table.devices:shoe_people",
+    "wheel": "controller.table.wheel:wheel_people",
+}
 
 SHOE = "shoe"
+#: the pit feed's MQTT link, as the table's health shows it (``link_alarm``)
+FEED_LINK = "feed"
+
+
+def link_alarm(loop: Any, name: str) -> Callable[[str | None], None]:
+    """An ``MqttLink.on_alarm`` callback that makes a loud outage (a dead or misconfigured
+    broker, a session taken over) a journaled ``offline`` of ``name``, and its end ``online``:
+    the table alerts, its ``state()`` devices and the device-online metric show it."""
+
+    def told(reason: str | None) -> None:
+        event = DeviceOnline(device=name, detail="broker link") if reason is None else DeviceOffline(
+            device=name, reason=reason)
+        loop.device_event(event)
+
+    return told
 
 
 def _shuffled(decks: int, rng: random.Random) -> Shoe:
@@ -81,3 +119,83 @@ async def open_shoe(config: TableConfig, core: TableCore, on_event: Callable[[De
     if url.startswith("sim+"):
         extras["firmware"] = simulated_firmware(config, core)
     return await registry.open_device(url, SHOE, sink=on_event, **extras)
+
+
+def _load(spec: str) -> Any:
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def game_devices(core: TableCore) -> list[str]:
+    """The devices the game needs: the shoe of a card game, the game's own (roulette's wheel)."""
+    names = [SHOE] if core.adapter.uses_shoe else []
+    own = core.adapter.device
+    if own is not None and own not in names:
+        names.append(own)
+    return names
+
+
+class TableDevices:
+    """Every device a table opened, by name; closed together."""
+
+    def __init__(self, game: list[str]) -> None:
+        #: the names of the game's own devices, in ``game_devices`` order
+        self.game = game
+        self.opened: dict[str, Device] = {}
+
+    def simulator_panel(self) -> ShoeFirmware | None:
+        """The simulated shoe's firmware, for the console's simulator panel (None: a real shoe,
+        or no shoe)."""
+        shoe = self.opened.get(SHOE)
+        return shoe.firmware if isinstance(shoe, SimulatedDevice) else None
+
+    @property
+    def firmware(self) -> ShoeFirmware | None:
+        """``simulator_panel()``, under the name callers of the shoe device used."""
+        return self.simulator_panel()
+
+    def simulated(self, name: str) -> SimulatedDevice | None:
+        device = self.opened.get(name)
+        return device if isinstance(device, SimulatedDevice) else None
+
+    async def close(self) -> None:
+        for name, device in reversed(list(self.opened.items())):
+            try:
+                await device.close()
+            except Exception:  # one device's failure to close must not keep the others open
+                log.exception("%s: close failed", name)
+        self.opened.clear()
+
+
+async def open_devices(config: TableConfig, core: TableCore, on_event: Sink) -> TableDevices:
+    """Open the game's devices, then every other ``[devices.<name>]``; a device that cannot be
+    opened raises (``DeviceUnavailable`` ...) with the ones already open closed again."""
+    devices = TableDevices(game_devices(core))
+    try:
+        for name in devices.game:
+            opener = cast(Opener, _load(OPENERS[name]))
+            devices.opened[name] = await opener(config, core, on_event)
+        for name, other in config.devices.others.items():
+            if other.enabled:
+                devices.opened[name] = await registry.open_device(other.url, other.kind, name=name, sink=on_event)
+    except BaseException:
+        await devices.close()
+        raise
+    return devices
+
+
+def simulated_people(config: TableConfig, loop: TableLoop, devices: TableDevices, players: list[SeatedPlayer],
+                     rounds: int, pace: float, closed_by_replay: int) -> SimulatedTable:
+    """Batch mode's simulated people, on the game's first device (``PEOPLE``)."""
+    build = _load(PEOPLE[devices.game[0]])
+    return cast("SimulatedTable", build(config, loop, devices, players, rounds, pace, closed_by_replay))
+
+
+def shoe_people(config: TableConfig, loop: TableLoop, devices: TableDevices, players: list[SeatedPlayer],
+                rounds: int, pace: float, closed_by_replay: int) -> SimulatedTable:
+    from controller.table.players import SimulatedTable
+
+    firmware = devices.simulator_panel()
+    if firmware is None and config.devices.shoe.transport != "serial":  # serial: a rig deals (docs/hil.md)
+        raise RuntimeError("--rounds needs a simulated shoe (devices.shoe.transport = \"simulated\")")
+    return SimulatedTable(loop, firmware, players, rounds, pace, closed_by_replay)

@@ -93,3 +93,12 @@ class WheelTable(SimulatedTable):
         if expect.kind is ExpectKind.RESULT and getattr(engine, "balls", None):
             number = self.rng.choice(sorted(wheel(engine.rules.wheel).pockets))
             self.loop.command("key_result", DEALER, number=number)
+
+
+def wheel_people(config: TableConfig, loop: TableLoop, devices: Any, players: list[SeatedPlayer], rounds: int,
+                 pace: float, closed_by_replay: int) -> WheelTable:
+    """Batch mode's simulated people at a wheel table (``controller.table.devices.PEOPLE``)."""
+    if devices.simulated(DEVICE) is None and config.devices.wheel.transport != "serial":
+        raise RuntimeError("--rounds needs a simulated wheel (devices.wheel.transport = \"simulated\")")
+    return WheelTable(loop, players, rounds, pace, random.Random(config.devices.wheel.simulated.seed),
+                      closed_by_replay)

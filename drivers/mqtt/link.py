@@ -13,6 +13,18 @@ is then the only place an unacknowledged message lives, and it is resent in orde
 Incoming messages are routed inside paho's ``on_message`` callback (through aiomqtt's
 ``queue_type`` hook), so nothing sits in a client-owned queue that a dropped connection could
 discard after the broker's message was acknowledged.
+
+A session taken over (another client connected under this client id) is told from a broker
+blip by its pattern: the broker drops a working link and takes it back at once, again and again
+(``drivers.mqtt.alarm.Takeovers``; an MQTT 5 broker's reason 0x8E says it outright).
+
+A broker that cannot be reached is loud (``drivers.reconnect``): a refused port or a broker
+that stopped is a WARNING once the outage has lasted ``warn_after`` seconds, a certificate, DNS
+or credentials failure and a session taken over at the first attempt; then again every
+``warn_every`` seconds while it lasts. ``on_alarm`` callbacks hear the outage once (its reason)
+and its end (None), so the table can journal and show it; ``health()`` and ``state`` report it.
+After a takeover the link waits longer before each new attempt, so two clients with one id do
+not throw each other off forever.
 """
 
 from __future__ import annotations
@@ -20,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,9 +40,12 @@ import aiomqtt
 from paho.mqtt.reasoncodes import ReasonCode
 
 from drivers.clock import SYSTEM_CLOCK, Clock
+from drivers.device import Health
+from drivers.mqtt.alarm import Takeovers, is_misconfiguration, is_takeover
 from drivers.mqtt.outbox import Outbox, Outgoing
 from drivers.mqtt.tls import tls_context
 from drivers.mqtt.url import BrokerUrl
+from drivers.reconnect import Backoff, LinkState, Reconnect
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +143,8 @@ class MqttLink:
         ack_timeout: float = 10.0,
         outbox_limit: int | None = None,
         clock: Clock = SYSTEM_CLOCK,
+        warn_after: float = 3.0,
+        warn_every: float = 30.0,
     ) -> None:
         self.url = url if isinstance(url, BrokerUrl) else BrokerUrl.parse(url)
         self._tls = tls_context(self.url)  # an unreadable CA or certificate fails here, not in the loop
@@ -134,7 +152,8 @@ class MqttLink:
         self._will = will
         self._birth = birth
         self._keepalive = keepalive
-        self._backoff = (backoff_min, backoff_max)
+        self.reconnect = Reconnect(Backoff(backoff_min, backoff_max), clock, warn_after=warn_after,
+                                   warn_every=warn_every)
         self._ack_timeout = ack_timeout
         self._clock = clock
         self._outbox = Outbox(outbox_limit)
@@ -144,6 +163,11 @@ class MqttLink:
         self._reported_down = False  # a LinkDown goes out once per outage, not per failed attempt
         self.connections = 0  # successful connections so far
         self.last_error = ""
+        #: the reason of the outage being reported (warned, told to ``on_alarm``); None: none
+        self.alarm: str | None = None
+        #: called with the reason when an outage becomes loud, and with None when it ends
+        self.on_alarm: list[Callable[[str | None], None]] = []
+        self._takeovers = Takeovers(clock)
 
     # -- application side ------------------------------------------------------------------
     def subscribe(self, *filters: str, qos: int = 1, limit: int | None = None) -> Subscription:
@@ -169,6 +193,19 @@ class MqttLink:
     @property
     def connected(self) -> bool:
         return self._up.is_set()
+
+    @property
+    def takeovers(self) -> int:
+        """Times the broker dropped this session for another client with its client id."""
+        return self._takeovers.count
+
+    @property
+    def state(self) -> LinkState:
+        return self.reconnect.state
+
+    def health(self) -> Health:
+        """Online while connected; the outage's reason as the fault once it is loud."""
+        return Health(online=self.connected, fault=None if self.connected else self.alarm)
 
     @property
     def pending(self) -> int:
@@ -203,6 +240,7 @@ class MqttLink:
             pass
         self._task = None
         self._up.clear()
+        self.reconnect.closed()
         if not self._reported_down:
             self._reported_down = True
             self._broadcast(LinkDown("closed"))
@@ -238,15 +276,15 @@ class MqttLink:
         )
 
     async def _run(self) -> None:
-        delay, attempt = self._backoff[0], 0
+        attempt = 0
         while True:
             attempt += 1
+            self.reconnect.connecting()
             client = self._client()
+            taken = False
             try:
                 async with client:
-                    delay = self._backoff[0]
-                    self.connections += 1
-                    self._reported_down = False
+                    self._connected()
                     # Before subscribing: some brokers send retained messages ahead of the SUBACK.
                     self._broadcast(LinkUp(attempt))
                     for sub in self._subscriptions:
@@ -258,6 +296,7 @@ class MqttLink:
                         tasks.create_task(self._send(client))
             except* aiomqtt.MqttError as group:
                 self.last_error = "; ".join(str(e) for e in group.exceptions)
+                taken = any(is_takeover(e) for e in group.exceptions)
             except* Exception as group:  # a library surprise must not end the link for good
                 self.last_error = "; ".join(repr(e) for e in group.exceptions)
                 log.error("%s: unexpected link failure", self.client_id, exc_info=group)
@@ -265,9 +304,46 @@ class MqttLink:
             if not self._reported_down:
                 self._reported_down = True
                 self._broadcast(LinkDown(self.last_error or "disconnected"))
-            log.info("%s: %s; retrying in %.2f s", self.client_id, self.last_error, delay)
-            await self._clock.sleep(delay)
-            delay = min(delay * 2, self._backoff[1])
+            await self._clock.sleep(self._failed(taken))
+
+    def _connected(self) -> None:
+        up_for = self.reconnect.down_for()
+        self.reconnect.connected()
+        self._takeovers.connected()
+        self.connections += 1
+        self._reported_down = False
+        if self.alarm is not None:
+            log.warning("%s: the broker %s answers again (down %.1f s)", self.client_id, self.url.redacted(),
+                        up_for or 0.0)
+            self.alarm = None
+            self._tell(None)
+
+    def _failed(self, taken: bool) -> float:
+        """Count the failure, warn when it is due, and the seconds to wait before the next try."""
+        error = self.last_error or "disconnected"
+        taken = self._takeovers.dropped(self.reconnect.state is LinkState.CONNECTED, taken)
+        if taken:
+            error = (f"session taken over: another client is connected to {self.url.redacted()} as "
+                     f"{self.client_id!r} (the broker drops this link and takes it back at once; {error})")
+        delay = max(self.reconnect.failed(error), self._takeovers.delay())
+        loud_now = taken or is_misconfiguration(error)
+        if self.reconnect.alarm() or (loud_now and self.alarm != error):
+            log.warning("%s: cannot keep a link to the broker %s: %s (down %.1f s; retrying in %.2f s)",
+                        self.client_id, self.url.redacted(), error, self.reconnect.down_for() or 0.0, delay)
+            if self.alarm is None:
+                self.alarm = error
+                self._tell(error)
+            self.alarm = error
+        else:
+            log.info("%s: %s; retrying in %.2f s", self.client_id, error, delay)
+        return delay
+
+    def _tell(self, reason: str | None) -> None:
+        for callback in self.on_alarm:
+            try:
+                callback(reason)
+            except Exception:  # a listener's bug must not end the link
+                log.exception("%s: link alarm listener failed", self.client_id)
 
     async def _watch(self, client: aiomqtt.Client) -> None:
         """Messages are routed by the queue hook; this iteration only ends by raising on disconnect."""

@@ -6,7 +6,8 @@ both transports and the simulator; the golden vectors in the tests pin the wire 
 shared by both ends still fails.
 
 Nothing here raises on input bytes except ``CodecError`` (from ``decode_frame``); the incremental
-``Decoder`` never raises, it returns ``Frame`` or ``FrameError`` values.
+``Decoder`` never raises, it returns ``Frame`` values or the same ``CodecError`` as a value
+(``FrameError``), the convention of every codec (``drivers.errors.CodecError``).
 """
 
 from __future__ import annotations
@@ -151,20 +152,22 @@ class Frame:
 class CodecError(errors.CodecError):
     """Bytes that are not a valid CSP/1 frame; ``seq`` is set when it could still be read."""
 
-    def __init__(self, reason: str, seq: int | None = None, raw: bytes = b"") -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.seq = seq
-        self.raw = raw
-
-
-@dataclass(frozen=True, slots=True)
-class FrameError:
-    """A dropped frame as reported by the Decoder (so the session can count it and NAK it)."""
-
-    reason: str
-    seq: int | None
     raw: bytes
+
+    def __init__(self, reason: str, seq: int | None = None, raw: bytes = b"") -> None:
+        super().__init__(reason, raw=raw)
+        self.seq = seq
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, CodecError) and (self.reason, self.seq, self.raw)
+                == (other.reason, other.seq, other.raw))
+
+    def __hash__(self) -> int:
+        return hash((self.reason, self.seq, self.raw))
+
+
+#: a dropped frame as the ``Decoder`` hands it back (so the session can count it and NAK it)
+FrameError = CodecError
 
 
 # --------------------------------------------------------------------------- fields

@@ -8,15 +8,14 @@ Commands: ``lock``, ``unlock``, ``new_shoe(shoe_id, decks)``, ``ping``, ``reset`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
-from collections.abc import AsyncIterator
-from typing import Any
 
+from drivers.base import DeviceBase
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.device import Health
-from drivers.device_kit import Command, EventSink, dispatch, queued_events, stop_task
+from drivers.device_kit import Command, EventSink, stop_task
 from drivers.errors import DeviceAddressError
-from drivers.events import DeviceEvent
 from drivers.registry import BuildOptions, DeviceAddress
 from drivers.shoe.session import SessionConfig, ShoeSession
 from drivers.shoe.transport import Transport
@@ -24,17 +23,15 @@ from drivers.shoe.transport_serial import BAUDRATE, SerialTransport
 from drivers.shoe.transport_usb import DEFAULT_PID, DEFAULT_VID, UsbTransport, parse_vid_pid
 
 
-class ShoeDevice:
+class ShoeDevice(DeviceBase):
     """One shoe behind any ``Transport``."""
 
     def __init__(self, transport: Transport, *, name: str = "shoe", clock: Clock = SYSTEM_CLOCK,
                  config: SessionConfig | None = None, sink: EventSink | None = None) -> None:
-        self.name = name
+        super().__init__(name, sink=sink)
         self.address = transport.name
-        self.session = ShoeSession(transport, device=name, clock=clock, config=config, on_event=sink)
-        self._sink = sink
+        self.session = ShoeSession(transport, device=name, clock=clock, config=config, on_event=self.emit)
         self._task: asyncio.Task[None] | None = None
-        self._closed = asyncio.Event()
         self._commands: dict[str, Command] = {
             "lock": self.session.lock,
             "unlock": self.session.unlock,
@@ -43,20 +40,17 @@ class ShoeDevice:
             "reset": self.session.reset,
         }
 
-    async def open(self) -> None:
+    def commands(self) -> dict[str, Command]:
+        return self._commands
+
+    async def _start(self) -> None:
         """Open the transport (``DeviceNotFound``, ``DeviceBusy`` ... when it cannot be), then
         run the session: from here on a lost link is ``offline`` and a reconnect."""
-        if self._task is not None:
-            return
         await self.session.transport.open()
-        self._closed.clear()
         self._task = asyncio.create_task(self.session.run(opened=True), name=f"{self.name}-session")
-
-    def events(self) -> AsyncIterator[DeviceEvent]:
-        return queued_events(self.session.events, self._closed, self._sink, self.name)
-
-    async def command(self, name: str, **arguments: Any) -> None:
-        await dispatch(self.name, self._commands, name, arguments)
+        # the table takes inputs once this returns: give the shoe the time to say who it is
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.session.identified.wait(), self.session.config.identify_timeout + 1.0)
 
     def health(self) -> Health:
         receiver = self.session.receiver
@@ -65,11 +59,12 @@ class ShoeDevice:
             fault = f"shoe {receiver.impostor} is not this table's shoe {receiver.identity}"
         elif self.session.open_error is not None:
             fault = str(self.session.open_error)
+        elif not receiver.proven:
+            fault = f"the shoe at {self.address} has not said HELLO: its identity is not proven"
         return Health(online=self.session.online, fault=fault, last_seen=self.session.last_seen,
                       identity=receiver.identity)
 
-    async def close(self) -> None:
-        self._closed.set()
+    async def _stop(self) -> None:
         task, self._task = self._task, None
         await stop_task(task)
         await self.session.transport.close()

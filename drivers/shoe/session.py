@@ -26,7 +26,17 @@ costs the same per frame as the first (``docs/devices.md``, "Bounded state").
 Identity: the shoe's serial number comes in ``HELLO`` (power-up, ``RESET``, plug-in). The first
 one seen, or the configured one, is the shoe of this table; a ``HELLO`` with another serial is a
 ``fault`` and the impostor's frames are acknowledged but never delivered until the right shoe
-says ``HELLO`` again.
+says ``HELLO`` again. After every open and reconnect the shoe must say ``HELLO`` before anything
+it sends is delivered (``online`` included): a silent impostor behind the same port proves
+nothing. pyserial empties the input buffer at open, so a ``HELLO`` sent before the host held the
+port is lost; the session then asks for one with ``RESET``, once the shoe's ``STATUS`` is in and
+once every card it counts has come (or ``identify_settle`` after the connect), and again every
+``identify_timeout``. Until the ``HELLO``, cards are acknowledged and kept, not applied: a
+``RESET`` clears the shoe's resend queue, so the receiver delivers what it kept once the right
+``HELLO`` comes in answer to that ``RESET`` (one said unasked, as a shoe swapped in on the same
+line powers up, does not vouch for them: they are dropped with one ``refused``), and drops it
+for a wrong one. A shoe still unproven after ``identify_timeout``
+is a ``fault`` (code 91), held exactly like a wrong one.
 """
 
 from __future__ import annotations
@@ -42,6 +52,7 @@ from typing import Any
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.errors import DeviceTimeout, DeviceUnavailable
 from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline, Refused
+from drivers.reconnect import SERIAL_BACKOFF, Backoff, Reconnect
 from drivers.shoe import codec
 from drivers.shoe.codec import Ack, Decoder, Frame, FrameError, Nak
 from drivers.shoe.events import CardDrawn, CutCard, Hello, LostCard, NoRead, ShoeFault, ShoeStatus
@@ -56,13 +67,15 @@ class SessionConfig:
     retry_interval: float = 0.25  # host command retransmission
     command_tries: int = 20
     gap_timeout: float = 6.0  # a missing card is lost after this (shoe gives up after 20 x 250 ms)
-    reconnect_delay: float = 0.5
+    reconnect_delay: float = 0.5  # the longest wait between attempts (the shared backoff's cap)
     tick: float = 0.05  # watchdog resolution
     dedupe_window: int = 512  # seqs remembered for duplicate suppression
     max_ahead: int = 512  # a card this many counts past the last delivered one is refused
     identity: str | None = None  # the shoe's serial number; None: the first HELLO seen
     initial_seq: int | None = None  # host seq to count from; None: random, so a restarted host
     # does not resend the very seq + command the shoe last applied (it would be taken as a repeat)
+    identify_timeout: float = 2.0  # no HELLO this long after a connect -> fault 91, RESET again
+    identify_settle: float = 0.6  # RESET no sooner, unless every card the shoe counts has come
 
 
 @dataclass
@@ -81,6 +94,11 @@ class SessionStats:
 
 #: ``ShoeFault.code`` of a driver-detected identity mismatch (the shoe's own codes are below 90)
 IDENTITY_FAULT = 90
+#: ``ShoeFault.code`` of a shoe that has not said ``HELLO`` since the link came up
+UNPROVEN_FAULT = 91
+#: cards an unproven shoe sent that are kept for delivery once its ``HELLO`` proves it (more are
+#: left unacknowledged, so the shoe keeps them)
+UNPROVEN_KEPT = 512
 
 
 class CommandFailed(DeviceTimeout):
@@ -116,10 +134,39 @@ class Receiver:
         self._overflow = False  # a bound was hit: refused once, counted after that
         #: the serial of a HELLO that is not this table's shoe; its frames are not applied
         self.impostor: str | None = None
+        #: False from ``connected()`` until this table's shoe says HELLO (a pure receiver, never
+        #: connected, trusts what it is given)
+        self.proven = True
+        #: cards (and the cut card) an unproven shoe sent: acknowledged, not applied yet
+        self._unproven: list[codec.Card | codec.NoRead | codec.Cut] = []
+        self._unproven_count: int | None = None  # the count in an unproven shoe's last STATUS
+        self._asked = False  # a RESET asked this link's shoe for HELLO
         self._last_status: tuple[str, int, str] | None = None
         self._gap_since: float | None = None
 
     # -- inputs
+    def connected(self) -> None:
+        """A new link: nothing is delivered until the shoe says HELLO on it."""
+        self.proven = False
+        self._unproven.clear()
+        self._unproven_count = None
+        self._asked = False
+
+    def asked(self) -> None:
+        """A RESET went out on this link: the HELLO that answers it vouches for the kept cards."""
+        self._asked = True
+
+    @property
+    def unproven_settled(self) -> bool:
+        """An unproven shoe's STATUS count is covered by the cards known on this link: a RESET
+        (which clears the shoe's resend queue) loses none of them."""
+        if self._unproven_count is None:
+            return False
+        counts = [0] + [m.n for m in self._unproven if not isinstance(m, codec.Cut)]
+        if self.delivered_n is not None:
+            counts.append(self.delivered_n)
+        return self._unproven_count <= max(counts)
+
     def new_shoe(self) -> None:
         """A new shoe is loaded (host sent SHOE): n restarts at 0."""
         self.delivered_n = 0
@@ -149,6 +196,8 @@ class Receiver:
             if seen is None:
                 self._remember(frame)
             return [], []
+        if not self.proven and self.impostor is None and not isinstance(frame.msg, codec.Hello):
+            return [], self._keep_unproven(frame)
         replies: list[codec.Message] = [Ack(frame.seq)]
         if seen is not None:
             self.stats.duplicates += 1
@@ -158,7 +207,7 @@ class Receiver:
         msg = frame.msg
         events: list[DeviceEvent] = []
         if isinstance(msg, codec.Hello):  # n survives a restart in the shoe's memory
-            events += self._on_hello(msg)
+            events += self._on_hello(msg, now)
         elif self.impostor is not None:
             self.stats.refused_frames += 1  # acknowledged (the line stays sane), never applied
         elif isinstance(msg, (codec.Card, codec.NoRead)):
@@ -199,18 +248,45 @@ class Receiver:
         return events
 
     # -- rules
-    def _on_hello(self, msg: codec.Hello) -> list[DeviceEvent]:
+    def _keep_unproven(self, frame: Frame) -> list[codec.Message]:
+        """A frame from a shoe not proven yet: acknowledged, not applied; a card is kept for its
+        HELLO (beyond the bound it is left unacknowledged, for the shoe to keep)."""
+        msg = frame.msg
+        if isinstance(msg, codec.Status):
+            self._unproven_count = msg.n
+        if isinstance(msg, (codec.Card, codec.NoRead, codec.Cut)) and msg not in self._unproven:
+            if len(self._unproven) >= UNPROVEN_KEPT:
+                self.stats.refused_frames += 1
+                return []
+            self._unproven.append(msg)
+        return [Ack(frame.seq)]
+
+    def _on_hello(self, msg: codec.Hello, now: float) -> list[DeviceEvent]:
         hello = Hello(device=self.device, model=msg.model, firmware=msg.firmware, serial=msg.serial)
         if self.identity is None:
             self.identity = msg.serial
         if msg.serial != self.identity:
             self.impostor = msg.serial
+            self.proven = False
+            self._unproven.clear()
             text = f"IDENTITY: shoe {msg.serial} is not this table's shoe {self.identity}"
             return [hello, ShoeFault(device=self.device, code=IDENTITY_FAULT, text=text)]
-        if self.impostor is not None:
-            self.impostor = None
-            self._last_status = None  # the right shoe is back: its next STATUS clears the fault
-        return [hello]
+        self.impostor = None
+        events: list[DeviceEvent] = [hello]
+        if not self.proven:
+            self.proven = True
+            self._last_status = None  # this table's shoe: its next STATUS clears any fault
+            kept, self._unproven = self._unproven, []
+            if kept and not self._asked:
+                self.stats.refused_frames += len(kept)
+                raws = " ".join(f"{m.TYPE};{m.n}" for m in kept[:8])
+                events.append(Refused(device=self.device, raw=raws, reason=(
+                    f"{len(kept)} frame(s) sent before the shoe said HELLO unasked were dropped "
+                    f"(an unasked HELLO does not vouch for them)")))
+                kept = []
+            for card in kept:  # what it sent before proving itself, in the order it came
+                events += self._on_cut(card) if isinstance(card, codec.Cut) else self._on_drawn(card, now)
+        return events
 
     def _bound(self, what: str, raw: str) -> list[DeviceEvent]:
         """A frame beyond the receiver's bounds: refused once, then only counted."""
@@ -396,6 +472,13 @@ class ShoeSession:
         self._cmd_lock = asyncio.Lock()
         self._write_lock = asyncio.Lock()
         self._decoder = Decoder("shoe")
+        self._connected_at = 0.0
+        self.reconnect = Reconnect(Backoff(min(SERIAL_BACKOFF.initial, self.config.reconnect_delay),
+                                           self.config.reconnect_delay), clock)
+        #: set once the shoe on the current link proved itself, or was reported unproven
+        self.identified = asyncio.Event()
+        self._reset_at: float | None = None  # when a RESET last asked an unproven shoe for HELLO
+        self._unproven_reported = False
 
     # -- events
     def _emit(self, event: DeviceEvent) -> None:
@@ -418,6 +501,7 @@ class ShoeSession:
         """Connect, converse, reconnect after the link drops; never returns until cancelled.
         ``opened``: the transport is already open (the first connect is skipped)."""
         while True:
+            self.reconnect.connecting()
             try:
                 if not opened:
                     await self.transport.open()
@@ -428,13 +512,18 @@ class ShoeSession:
                 if self.open_error is None or str(self.open_error) != str(exc):
                     log.warning("%s", exc)
                 self.open_error = exc
-                await self.clock.sleep(self.config.reconnect_delay)
+                await self.reconnect.wait(str(exc))
                 continue
             self.open_error = None
+            self.reconnect.connected()
             self.stats.connects += 1
             self._connected = True
             self._decoder = Decoder("shoe")
-            self._last_rx = self.clock.monotonic()
+            self._last_rx = self._connected_at = self.clock.monotonic()
+            self.receiver.connected()
+            self.identified.clear()
+            self._reset_at = None
+            self._unproven_reported = False
             await self._send(codec.Ping())  # a STATUS at once: state and card count on (re)connect
             reader = asyncio.create_task(self._converse(), name=f"{self.device}-read")
             watchdog = asyncio.create_task(self._watchdog(), name=f"{self.device}-watchdog")
@@ -448,7 +537,7 @@ class ShoeSession:
                 await asyncio.gather(reader, watchdog, return_exceptions=True)
                 await self.transport.close()
             self._set_online(False, reason)
-            await self.clock.sleep(self.config.reconnect_delay)
+            await self.reconnect.wait(reason)
 
     async def _converse(self) -> str:
         """Read until the link drops; why it dropped."""
@@ -469,17 +558,48 @@ class ShoeSession:
                 continue
             self.stats.frames += 1
             self._last_rx = self.last_seen = self.clock.monotonic()
-            self._set_online(True)
             msg = item.msg
             if isinstance(msg, (Ack, Nak)):
                 fut = self._waiting.get(msg.seq)
                 if fut is not None and not fut.done():
                     fut.set_result(isinstance(msg, Ack))
             events, replies = self.receiver.on_frame(item, self.clock.monotonic())
+            if self.receiver.proven:
+                self._set_online(True)
+                self.identified.set()
             for event in events:
                 self._emit(event)
             for reply in replies:
                 await self._send(reply)
+            await self._check_identity(self.clock.monotonic())
+
+    def _unproven(self) -> bool:
+        return not self.receiver.proven and self.receiver.impostor is None
+
+    async def _ask_identity(self) -> None:
+        """``RESET``: the shoe restarts and says ``HELLO`` (once per ``identify_timeout``)."""
+        now = self.clock.monotonic()
+        if self._reset_at is not None and now - self._reset_at < self.config.identify_timeout:
+            return
+        self._reset_at = now
+        self.receiver.asked()
+        await self._send(codec.Reset())
+
+    async def _check_identity(self, now: float) -> None:
+        """An unproven shoe is asked for HELLO once no card it counts is still on its way (a
+        queued HELLO came before its STATUS); past ``identify_timeout``, one fault per connect."""
+        if not self._unproven():
+            return
+        waited = now - self._connected_at
+        if self.receiver.unproven_settled or waited >= self.config.identify_settle:
+            await self._ask_identity()
+        if waited >= self.config.identify_timeout and not self._unproven_reported:
+            self._unproven_reported = True
+            text = (f"IDENTITY: the shoe at {self.transport.name} has not said HELLO since it connected: "
+                    f"its identity is not proven")
+            log.warning("%s: %s; nothing it sends is delivered", self.device, text)
+            self._emit(ShoeFault(device=self.device, code=UNPROVEN_FAULT, text=text))
+            self.identified.set()
 
     async def _watchdog(self) -> str:
         """Lost cards and the heartbeat. Returns (the link is to be reopened) once no frame came
@@ -496,6 +616,7 @@ class ShoeSession:
                 # Neither the shoe's silence nor a missing card can be judged on this tick.
                 self.receiver.restart_gap_timer(now)
                 continue
+            await self._check_identity(now)
             silent = now - self._last_rx
             if silent > self.config.heartbeat_timeout:
                 reason = f"no frame for {silent:.1f} s"

@@ -1,54 +1,13 @@
-"""CSP/1 over serial (115200 8N1) through the shared ``open_serial`` seam (tty path or URL),
-opened exclusively (``docs/devices.md``)."""
+"""CSP/1 over serial: 115200 8N1 through the shared serial transport (tty path or URL), opened
+exclusively (``docs/devices.md``)."""
 
 from __future__ import annotations
 
-import asyncio
-
-from drivers.serial_link import open_serial
-from drivers.shoe.transport import TransportClosed
+from drivers import serial_transport
 
 BAUDRATE = 115200
 
 
-class SerialTransport:
+class SerialTransport(serial_transport.SerialTransport):
     def __init__(self, url: str, baudrate: int = BAUDRATE) -> None:
-        self.url = url
-        self.name = url
-        self.baudrate = baudrate
-        self._reader: asyncio.StreamReader | None = None
-        self._writer: asyncio.StreamWriter | None = None
-
-    async def open(self) -> None:
-        await self.close()
-        self._reader, self._writer = await open_serial(self.url, self.baudrate)
-
-    async def read(self) -> bytes:
-        if self._reader is None:
-            raise TransportClosed(f"{self.url} is not open")
-        try:
-            data = await self._reader.read(4096)
-        except OSError as exc:  # EIO when the far end of a pty or a USB-serial adapter vanished
-            raise TransportClosed(f"{self.url}: {exc}") from exc
-        if not data:
-            raise TransportClosed(f"{self.url}: end of file")
-        return data
-
-    async def write(self, data: bytes) -> None:
-        writer = self._writer
-        if writer is None or writer.is_closing():
-            raise TransportClosed(f"{self.url} is not open")
-        try:
-            writer.write(data)
-            await writer.drain()
-        except (OSError, RuntimeError) as exc:
-            raise TransportClosed(f"{self.url}: {exc}") from exc
-
-    async def close(self) -> None:
-        writer, self._writer, self._reader = self._writer, None, None
-        if writer is not None:
-            writer.close()
-            try:
-                await writer.wait_closed()
-            except (OSError, RuntimeError):
-                pass
+        super().__init__(url, baudrate)

@@ -40,9 +40,7 @@ class SpotCodecError(CodecError):
     """One spot message that does not decode; ``reason`` is a stable code (a ``ValueError`` too)."""
 
     def __init__(self, reason: str, detail: str) -> None:
-        super().__init__(f"{reason}: {detail}")
-        self.reason = reason
-        self.detail = detail
+        super().__init__(reason, detail)
 
 
 class PressPayload(BaseModel):

@@ -15,16 +15,14 @@ drops a message before it is decoded (its rate limit).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Collection, Mapping
-from typing import Any
+from collections.abc import Callable, Collection, Mapping
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from drivers.base import DeviceBase
 from drivers.device import Health
-from drivers.device_kit import Command, EventSink, dispatch
+from drivers.device_kit import Command, EventSink, stop_task
 from drivers.errors import DeviceAddressError, UnsupportedCommand
-from drivers.events import DeviceEvent
 from drivers.mqtt import MqttLink
 from drivers.registry import BuildOptions, DeviceAddress
 from drivers.spots import codec
@@ -33,22 +31,24 @@ from drivers.spots.session import SpotsSession
 log = logging.getLogger(__name__)
 
 
-class SpotsDevice:
+class SpotsDevice(DeviceBase):
     """Every spot of one table, as one device named ``spots``."""
 
     def __init__(self, link: MqttLink, table: str, spots: Collection[int] | None = None, *, name: str = "spots",
                  sink: EventSink | None = None, gate: Callable[[str], bool] | None = None,
                  connect_timeout: float = 10.0, drain_timeout: float = 1.0) -> None:
-        self.name = name
+        super().__init__(name, sink=sink)
         self.address = link.url.redacted()
         self.link = link
         self.session = SpotsSession(link, table, spots, gate=gate)
         self.connect_timeout = connect_timeout
         self.drain_timeout = drain_timeout
-        self._sink = sink
         self._pump: asyncio.Task[None] | None = None
         self._last_seen: float | None = None
         self._commands: dict[str, Command] = {"lamp": self._lamp}
+
+    def commands(self) -> dict[str, Command]:
+        return self._commands
 
     def restore(self, watermarks: Mapping[str, int]) -> None:
         """Each spot device's highest applied press ``seq`` (from the journal), before ``open``."""
@@ -63,7 +63,7 @@ class SpotsDevice:
         except ValueError as exc:
             raise UnsupportedCommand(f"lamp for spot {spot}: {exc}") from None
 
-    async def open(self) -> None:
+    async def _start(self) -> None:
         await self.link.start()
         try:
             await asyncio.wait_for(self.link.wait_connected(), self.connect_timeout)
@@ -71,37 +71,20 @@ class SpotsDevice:
             reason = self.link.last_error or "no answer"
             log.warning("cannot reach the broker %s yet (%s): the spots are offline until it answers",
                         self.address, reason)
-        if self._sink is not None:
-            self._pump = asyncio.create_task(self._deliver(self._sink), name=f"{self.name}-events")
+        self._pump = asyncio.create_task(self._deliver(), name=f"{self.name}-events")
 
-    async def _deliver(self, sink: EventSink) -> None:
+    async def _deliver(self) -> None:
         async for event in self.session.events():
-            self._seen()
-            sink(event)
-
-    def _seen(self) -> None:
-        self._last_seen = asyncio.get_running_loop().time()
-
-    async def events(self) -> AsyncIterator[DeviceEvent]:
-        if self._sink is not None:
-            raise RuntimeError(f"{self.name} delivers its events to the sink it was built with")
-        async for event in self.session.events():
-            self._seen()
-            yield event
-
-    async def command(self, name: str, **arguments: Any) -> None:
-        await dispatch(self.name, self._commands, name, arguments)
+            self._last_seen = asyncio.get_running_loop().time()
+            self.emit(event)
 
     def health(self) -> Health:
         fault = None if self.link.connected or not self.link.last_error else self.link.last_error
         return Health(online=self.link.connected, fault=fault, last_seen=self._last_seen)
 
-    async def close(self) -> None:
-        pump, self._pump = self._pump, None
-        if pump is not None:
-            pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pump
+    async def _stop(self) -> None:
+        await stop_task(self._pump)
+        self._pump = None
         await self.link.close(drain_timeout=self.drain_timeout)
 
 

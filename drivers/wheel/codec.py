@@ -179,6 +179,10 @@ class Unknown:
     def line(self) -> str:
         return self.raw
 
+    def error(self) -> CodecError:
+        """The line as the codecs' one error (``drivers.errors.CodecError``), for counting alike."""
+        return CodecError(self.reason, raw=self.raw)
+
 
 Reply = (
     Status | WinningNumber | PowerReply | StartAck | RestartAck | Version | Banner | ModeReply | Operating
@@ -341,7 +345,7 @@ class SetMode:
         if self.mode is None:
             return "*o"
         if not 0 <= self.mode <= 0xFFFF:
-            raise CodecError(f"operating mode {self.mode} out of range 0..65535")
+            raise CodecError("bad_mode", f"operating mode {self.mode} out of range 0..65535")
         return f"*o {self.mode}"
 
 
@@ -372,13 +376,13 @@ class SetSetting:
 
     def line(self) -> str:
         if len(self.key) != 1 or not self.key.isalpha():
-            raise CodecError(f"setting key must be one letter, got {self.key!r}")
+            raise CodecError("bad_setting", f"setting key must be one letter, got {self.key!r}")
         if self.value is None:
             return f"*T {self.key.upper()}"
         if self.value == "":
             return f"*T {self.key.lower()}"
         if not all(_TOKEN.fullmatch(p) for p in self.value.split(" ")):
-            raise CodecError(f"setting value must be printable ascii words, got {self.value!r}")
+            raise CodecError("bad_setting", f"setting value must be printable ascii words, got {self.value!r}")
         return f"*T {self.key.lower()} {self.value}"
 
 

@@ -12,33 +12,35 @@ starts its game right after the table starts).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+from drivers.base import DeviceBase
 from drivers.device import Health
-from drivers.device_kit import Command, EventSink, dispatch, queued_events, stop_task
+from drivers.device_kit import Command, EventSink, stop_task
 from drivers.errors import DriverError
-from drivers.events import DeviceEvent
 from drivers.registry import BuildOptions, DeviceAddress
+from drivers.serial_transport import SerialTransport
 from drivers.wheel.core import Rules
-from drivers.wheel.session import WheelNotConnected, WheelSession
+from drivers.wheel.session import BAUDRATE, WheelNotConnected, WheelSession
 
 log = logging.getLogger(__name__)
 
 
-class WheelDevice:
-    """One wheel behind its ``WheelSession`` (built by the caller with its clock and rules)."""
+class WheelDevice(DeviceBase):
+    """One wheel behind its ``WheelSession`` (built by the caller with its clock and rules; its
+    events go through this device: give the session ``emit=device.emit``, or let ``serial_wheel``)."""
 
     def __init__(self, session: WheelSession, *, sink: EventSink | None = None, connect_timeout: float = 5.0) -> None:
+        super().__init__(session.device, sink=sink)
         self.session = session
-        self.name = session.device
+        self._speed = float(getattr(session.clock, "factor", 1.0))  # protocol seconds per wall second
         self.address = session.url
         self.connect_timeout = connect_timeout
-        self._sink = sink
         self._task: asyncio.Task[None] | None = None
-        self._closed = asyncio.Event()
         self._repower: asyncio.Task[None] | None = None
         self._commands: dict[str, Command] = {
             "start_game": self._connected(session.start_game),
@@ -50,6 +52,9 @@ class WheelDevice:
             "self_test": self._connected(session.self_test),
             "set_mode": self._connected(session.set_mode),
         }
+
+    def commands(self) -> dict[str, Command]:
+        return self._commands
 
     def _connected(self, command: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[None]]:
         """``command`` once the line is open (its signature kept, for ``dispatch`` to check)."""
@@ -77,36 +82,33 @@ class WheelDevice:
         except DriverError as exc:  # the session has reported it (a command_timeout warning)
             log.warning("%s: re-power failed: %s", self.name, exc)
 
-    async def open(self) -> None:
-        if self._task is not None:
-            return
-        line = await self.session.open_port()
-        self._closed.clear()
-        self._task = asyncio.create_task(self.session.run(line), name=f"{self.name}-session")
-
-    def events(self) -> AsyncIterator[DeviceEvent]:
-        return queued_events(self.session.events, self._closed, self._sink, self.name)
-
-    async def command(self, name: str, **arguments: Any) -> None:
-        await dispatch(self.name, self._commands, name, arguments)
+    async def _start(self) -> None:
+        await self.session.transport.open()
+        self._task = asyncio.create_task(self.session.run(opened=True), name=f"{self.name}-session")
+        # the table takes inputs once this returns: give the wheel the time to say who it is
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.session.identified.wait(), self.session.reply_timeout / self._speed + 1.0)
 
     def health(self) -> Health:
         session = self.session
         fault = None
         if session.impostor is not None:
             fault = f"wheel {session.impostor!r} is not this table's wheel {session.identity!r}"
+        elif session.unproven is not None:
+            fault = session.unproven
         elif session.open_error is not None:
             fault = str(session.open_error)
         elif session.core.needs_repower:
             fault = "the wheel needs re-powering (*P 1)"
-        return Health(online=session.connected.is_set(), fault=fault, last_seen=session.core.last_rx,
+        proven = session.impostor is None and session.unproven is None
+        return Health(online=session.connected.is_set() and proven, fault=fault, last_seen=session.core.last_rx,
                       identity=session.identity)
 
-    async def close(self) -> None:
-        self._closed.set()
+    async def _stop(self) -> None:
         await stop_task(self._repower)
         task, self._task = self._task, None
         await stop_task(task)
+        await self.session.transport.close()
 
 
 # --------------------------------------------------------------------------- registry builder
@@ -117,8 +119,10 @@ def serial_wheel(address: DeviceAddress, options: BuildOptions) -> WheelDevice:
     params = address.options(identity=None, mode=-1, reply_timeout=1.0)
     speed = float(getattr(options.clock, "factor", 1.0))
     session = WheelSession(
-        address.target, device=options.name, clock=options.clock, emit=options.sink,
+        SerialTransport(address.target, BAUDRATE), device=options.name, clock=options.clock,
         mode=None if params["mode"] < 0 else params["mode"], identity=params["identity"] or options.extra("identity", str),
         reply_timeout=params["reply_timeout"] * speed, rules=Rules(silence_timeout=Rules.silence_timeout * speed),
     )
-    return WheelDevice(session, sink=options.sink)
+    device = WheelDevice(session, sink=options.sink)
+    session.emit_to(device.emit)
+    return device

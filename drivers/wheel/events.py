@@ -92,7 +92,8 @@ class Void(WheelEvent):
     state: int
 
 
-FaultReason = Literal["sensor_fault", "state_6", "reported", "result_mismatch", "identity_mismatch"]
+FaultReason = Literal["sensor_fault", "state_6", "reported", "result_mismatch", "identity_mismatch",
+                      "identity_unproven"]
 
 
 class Fault(WheelEvent):
@@ -100,7 +101,8 @@ class Fault(WheelEvent):
 
     ``sensor_fault`` = status flag 4; ``state_6`` = state 6 mid-game, not commanded; ``reported`` =
     a ``*F <code>`` during play; ``result_mismatch`` = the state-5 status contradicts the number line;
-    ``identity_mismatch`` = after a (re)connect the ``*V`` banner is not this table's wheel.
+    ``identity_mismatch`` = after a (re)connect the ``*V`` banner is not this table's wheel;
+    ``identity_unproven`` = after a (re)connect the wheel does not answer ``*V`` at all.
     """
 
     type: Literal["fault"] = "fault"

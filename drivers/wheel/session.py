@@ -4,31 +4,38 @@ It owns only I/O and time: bytes -> ``LineFramer`` -> ``parse_line`` -> core; th
 to ``emit`` (by default the ``events`` queue), its commands (``*R`` after a miss-spin) to the wire.
 It polls ``*X`` when the wheel's operating mode lacks automatic status, or when automatic
 statuses stop coming (never faster than every 100 ms), matches replies to commands with a timeout,
-and when the port vanishes or hits EOF it reports offline, retries opening with exponential backoff and reports online again.
+and when the port vanishes or hits EOF it reports offline, retries opening with the shared
+reconnect policy (``drivers.reconnect``) and reports online again. The line is a
+``BufferedTransport`` (``drivers.transport``), the serial one by default, as for the shoe.
 
 The port is opened exclusively. After every (re)connect the wheel's identity is checked: SS2 has
 no serial-number command, so the identity is its ``*V`` banner (the studio sets it per wheel).
 The first banner seen, or the configured one, is this table's wheel; another one is a
 ``fault`` (``identity_mismatch``) and that wheel's events are not delivered until the right
-wheel is back, which is reported as ``recovered`` (``docs/devices.md``).
+wheel is back, which is reported as ``recovered`` (``docs/devices.md``). A wheel that does not
+answer ``*V`` at all is held the same way (``identity_unproven``): a silent impostor behind the
+same port proves nothing, so nothing it says reaches the table while ``*V`` is asked again,
+every ``identify_retry`` seconds, until this table's banner answers. ``online`` is reported once
+the banner matches, not when the port opens.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast
 
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.errors import DeviceDisconnected, DeviceTimeout, DeviceUnavailable
 from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline
-from drivers.serial_link import open_serial
+from drivers.reconnect import Backoff, Reconnect
+from drivers.serial_transport import SerialTransport
+from drivers.transport import BufferedTransport, TransportClosed
 from drivers.wheel import codec
 from drivers.wheel.core import Rules, Step, WheelCore
-from drivers.wheel.events import Fault, Recovered, SelfTestResult, WheelWarning
+from drivers.wheel.events import Fault, FaultReason, Recovered, SelfTestResult, WheelWarning
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +62,7 @@ class WheelSession:
 
     def __init__(
         self,
-        url: str,
+        line: str | BufferedTransport,
         *,
         device: str = "wheel",
         clock: Clock = SYSTEM_CLOCK,
@@ -66,8 +73,11 @@ class WheelSession:
         reply_timeout: float = 1.0,
         backoff: tuple[float, float] = (0.1, 5.0),
         identity: str | None = None,
+        identify_retry: float = 5.0,
     ) -> None:
-        self.url = url
+        #: the serial line (a tty path or pyserial URL is opened at the SS2's 9600 8N1)
+        self.transport: BufferedTransport = SerialTransport(line, BAUDRATE) if isinstance(line, str) else line
+        self.url = self.transport.name
         self.device = device
         self.clock = clock
         self.core = WheelCore(device, rules)
@@ -78,9 +88,8 @@ class WheelSession:
         """Operating mode; None until ``*O`` answers at connect (then polling stays on if it never does)."""
         self.poll_interval = max(poll_interval, MIN_POLL_INTERVAL)
         self.reply_timeout = reply_timeout
-        self.backoff = backoff
+        self.reconnect = Reconnect(Backoff(*backoff), clock)
         self.connected = asyncio.Event()
-        self._writer: asyncio.StreamWriter | None = None
         self._framer = codec.LineFramer()
         self._replies: list[tuple[Callable[[codec.WheelMessage], bool], asyncio.Future[codec.WheelMessage]]] = []
         self._event_waiters: list[tuple[Callable[[DeviceEvent], bool], asyncio.Future[DeviceEvent]]] = []
@@ -92,6 +101,11 @@ class WheelSession:
         self.identity = identity
         #: the banner of a connected wheel that is not this table's; its events are held back
         self.impostor: str | None = None
+        #: why the connected wheel's identity is not proven (it did not answer ``*V``); held back too
+        self.unproven: str | None = None
+        self.identify_retry = identify_retry
+        #: set once the wheel on the current line was checked: proven, or held (mismatch, no answer)
+        self.identified = asyncio.Event()
         #: why the port could not be opened (None: open, or never tried)
         self.open_error: DeviceUnavailable | None = None
         self._unverified: list[Step] | None = None  # steps held back until the banner is checked
@@ -110,54 +124,49 @@ class WheelSession:
             except asyncio.CancelledError:
                 pass
 
-    async def open_port(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        """Open the line once (exclusive); ``DeviceNotFound``, ``DeviceBusy`` ... when it cannot be."""
-        return await open_serial(self.url, BAUDRATE)
+    def emit_to(self, sink: Callable[[DeviceEvent], None]) -> None:
+        """Deliver events to ``sink`` from now on (the device built around this session)."""
+        self._sink = sink
 
-    async def run(self, opened: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None) -> None:
-        """Open, talk, and on any loss reopen with backoff; runs until cancelled. ``opened``: a
-        line already opened by ``open_port`` (the first open is skipped)."""
-        delay = self.backoff[0]
+    async def run(self, opened: bool = False) -> None:
+        """Open, talk, and on any loss reopen with backoff; runs until cancelled. ``opened``: the
+        transport is already open (the first open is skipped)."""
         while True:
+            self.reconnect.connecting()
             try:
-                if opened is not None:
-                    (reader, writer), opened = opened, None
-                else:
-                    reader, writer = await self.open_port()
+                if not opened:
+                    await self.transport.open()
+                opened = False
             except DeviceUnavailable as exc:
                 if self.open_error is None or str(exc) != str(self.open_error):
                     log.warning("%s", exc)
                 self.open_error = exc
                 self._emit(DeviceOffline(device=self.device, reason=str(exc)))
-                await self.clock.sleep(delay)
-                delay = min(delay * 2, self.backoff[1])
+                await self.reconnect.wait(str(exc))
                 continue
             self.open_error = None
-            delay = self.backoff[0]
-            self._writer = writer
+            self.reconnect.connected()
             self._unverified = []
-            self._emit(DeviceOnline(device=self.device, detail=self.url))
-            self.connected.set()
+            self.identified.clear()
+            self.connected.set()  # commands may go out; events wait for the banner (online included)
             reason = "eof"
             try:
-                await self._talk(reader)
+                reason = await self._talk()
             except OSError as exc:
                 reason = f"i/o error: {exc}"
             finally:
                 self.connected.clear()
-                self._writer = None
-                writer.close()
-                with contextlib.suppress(OSError, RuntimeError):
-                    await writer.wait_closed()  # the exclusive lock goes with the descriptor
+                await self.transport.close()  # the exclusive lock goes with the descriptor
                 self._framer.reset()
                 self.core.link_lost()
                 self._fail_waiters()
             self._emit(DeviceOffline(device=self.device, reason=reason))
-            await self.clock.sleep(delay)
+            await self.reconnect.wait(reason)
 
-    async def _talk(self, reader: asyncio.StreamReader) -> None:
+    async def _talk(self) -> str:
+        """Until the line drops; why it dropped."""
         tasks = [
-            asyncio.create_task(self._read_loop(reader)),
+            asyncio.create_task(self._read_loop()),
             asyncio.create_task(self._tick_loop()),
             asyncio.create_task(self._poll_loop()),
         ]
@@ -165,6 +174,9 @@ class WheelSession:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
                 task.result()
+            return "eof"
+        except TransportClosed as exc:
+            return str(exc)
         finally:
             for task in tasks:
                 task.cancel()
@@ -172,8 +184,9 @@ class WheelSession:
 
     # -- the three loops --------------------------------------------------------------------------
 
-    async def _read_loop(self, reader: asyncio.StreamReader) -> None:
-        while data := await reader.read(512):
+    async def _read_loop(self) -> None:
+        while True:
+            data = await self.transport.read()
             for line in self._framer.feed(data):
                 message = codec.parse_line(line)
                 now = self.clock.monotonic()
@@ -191,42 +204,59 @@ class WheelSession:
             self._apply(self.core.tick(self.clock.monotonic()))
 
     async def _poll_loop(self) -> None:
-        await self._check_identity()
+        proven = await self._check_identity()
         if self.mode is None:
             try:
                 self.mode = (await self._request(codec.GetOperating(), codec.Operating)).mode
             except (WheelTimeout, WheelNotConnected):
                 log.info("%s: no *O answer; polling *X", self.device)
+        next_check = self.clock.monotonic() + self.identify_retry
         while True:
+            now = self.clock.monotonic()
+            if not proven and now >= next_check:
+                proven = await self._check_identity()
+                next_check = self.clock.monotonic() + self.identify_retry
             last = self.core.last_rx
-            quiet = last is None or self.clock.monotonic() - last > AUTO_STATUS_MISSED
+            quiet = last is None or now - last > AUTO_STATUS_MISSED
             if self.mode is None or not self.mode & AUTO_STATUS or quiet:
                 self._send(codec.Poll())  # also when automatic statuses stop coming
             await self.clock.sleep(self.poll_interval)
 
-    async def _check_identity(self) -> None:
-        """Ask the banner (``*V``) on every connect and compare it with this table's wheel."""
+    async def _check_identity(self) -> bool:
+        """Ask the banner (``*V``) and compare it with this table's wheel; True once it is."""
         try:
-            banner = (await self._request(codec.GetBanner(), codec.Banner)).text
-        except (WheelTimeout, WheelNotConnected):
-            log.warning("%s: no *V answer; identity not checked on this connect", self.device)
-            self._release(deliver=True)
-            return
+            # no command_timeout warning: an unanswered *V is the identity_unproven fault below
+            banner = (await self._request(codec.GetBanner(), codec.Banner, warn=False)).text
+        except WheelNotConnected:
+            return False  # the line went: the next connect asks again
+        except WheelTimeout:
+            self._hold("unproven", f"the wheel at {self.url} does not answer *V: its identity is not proven")
+            return False
         if self.identity is None:
             self.identity = banner
         if banner != self.identity:
-            first = self.impostor is None
-            self.impostor = banner
-            if first:
-                self._sink(Fault(device=self.device, reason="identity_mismatch",
-                                 detail=f"wheel {banner!r} is not this table's wheel {self.identity!r}"))
-            self._release(deliver=False)
-            return
-        if self.impostor is not None:
-            self.impostor = None
+            self._hold("mismatch", f"wheel {banner!r} is not this table's wheel {self.identity!r}", banner)
+            return False
+        was_held = self.impostor is not None or self.unproven is not None
+        self.impostor = self.unproven = None
+        self._emit(DeviceOnline(device=self.device, detail=self.url))
+        if was_held:
             status = self.core.status
             self._sink(Recovered(device=self.device, spin=status.spin if status is not None else 0))
         self._release(deliver=True)
+        self.identified.set()
+        return True
+
+    def _hold(self, why: Literal["mismatch", "unproven"], detail: str, banner: str | None = None) -> None:
+        """Hold back everything this wheel says, with one ``fault`` per held stretch."""
+        held = "mismatch" if self.impostor is not None else "unproven" if self.unproven is not None else None
+        self.impostor, self.unproven = (banner, None) if why == "mismatch" else (None, detail)
+        if held != why:
+            log.warning("%s: %s; its events are held back", self.device, detail)
+            reason: FaultReason = "identity_mismatch" if why == "mismatch" else "identity_unproven"
+            self._sink(Fault(device=self.device, reason=reason, detail=detail))
+        self._release(deliver=False)
+        self.identified.set()
 
     def _release(self, deliver: bool) -> None:
         held, self._unverified = self._unverified or [], None
@@ -249,8 +279,8 @@ class WheelSession:
         if self._unverified is not None:
             self._unverified.append(step)  # until *V says which wheel this is (one reply: a few lines)
             return
-        if self.impostor is not None:
-            return  # a wheel that is not this table's: nothing it says is delivered or acted on
+        if self.impostor is not None or self.unproven is not None:
+            return  # not (proven to be) this table's wheel: nothing it says is delivered or acted on
         for event in step.events:
             self._emit(event)
             for waiter in list(self._event_waiters):
@@ -273,9 +303,12 @@ class WheelSession:
             self._wake.set()
 
     def _send(self, command: codec.Command) -> None:
-        if self._writer is None or self._writer.is_closing():
+        if not self.connected.is_set():
             raise WheelNotConnected(f"{self.device}: port {self.url} is not open")
-        self._writer.write(codec.encode(command))
+        try:
+            self.transport.write_nowait(codec.encode(command))
+        except TransportClosed as exc:
+            raise WheelNotConnected(f"{self.device}: {exc}") from None
         self.core.sent(command, self.clock.monotonic())
         self._maybe_wake()
 
@@ -294,15 +327,17 @@ class WheelSession:
             for task in tasks:
                 task.cancel()
 
-    async def _within(self, future: asyncio.Future[M], seconds: float, what: str) -> M:
+    async def _within(self, future: asyncio.Future[M], seconds: float, what: str, warn: bool = True) -> M:
         await self._race(future, self.clock.sleep(seconds))
         if future.done() and not future.cancelled():
             return future.result()
-        self._emit(WheelWarning(device=self.device, code="command_timeout", detail=what))
+        if warn:
+            self._emit(WheelWarning(device=self.device, code="command_timeout", detail=what))
         raise WheelTimeout(f"{self.device}: no answer to {what} within {seconds:g} s")
 
     async def _request(
-        self, command: codec.Command, kind: type[M], accept: Callable[[M], bool] = lambda m: True, timeout: float | None = None
+        self, command: codec.Command, kind: type[M], accept: Callable[[M], bool] = lambda m: True, timeout: float | None = None,
+        warn: bool = True,
     ) -> M:
         async with self._lock:
             future: asyncio.Future[codec.WheelMessage] = asyncio.get_running_loop().create_future()
@@ -310,7 +345,7 @@ class WheelSession:
             self._replies.append(waiter)
             try:
                 self._send(command)
-                reply = await self._within(future, timeout or self.reply_timeout, command.line())
+                reply = await self._within(future, timeout or self.reply_timeout, command.line(), warn)
                 return cast(M, reply)
             finally:
                 if waiter in self._replies:

@@ -125,6 +125,7 @@ class ShoeFirmware:
         self.rx_faults = rx_faults or LineFaults()
         self.locked = False
         self.silent = False  # a hung shoe: transmits nothing
+        self.says_hello = True  # False: a silent impostor that never says who it is
         self.fault: tuple[int, str] | None = None
         self.noread_next = 0  # the next N cards leave unread
         self.drawn: list[str] = []  # every card that left the shoe, the truth for tests
@@ -147,10 +148,14 @@ class ShoeFirmware:
         """The link came up (power-up for a USB shoe, cable in for serial): HELLO first."""
         self._write = write
         self._decoder = Decoder("host")
-        self._send(codec.Hello(self.model, self.version, self.serial))
+        self._hello()
         self._send_status()
         for p in self._pending:
             p.due = 0.0  # resend what is still unacknowledged at once
+
+    def _hello(self) -> None:
+        if self.says_hello:
+            self._send(codec.Hello(self.model, self.version, self.serial))
 
     def detach(self) -> None:
         self._write = None
@@ -309,7 +314,7 @@ class ShoeFirmware:
         self._seq = 0
         self.last_command = None
         self.fault = None
-        self._send(codec.Hello(self.model, self.version, self.serial))
+        self._hello()
         self._send_status()
 
     # -- timers

@@ -59,16 +59,23 @@ class Events:
         return [e for e in self.seen if e.type == kind]
 
     async def until(self, predicate: Callable[[], bool], timeout: float = 15.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not predicate():
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise AssertionError(f"timed out; last events: {[e.type for e in self.seen[-8:]]}")
-            self._arrived.clear()
-            try:
-                await asyncio.wait_for(self._arrived.wait(), min(remaining, 0.2))
-            except TimeoutError:
-                pass
+        await wait_until(predicate, self._arrived, timeout, lambda: f"last events: {[e.type for e in self.seen[-8:]]}")
+
+
+async def wait_until(predicate: Callable[[], bool], arrived: asyncio.Event, timeout: float,
+                     describe: Callable[[], str]) -> None:
+    """Until ``predicate()`` holds, checked whenever ``arrived`` is set (and every 0.2 s), for at
+    most ``timeout`` wall seconds; AssertionError with ``describe()`` after that."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise AssertionError(f"timed out; {describe()}")
+        arrived.clear()
+        try:
+            await asyncio.wait_for(arrived.wait(), min(remaining, 0.2))
+        except TimeoutError:
+            pass
 
 
 @asynccontextmanager

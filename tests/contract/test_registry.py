@@ -101,3 +101,21 @@ async def test_a_port_is_opened_once(kind: str) -> None:
             await registry.open_device(f"serial://{path}", kind)
     finally:
         await first.close()
+
+
+def test_a_config_section_for_another_device_needs_its_url(tmp_path) -> None:
+    """``[devices.<name>]`` beyond the table's own three is a device by URL; a section without
+    one (a typo of ``shoe``) is refused naming the section, and a URL naming no kind too."""
+    from controller.config import load
+    from tests.integration.table.conftest import write_config
+
+    path = write_config(tmp_path, stacked=None)
+    base = path.read_text()
+    path.write_text(base + '\n[devices.sheo]\ntransport = "simulated"\n')
+    with pytest.raises(Exception, match=r"\[devices.sheo\]: not shoe, wheel or spots, so it needs url"):
+        load(path)
+    path.write_text(base + '\n[devices.shuffler]\nurl = "ftp://rig"\n')
+    with pytest.raises(Exception, match="unknown scheme 'ftp'"):
+        load(path)
+    path.write_text(base + '\n[devices.counter]\nurl = "sim+pty://wheel"\nenabled = false\n')
+    assert load(path).devices.others["counter"].enabled is False

@@ -19,9 +19,11 @@ async def _croupier(*args: str) -> asyncio.subprocess.Process:
 
 
 async def _stop(process: asyncio.subprocess.Process) -> None:
-    """Ctrl-C, then a kill if it has not exited (generous: the CI machine may be loaded)."""
+    """SIGTERM (as ``kill`` and systemd send), then a kill if it has not exited (generous: the CI
+    machine may be loaded). Not SIGINT: a runner started with SIGINT ignored (``nohup``, ``cmd &``
+    in a script) passes that on to its children, and the command would never hear it."""
     if process.returncode is None:
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signal.SIGTERM)
         try:
             await asyncio.wait_for(process.wait(), 30)
         except TimeoutError:

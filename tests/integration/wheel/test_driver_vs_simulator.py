@@ -202,7 +202,8 @@ async def test_unplug_goes_offline_and_replug_comes_back(tmp_path) -> None:
         await rig.next("place_bets")
         factory.sim.unplug()
         offline = await rig.next("offline")
-        assert offline.reason.startswith("i/o error") or offline.reason == "eof"
+        # the port and what happened to it (the serial transport's words, as for the shoe)
+        assert offline.reason.startswith(str(link)) and ("i/o error" in offline.reason or "end of file" in offline.reason)
         replug = RigFactory(results=["2"], clock=factory.clock)
         await replug.sim.start()
         os.unlink(link)

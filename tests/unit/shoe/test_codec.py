@@ -206,3 +206,24 @@ def test_mutated_frames_yield_only_frames_whose_crc_matches(seq, msg, data):
             body = again[1:-7]
             assert int(again[-6:-2], 16) == crc16(body)
             assert again in prefix + bytes(raw)  # the frame decoded is bytes that were really on the line
+
+
+def test_every_codec_reports_errors_one_way() -> None:
+    """Issue 16: the shoe's, the wheel's and the spots' codec errors are one ``CodecError`` with
+    a ``reason``, a ``detail`` and the ``raw`` input; a decoder that must not raise hands the same
+    error back as a value."""
+    from drivers.errors import CodecError
+    from drivers.spots import codec as spots_codec
+    from drivers.wheel import codec as wheel_codec
+
+    shoe_error = Decoder("shoe").feed(b"#0001;CARD;QH;17*0000\r\n")[0]
+    assert isinstance(shoe_error, CodecError) and shoe_error.reason and shoe_error.raw.startswith(b"#0001")
+    unknown = wheel_codec.parse_line(b"*Q nonsense")
+    assert isinstance(unknown, wheel_codec.Unknown)
+    assert isinstance(unknown.error(), CodecError) and unknown.error().raw == "*Q nonsense"
+    with pytest.raises(CodecError) as wheel_raised:
+        wheel_codec.SetMode(70000).line()
+    assert wheel_raised.value.reason == "bad_mode" and "70000" in wheel_raised.value.detail
+    with pytest.raises(CodecError) as spots_raised:
+        spots_codec.decode_press(b"{nope")
+    assert spots_raised.value.reason == "malformed_json" and spots_raised.value.detail

@@ -265,3 +265,45 @@ def test_forged_counts_far_ahead_never_yield_a_wrong_card_nor_stall_the_count(da
         events.extend(r.on_tick(now + 100 * late))
     assert_never_a_wrong_card(events, truth)
     assert r.delivered_n == dealt  # nothing held back, nothing declared beyond the shoe's count
+
+
+# ------------------------------------------------------------------ identity on a new link
+def test_an_unproven_link_delivers_nothing_until_the_hello_that_answers_its_reset():
+    r = Receiver(identity="SN42")
+    r.new_shoe()
+    r.connected()
+    ev, rep = feed(r, 1, Status("READY", 2, "S1"))
+    assert ev == [] and rep == [Ack(1)] and not r.unproven_settled  # the shoe counts 2, none came yet
+    ev, rep = feed(r, 2, Card("AS", 1))
+    assert ev == [] and rep == [Ack(2)]  # acknowledged and kept
+    feed(r, 3, Card("AS", 1))  # its resend: kept once
+    ev, _ = feed(r, 4, Card("KD", 2))
+    assert ev == [] and r.unproven_settled  # every card it counts is in: a RESET loses none
+    r.asked()
+    ev, _ = feed(r, 1, Hello("CS-1", "1.0", "SN42"))
+    assert [e.type for e in ev] == ["hello", "card", "card"] and cards(ev) == [("AS", 1), ("KD", 2)]
+    assert r.proven
+
+
+def test_a_wrong_hello_drops_what_an_unproven_link_sent():
+    r = Receiver(identity="SN42")
+    r.new_shoe()
+    r.connected()
+    feed(r, 1, Card("AS", 1))
+    r.asked()
+    ev, _ = feed(r, 1, Hello("CS-1", "1.0", "SN99"))
+    assert [e.type for e in ev] == ["hello", "fault"] and not cards(ev)
+    assert not r.proven and r.impostor == "SN99"
+    ev, rep = feed(r, 2, Card("KD", 2))
+    assert ev == [] and rep == [Ack(2)]  # the impostor's frames: acknowledged, never applied
+    ev, _ = feed(r, 1, Hello("CS-1", "1.0", "SN42"))  # this table's shoe back
+    assert r.proven and not cards(ev)
+    ev, _ = feed(r, 2, Card("KD", 1))
+    assert cards(ev) == [("KD", 1)]
+
+
+def test_a_receiver_never_connected_trusts_what_it_is_given():
+    r = fresh()
+    assert r.proven
+    ev, _ = feed(r, 1, Card("AS", 1))
+    assert cards(ev) == [("AS", 1)]
