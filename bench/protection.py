@@ -129,32 +129,37 @@ def main() -> None:
     parser.add_argument("--day-rounds", type=int, default=480, help="rounds in a gaming day (8 h at 60 an hour)")
     parser.add_argument("--within", type=int, default=300)
     parser.add_argument("--dir", help="keep the journal here")
-    parser.add_argument("--journal", type=Path, help="read the journal a run kept in this directory; deal nothing")
+    parser.add_argument("--journal", type=Path, action="append",
+                        help="read the journal a run kept in this directory (repeat to pool runs); deal nothing")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--plot", type=Path)
     args = parser.parse_args()
     config = load(args.config)
     styles = args.styles.split(",")
     table_s = None
+    journals: list[list[Entry]] = []
     with tempfile.TemporaryDirectory(prefix="croupier-bench-protection-") as scratch:
-        workdir = args.journal or Path(args.dir or scratch)
-        if args.journal is None:
-            workdir.mkdir(parents=True, exist_ok=True)
+        workdirs = args.journal or [Path(args.dir or scratch)]
+        if not args.journal:
+            workdirs[0].mkdir(parents=True, exist_ok=True)
             started = time.perf_counter()
-            asyncio.run(simulate(config, styles, args.shoes, args.seed, workdir))
+            asyncio.run(simulate(config, styles, args.shoes, args.seed, workdirs[0]))
             table_s = time.perf_counter() - started
-        journal = Journal(workdir / "protection.journal")
-        entries = [(e.kind, e.payload, e.ts) for e in journal.entries()]
-        journal.close()
+        for workdir in workdirs:
+            journal = Journal(workdir / "protection.journal")
+            journals.append([(e.kind, e.payload, e.ts) for e in journal.entries()])
+            journal.close()
+    entries = [entry for journal_entries in journals for entry in journal_entries]
     by_player = {p: p.rpartition("-box")[0] for p in {e[1].get("player") for e in entries if e[1].get("command") == "bet"}
                  if isinstance(p, str)}
-    shoes = sum(1 for kind, payload, _ in entries if kind == "command" and payload.get("command") == "new_shoe")
+    shoes = len({(i, e[1].get("shoe_id")) for i, journal_entries in enumerate(journals) for e in journal_entries
+                 if e[0] == "device" and e[1].get("type") == "shoe_status"})
     decks: int = config.game_rules().decks  # type: ignore[attr-defined]
     sweep = []
     watch_s = 0.0
     for alpha, least in THRESHOLDS:
         t = time.perf_counter()
-        day_flags = days(entries, args.day_rounds, alpha, least, decks)
+        day_flags = [day for journal_entries in journals for day in days(journal_entries, args.day_rounds, alpha, least, decks)]
         watch_s += time.perf_counter() - t
         per_style = rates(day_flags, by_player, args.within)
         quiet = [r for s, r in per_style.items() if s not in COUNTING]

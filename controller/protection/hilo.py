@@ -25,9 +25,10 @@ class ShoeCount:
         self.seen = 0
         self._numbers: set[int] = set()
         self._awaiting_id = False
+        self._previous_id: str | None = None
 
     def new_shoe(self, shoe_id: str | None = None) -> None:
-        self.shoe_id = shoe_id
+        self._previous_id, self.shoe_id = self.shoe_id, shoe_id
         self._awaiting_id = shoe_id is None
         self.shoes += 1
         self.running = 0
@@ -65,11 +66,11 @@ class ShoeCount:
             kind_of = payload.get("type")
             if kind_of == "shoe_status":
                 shoe_id = payload.get("shoe_id")
-                if isinstance(shoe_id, str) and shoe_id != self.shoe_id:
-                    if self._awaiting_id and self.seen == 0:  # the id of the shoe ``new_shoe`` loaded
+                if self._awaiting_id:  # the id of the shoe ``new_shoe`` loaded (a late status of the old one is not)
+                    if isinstance(shoe_id, str) and shoe_id != self._previous_id:
                         self.shoe_id, self._awaiting_id = shoe_id, False
-                    else:
-                        self.new_shoe(shoe_id)
+                elif isinstance(shoe_id, str) and shoe_id != self.shoe_id:
+                    self.new_shoe(shoe_id)
             elif kind_of == "card" and isinstance(payload.get("card"), str):
                 n = payload.get("n")
                 self.card(payload["card"], n if isinstance(n, int) else None)

@@ -33,3 +33,15 @@ def test_the_table_start_names_the_decks() -> None:
     count = ShoeCount()
     count.apply("table_started", {"rules": {"decks": 8}})
     assert count.decks == 8 and count.decks_left == 8
+
+
+def test_a_late_status_of_the_old_shoe_after_new_shoe_does_not_reset_the_new_shoe_mid_way() -> None:
+    count = ShoeCount(decks=6)
+    count.apply("device", {"type": "shoe_status", "shoe_id": "s-1", "n": 0, "state": "READY"})
+    count.apply(*card("KH", 1))
+    count.apply("command", {"command": "new_shoe"})
+    count.apply("device", {"type": "shoe_status", "shoe_id": "s-1", "n": 1, "state": "LOCKED"})  # in flight
+    count.apply(*card("2H", 1))
+    count.apply(*card("3H", 2))
+    count.apply("device", {"type": "shoe_status", "shoe_id": "s-2", "n": 2, "state": "READY"})
+    assert (count.shoe_id, count.shoes, count.running, count.seen) == ("s-2", 2, 2, 2)
