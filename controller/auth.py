@@ -39,6 +39,8 @@ class Session:
     user: str
     role: Role
     expires: float
+    #: sent back by the page on every state-changing request (``X-CSRF-Token``)
+    csrf: str = ""
 
 
 class Accounts:
@@ -60,7 +62,8 @@ class Accounts:
         if not _HASHER.verify(password, account.password_hash):
             return None
         self._expire()
-        session = Session(secrets.token_urlsafe(32), account.name, account.role, self._clock() + self.ttl)
+        session = Session(secrets.token_urlsafe(32), account.name, account.role, self._clock() + self.ttl,
+                          secrets.token_urlsafe(24))
         self._sessions[session.token] = session
         return session
 
@@ -78,6 +81,10 @@ class Accounts:
 
     def sign_out(self, token: str) -> None:
         self._sessions.pop(token, None)
+
+    def csrf_ok(self, session: Session, given: str | None) -> bool:
+        """``given`` is ``session``'s CSRF token (compared in constant time)."""
+        return bool(given) and secrets.compare_digest(session.csrf, str(given))
 
     def _expire(self) -> None:
         now = self._clock()

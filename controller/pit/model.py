@@ -81,6 +81,8 @@ class TableModel:
             "round": state.get("round"),
             "dealer": state.get("dealer"),
             "limits": state.get("limits") or {},
+            "currency": state.get("currency"),
+            "currency_digits": state.get("currency_digits"),
             "devices": devices,
             "devices_ok": all(isinstance(d, dict) and d.get("online") and not d.get("fault") for d in devices.values()),
             "hold": state.get("hold"),

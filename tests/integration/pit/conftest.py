@@ -18,7 +18,10 @@ from controller.feed import Feed, PitCommand
 from controller.journal import Journal
 from controller.pit.server import PitServer
 from tests.fixtures.mosquitto import MosquittoBroker
-from tests.integration.browser.conftest import chromium  # noqa: F401  # Debian's Chromium, for the browser tests
+from tests.integration.browser.conftest import (
+    chromium,  # noqa: F401  # Debian's Chromium, for the browser tests
+    console_table,  # noqa: F401  # a console beside the pit
+)
 
 PASSWORDS = {"pat": "pit-pass-1", "dee": "dealer-pass-1"}
 
@@ -80,6 +83,7 @@ async def signed_in(pit: PitServer, user: str) -> AsyncIterator[httpx.AsyncClien
     async with httpx.AsyncClient(base_url=pit.url) as client:
         response = await client.post("/api/login", json={"user": user, "password": PASSWORDS[user]})
         assert response.status_code == 200, response.text
+        client.headers["X-CSRF-Token"] = response.json()["csrf"]  # as the page sends it
         yield client
 
 

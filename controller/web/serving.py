@@ -1,0 +1,131 @@
+"""uvicorn as both pages run it: inside a loop it does not own, with limits that keep a flood of
+connections from taking the descriptors and the loop the table plays on (docs/security.md).
+
+* at most ``max_connections`` open connections, and ``per_client`` from one address: one more
+  is closed as it is accepted (its descriptor is back at once), so idle sockets cannot pile up
+  to the process's ``RLIMIT_NOFILE``;
+* a connection that has not sent a complete request within ``header_timeout`` seconds is
+  closed (a silent socket, or a slow-loris trickle of headers);
+* idle keep-alive connections close after ``keep_alive`` seconds; WebSocket messages are
+  bounded by ``ws_max_size``; request bodies are bounded and timed by ``WebGuard``.
+* TLS when a certificate and key are given.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Generator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_connections: int = 256
+    per_client: int = 32
+    header_timeout: float = 10.0
+    keep_alive: float = 5.0
+    ws_max_size: int = 16384
+    #: requests and WebSockets served at once; more get 503
+    concurrency: int = 200
+
+
+DEFAULT_LIMITS = Limits()
+
+
+class _Connections:
+    """The open connections by client address (a connection upgraded to a WebSocket keeps its
+    transport, so it is counted until that transport closes)."""
+
+    def __init__(self) -> None:
+        self.by_client: dict[str, set[asyncio.BaseTransport]] = {}
+        self.refused = 0
+
+    def admit(self, transport: asyncio.BaseTransport, limits: Limits) -> bool:
+        peer = transport.get_extra_info("peername")
+        client = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        total = 0
+        for key in list(self.by_client):
+            live = {t for t in self.by_client[key] if not t.is_closing()}
+            if live:
+                self.by_client[key] = live
+                total += len(live)
+            else:
+                del self.by_client[key]
+        mine = self.by_client.setdefault(client, set())
+        if total >= limits.max_connections or len(mine) >= limits.per_client:
+            self.refused += 1
+            if self.refused in (1, 10, 100, 1000) or self.refused % 10000 == 0:  # a flood is not 100k log lines
+                log.warning("web: %d connections refused (open %d, from %s %d)", self.refused, total, client, len(mine))
+            return False
+        mine.add(transport)
+        return True
+
+    @property
+    def open(self) -> int:
+        return sum(1 for ts in self.by_client.values() for t in ts if not t.is_closing())
+
+
+def guarded_protocol(limits: Limits, connections: _Connections) -> type[H11Protocol]:
+    """uvicorn's h11 protocol, admitting a connection only under the limits, and closing one
+    that sends no complete request in time."""
+
+    class Guarded(H11Protocol):
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            if not connections.admit(transport, limits):
+                transport.abort()
+                return
+            super().connection_made(transport)
+            self._header_timer = self.loop.call_later(limits.header_timeout, self._no_request)
+
+        def _no_request(self) -> None:
+            if self.cycle is None and not self.transport.is_closing():
+                self.transport.abort()
+
+        def handle_websocket_upgrade(self, event: Any) -> None:
+            self._header_timer.cancel()  # a WebSocket is timed by its pings, not by this
+            super().handle_websocket_upgrade(event)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            timer = getattr(self, "_header_timer", None)
+            if timer is not None:
+                timer.cancel()
+            if hasattr(self, "transport"):
+                super().connection_lost(exc)
+
+    return Guarded
+
+
+class EmbeddedServer(uvicorn.Server):
+    """uvicorn in a loop it does not own: the process keeps its own signal handlers."""
+
+    def __init__(self, config: uvicorn.Config, connections: _Connections) -> None:
+        super().__init__(config)
+        self.connections = connections
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Generator[None, None, None]:
+        yield
+
+
+def embedded_server(app: Any, *, limits: Limits = DEFAULT_LIMITS, tls_cert: str | Path | None = None,
+                    tls_key: str | Path | None = None, **options: Any) -> EmbeddedServer:
+    """A server for ``app`` under ``limits`` (TLS when ``tls_cert`` and ``tls_key`` are given)."""
+    connections = _Connections()
+    tls: dict[str, Any] = {}
+    if tls_cert is not None and tls_key is not None:
+        tls = {"ssl_certfile": str(tls_cert), "ssl_keyfile": str(tls_key)}
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", ws="websockets-sansio",
+                            http=guarded_protocol(limits, connections), access_log=False,
+                            limit_concurrency=limits.concurrency, timeout_keep_alive=int(max(1, limits.keep_alive)),
+                            ws_max_size=limits.ws_max_size, ws_max_queue=8, h11_max_incomplete_event_size=16384,
+                            timeout_graceful_shutdown=1, **tls, **options)
+    return EmbeddedServer(config, connections)

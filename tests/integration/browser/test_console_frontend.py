@@ -1,0 +1,28 @@
+"""The console on the shared front-end module, in Chromium under its own Content-Security-Policy:
+a control the table still offers after an update is the same element (a long press held
+through a snapshot registers), and money carries thousands separators and the currency."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.integration.browser.conftest import signed_in, until_js
+from tests.integration.browser.test_console_play import BLACKJACK_SHOE
+
+
+async def test_an_offered_control_stays_the_same_element_across_snapshots(chromium: Any, console_table: Any) -> None:
+    table = await console_table("blackjack", stacked=BLACKJACK_SHOE)
+    page = await signed_in(chromium, table.url, "dana")
+    await page.locator("#actions button[data-command='open_round']").wait_for()
+    version = await page.evaluate("""() => { window.held = document.querySelector("#actions button[data-command='open_round']");
+                                             return view.version; }""")
+    await until_js(page, f"view.version >= {version + 2}")  # two more snapshots drawn (the 1 s tick)
+    assert await page.evaluate("""() => window.held.isConnected
+        && document.querySelector("#actions button[data-command='open_round']") === window.held""")
+
+
+async def test_money_has_thousands_separators_and_the_currency(chromium: Any, console_table: Any) -> None:
+    table = await console_table("blackjack", stacked=BLACKJACK_SHOE)
+    page = await signed_in(chromium, table.url, "dana")
+    assert await page.evaluate("money(123456789)") == "1,234,567.89 EUR"
+    assert await page.evaluate("Croupier.money(150000, {code: 'JPY', digits: 0})") == "150,000 JPY"
