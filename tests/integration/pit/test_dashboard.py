@@ -3,6 +3,7 @@ table named with that pit boss, a dealer's is refused, sessions expire."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -14,7 +15,7 @@ from tests.integration.pit.conftest import accounts, signed_in, until
 
 def settled(round_id: str, number: str, stake: int, payout: int, dealer: str = "dee") -> dict[str, Any]:
     return {"v": 1, "table": "rl", "round": round_id, "game": "roulette", "opened": "2026-12-01T10:00:00.000Z",
-            "closed": "2026-12-01T10:01:00.000Z", "status": "settled", "dealer": dealer,
+            "closed": "2026-12-01T10:01:00.000Z", "status": "settled", "dealer": dealer, "shoe": None, "shoe_round": None,
             "outcome": {"wheel": "european", "numbers": [number]},
             "bets": [{"box": 1, "hand": 1, "kind": "straight:17", "player": "P1", "stake": stake, "payout": payout}],
             "stake_total": stake, "payout_total": payout, "corrections": []}
@@ -123,11 +124,11 @@ async def test_live_tiles_arrive_on_the_websocket(pit: PitServer, tables: Any) -
     async with websockets.connect(f"ws://127.0.0.1:{pit.port}/ws", additional_headers={"Cookie": f"pit_session={cookie}"}) as ws:
         first = json.loads(await ws.recv())
         assert first["type"] == "floor"
-        rl.state(phase="spinning")
+        rl.state(phase="playing")
         while True:
-            message = json.loads(await ws.recv())
+            message = json.loads(await asyncio.wait_for(ws.recv(), 10))
             phases = [t["phase"] for t in message.get("tiles", []) if t["table"] == "rl"]
-            if "spinning" in phases:
+            if "playing" in phases:
                 break
     async with websockets.connect(f"ws://127.0.0.1:{pit.port}/ws") as ws:  # no session: closed at once
         try:
