@@ -79,10 +79,13 @@ def guarded_protocol(limits: Limits, connections: _Connections) -> type[H11Proto
     that sends no complete request in time."""
 
     class Guarded(H11Protocol):
+        _admitted = False
+
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             if not connections.admit(transport, limits):
                 transport.abort()
                 return
+            self._admitted = True
             super().connection_made(transport)
             self._header_timer = self.loop.call_later(limits.header_timeout, self._no_request)
 
@@ -98,7 +101,7 @@ def guarded_protocol(limits: Limits, connections: _Connections) -> type[H11Proto
             timer = getattr(self, "_header_timer", None)
             if timer is not None:
                 timer.cancel()
-            if hasattr(self, "transport"):
+            if self._admitted:
                 super().connection_lost(exc)
 
     return Guarded
