@@ -30,6 +30,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script from the repo root or bench/
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.console_latency import CONFIG as LATENCY_CONFIG
 from controller.auth import Account, Accounts, hash_password
 from controller.config import load
 from controller.console import start_console
@@ -37,26 +38,7 @@ from controller.table.app import run_table
 from controller.table.loop import TableLoop
 
 NOFILE = 1024
-CONFIG = """
-[table]
-id = "fd-bench"
-game = "blackjack"
-preset = "ru6"
-journal = "bench.journal"
-
-[limits]
-main = { min = 100, max = 100000 }
-
-[devices.shoe]
-transport = "simulated"
-port = "serial"
-
-[devices.shoe.simulated]
-seed = 11
-
-[mqtt]
-broker = "none"
-"""
+CONFIG = LATENCY_CONFIG.replace('id = "bench"', 'id = "fd-bench"')  # the same table as the latency bench
 FLOOD = textwrap.dedent("""
     import resource, selectors, socket, sys, time
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)

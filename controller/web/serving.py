@@ -3,7 +3,8 @@ connections from taking the descriptors and the loop the table plays on (docs/se
 
 * at most ``max_connections`` open connections, and ``per_client`` from one address: one more
   is closed as it is accepted (its descriptor is back at once), so idle sockets cannot pile up
-  to the process's ``RLIMIT_NOFILE``;
+  to the process's ``RLIMIT_NOFILE``; and a small listen backlog, since the loop accepts up to
+  that many at one go before it can close any;
 * a connection that has not sent a complete request within ``header_timeout`` seconds is
   closed (a silent socket, or a slow-loris trickle of headers);
 * idle keep-alive connections close after ``keep_alive`` seconds; WebSocket messages are
@@ -36,6 +37,9 @@ class Limits:
     ws_max_size: int = 16384
     #: requests and WebSockets served at once; more get 503
     concurrency: int = 200
+    #: the listen backlog, and so how many connections the loop accepts at one go before any is
+    #: refused: kept far below the descriptor limit (a burst of 2,000 accepted at once is EMFILE)
+    backlog: int = 64
 
 
 DEFAULT_LIMITS = Limits()
@@ -130,5 +134,5 @@ def embedded_server(app: Any, *, limits: Limits = DEFAULT_LIMITS, tls_cert: str 
                             http=guarded_protocol(limits, connections), access_log=False,
                             limit_concurrency=limits.concurrency, timeout_keep_alive=int(max(1, limits.keep_alive)),
                             ws_max_size=limits.ws_max_size, ws_max_queue=8, h11_max_incomplete_event_size=16384,
-                            timeout_graceful_shutdown=1, **tls, **options)
+                            backlog=limits.backlog, timeout_graceful_shutdown=1, **tls, **options)
     return EmbeddedServer(config, connections)
