@@ -157,3 +157,21 @@ async def test_every_pit_command_of_the_table_view_arrives_as_the_table_parses_i
     assert got[:3] == [("close_after_round", None, None, "pat"), ("void_round", "rl-000007", None, "pat"),
                        ("approve_correction", None, "41", "pat")]
     assert len({c.id for c in rl.commands}) == len(asks)  # each its own id: none is taken for a redelivery
+
+
+async def test_a_command_without_the_session_csrf_token_is_refused(pit: PitServer, tables: Any) -> None:
+    rl = await tables("rl")
+    rl.state()
+    await until(lambda: "rl" in pit.model.tables)
+    async with signed_in(pit, "pat") as client:
+        token = client.headers.pop("X-CSRF-Token")
+        missing = await client.post("/api/command", json={"table": "rl", "command": "close_after_round"})
+        assert missing.status_code == 403 and "CSRF" in missing.json()["error"]
+        wrong = await client.post("/api/command", json={"table": "rl", "command": "close_after_round"},
+                                  headers={"X-CSRF-Token": token[::-1]})
+        assert wrong.status_code == 403
+        right = await client.post("/api/command", json={"table": "rl", "command": "close_after_round"},
+                                  headers={"X-CSRF-Token": token})
+        assert right.status_code == 200
+    await until(lambda: rl.commands)
+    assert len(rl.commands) == 1
