@@ -160,6 +160,12 @@ class ConsoleSection(_Strict):
     tls_cert: str | None = None
     tls_key: str | None = None
 
+    @model_validator(mode="after")
+    def _tls_pair(self) -> ConsoleSection:
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("give both tls_cert and tls_key, or neither")
+        return self
+
 
 class AccountSection(_Strict):
     """One console or dashboard account (docs/security.md): ``password_hash`` is an argon2 hash
