@@ -6,7 +6,8 @@ connections to its console, beside the same run without them, in one process run
 The flood is a child process (its own descriptor limit raised) that opens ``--idle`` connections
 from 127.0.0.2, sends nothing, and every half second reopens each one the console closed. While
 it runs, a probe from 127.0.0.1 fetches the console's page once a second (another client keeps
-its own share of connections): its answers and their worst latency are shown too.
+its own share of connections): its answers and their worst latency are shown too. A short
+warm-up run comes first (the process's first imports and caches), and is not shown.
 
     python bench/web_fd_exhaustion.py [--rounds 150] [--idle 2000] [--json]
 """
@@ -152,6 +153,7 @@ async def main() -> None:
     args = ap.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(NOFILE, hard), hard))
+    await one_run(min(args.rounds, 50), 0)  # warm-up, not shown: first imports and caches of the process
     baseline = await one_run(args.rounds, 0)
     flooded = await one_run(args.rounds, args.idle)
     if args.json:
