@@ -9,7 +9,11 @@ it runs, a probe from 127.0.0.1 fetches the console's page once a second (anothe
 its own share of connections): its answers and their worst latency are shown too. A short
 warm-up run comes first (the process's first imports and caches), and is not shown.
 
-    python bench/web_fd_exhaustion.py [--rounds 150] [--idle 2000] [--json]
+A third run has a burst of wrong sign-ins instead: ``--signins`` threads of a child process
+posting wrong passwords for made-up users from as many addresses (127.0.0.10 and up), as fast
+as they are answered. Each costs an argon2 check unless refused first (lockout or busy).
+
+    python bench/web_fd_exhaustion.py [--rounds 150] [--idle 2000] [--signins 8] [--json]
 """
 
 from __future__ import annotations
@@ -84,6 +88,35 @@ FLOOD = textwrap.dedent("""
 """)
 
 
+SIGNINS = textwrap.dedent("""
+    import http.client, json, sys, threading
+    port, threads = int(sys.argv[1]), int(sys.argv[2])
+    counts, stop = {}, threading.Event()
+    lock = threading.Lock()
+    def burst(k):
+        n = 0
+        while not stop.is_set():
+            n += 1
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10, source_address=(f"127.0.0.{10 + k}", 0))
+                body = json.dumps({"user": f"u{k}-{n}", "password": "wrong"})
+                conn.request("POST", "/api/login", body, {"Content-Type": "application/json"})
+                status = conn.getresponse().status
+                conn.close()
+            except OSError:
+                status = 0
+            with lock:
+                counts[status] = counts.get(status, 0) + 1
+    workers = [threading.Thread(target=burst, args=(k,), daemon=True) for k in range(threads)]
+    for w in workers:
+        w.start()
+    print("ready", flush=True)
+    sys.stdin.readline()
+    stop.set()
+    print(json.dumps(counts), flush=True)
+""")
+
+
 async def probe(url: str, stop: asyncio.Event, answers: list[float]) -> None:
     """GET the page once a second from 127.0.0.1; the seconds each answer took (inf: none)."""
     import httpx
@@ -100,7 +133,7 @@ async def probe(url: str, stop: asyncio.Event, answers: list[float]) -> None:
                 await asyncio.wait_for(stop.wait(), 1.0)
 
 
-async def one_run(rounds: int, idle: int) -> dict[str, Any]:
+async def one_run(rounds: int, idle: int, signins: int = 0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.toml"
         path.write_text(CONFIG)
@@ -114,8 +147,9 @@ async def one_run(rounds: int, idle: int) -> dict[str, Any]:
             server = await start_console(loop, config, accounts, host="127.0.0.1", port=0)
             state["server"] = server
             port = int(server.url.rsplit(":", 1)[1].strip("/"))
-            if idle:
-                flood = subprocess.Popen([sys.executable, "-c", FLOOD, str(port), str(idle)], stdin=subprocess.PIPE,
+            if idle or signins:
+                script, size = (FLOOD, idle) if idle else (SIGNINS, signins)
+                flood = subprocess.Popen([sys.executable, "-c", script, str(port), str(size)], stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, text=True)
                 state["flood"] = flood
                 assert flood.stdout is not None
@@ -132,15 +166,16 @@ async def one_run(rounds: int, idle: int) -> dict[str, Any]:
         refused = server._server.connections.refused
         stop.set()
         await state["probe"]
-        opened = 0
+        opened: Any = 0
         flood = state.get("flood")
         if flood is not None:
             out, _ = await asyncio.to_thread(flood.communicate, "stop\n", 30)
-            opened = int(out.strip().splitlines()[-1])
+            opened = json.loads(out.strip().splitlines()[-1])
         await server.close()
     served = [a for a in answers if a != float("inf")]
-    return {"idle": idle, "rounds": rounds, "seconds": round(spent, 2), "rounds_per_s": round(rounds / spent, 2),
-            "flood_connects": opened, "console_refused": refused, "console_open_at_end": held,
+    return {"idle": idle, "signins": opened if signins else {},
+            "rounds": rounds, "seconds": round(spent, 2), "rounds_per_s": round(rounds / spent, 2),
+            "flood_connects": 0 if signins else opened, "console_refused": refused, "console_open_at_end": held,
             "probe_answered": f"{len(served)}/{len(answers)}",
             "probe_worst_ms": round(max(served) * 1000, 1) if served else None}
 
@@ -149,6 +184,7 @@ async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--rounds", type=int, default=150)
     ap.add_argument("--idle", type=int, default=2000)
+    ap.add_argument("--signins", type=int, default=8, help="sign-in threads of the third run (0: none)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -156,8 +192,9 @@ async def main() -> None:
     await one_run(min(args.rounds, 50), 0)  # warm-up, not shown: first imports and caches of the process
     baseline = await one_run(args.rounds, 0)
     flooded = await one_run(args.rounds, args.idle)
+    burst = await one_run(args.rounds, 0, args.signins) if args.signins else None
     if args.json:
-        print(json.dumps({"nofile": NOFILE, "baseline": baseline, "flooded": flooded}))
+        print(json.dumps({"nofile": NOFILE, "baseline": baseline, "flooded": flooded, "signins": burst}))
         return
     print(f"blackjack ru6, 7 boxes, {args.rounds} rounds, RLIMIT_NOFILE {NOFILE}, console in the table's process")
     for name, row in (("no idle connections", baseline), (f"{args.idle} idle connections", flooded)):
@@ -165,6 +202,9 @@ async def main() -> None:
               f"{row['flood_connects']}, refused at accept {row['console_refused']}, open at end "
               f"{row['console_open_at_end']}; probe answered {row['probe_answered']}, worst {row['probe_worst_ms']} ms")
     print(f"  ratio {flooded['rounds_per_s'] / baseline['rounds_per_s']:.2f}")
+    if burst is not None:
+        print(f"  {args.signins} sign-in threads        {burst['rounds_per_s']:8.2f} rounds/s  ({burst['seconds']} s)  "
+              f"answers by status {burst['signins']}; ratio {burst['rounds_per_s'] / baseline['rounds_per_s']:.2f}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import threading
 import time
 from typing import Any
 
-from controller.auth import Account, Accounts, Session, hash_password
+from controller.auth import Account, Accounts, Session, hash_password, verify_password
 from controller.web.signin import Refused, SignInGuard
 
 HASH = hash_password("right")
@@ -62,28 +62,31 @@ async def test_one_client_guessing_across_accounts_is_locked_out() -> None:
     assert isinstance(await guard.sign_in("cid", "right", "10.0.0.7"), Session)  # another terminal
 
 
-class CountingAccounts(Accounts):
-    """Accounts whose hash checks are counted while they run (in their threads)."""
+class CountingChecks:
+    """The real argon2 check, in a thread, counted while it runs."""
 
     def __init__(self) -> None:
-        super().__init__({"ann": Account("ann", "dealer", HASH)})
         self.running = self.most = 0
         self.lock = threading.Lock()
 
-    def sign_in(self, user: str, password: str) -> Session | None:
+    def check(self, password: str, password_hash: str) -> bool:
         with self.lock:
             self.running += 1
             self.most = max(self.most, self.running)
         try:
-            return super().sign_in(user, password)
+            return verify_password(password, password_hash)
         finally:
             with self.lock:
                 self.running -= 1
 
+    async def __call__(self, password: str, password_hash: str) -> bool:
+        return await asyncio.to_thread(self.check, password, password_hash)
+
 
 async def test_a_burst_is_verified_a_bounded_few_at_a_time_off_the_loop_and_the_excess_refused() -> None:
-    counting = CountingAccounts()
-    guard = SignInGuard(counting, account_failures=1000, client_failures=1000, concurrency=2, queue=6)
+    counting = CountingChecks()
+    guard = SignInGuard(accounts(time.monotonic), account_failures=1000, client_failures=1000, concurrency=2, queue=6,
+                        verify=counting)
     ticks = 0
     stop = asyncio.Event()
 
@@ -102,3 +105,16 @@ async def test_a_burst_is_verified_a_bounded_few_at_a_time_off_the_loop_and_the_
     statuses = sorted(r.status for r in results if isinstance(r, Refused))
     assert statuses.count(401) == 8 and statuses.count(429) == 12  # 2 running + 6 waiting; the rest busy
     assert ticks > 8 * 10, (ticks, time.perf_counter() - began)
+
+
+async def test_the_default_check_runs_in_a_worker_process_of_lower_priority() -> None:
+    import os
+
+    from controller.web import signin
+
+    assert await signin.checker("right", HASH) and not await signin.checker("wrong", HASH)
+    pool = signin.checker._pool
+    assert pool is not None
+    [worker] = [p.pid for p in pool._processes.values()]
+    lower = min(19, os.getpriority(os.PRIO_PROCESS, 0) + signin.NICENESS)
+    assert worker != os.getpid() and os.getpriority(os.PRIO_PROCESS, worker) == lower
