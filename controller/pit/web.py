@@ -107,6 +107,10 @@ class PitWeb:
             if not self.server.accounts.csrf_ok(session, request.headers.get("x-csrf-token")):
                 return _error(403, "this request lacks the session's CSRF token: reload the page")
             self.server.accounts.sign_out(session.token)
+            for websocket in [w for w in self.sockets if w.cookies.get(COOKIE) == session.token]:
+                self.sockets.discard(websocket)  # its pages stop at once, not at the next broadcast
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=WS_UNAUTHORISED)
         response = JSONResponse({"ok": True})
         response.delete_cookie(COOKIE)
         return response

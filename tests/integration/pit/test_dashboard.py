@@ -4,6 +4,7 @@ table named with that pit boss, a dealer's is refused, sessions expire."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 
@@ -175,3 +176,19 @@ async def test_a_command_without_the_session_csrf_token_is_refused(pit: PitServe
         assert right.status_code == 200
     await until(lambda: rl.commands)
     assert len(rl.commands) == 1
+
+
+async def test_a_sign_out_closes_that_sessions_live_pages_at_once(pit: PitServer) -> None:
+    import websockets
+
+    async with signed_in(pit, "pat") as client:
+        cookie = client.cookies.get("pit_session")
+        async with websockets.connect(f"ws://127.0.0.1:{pit.port}/ws",
+                                      additional_headers={"Cookie": f"pit_session={cookie}"}) as ws:
+            assert json.loads(await ws.recv())["type"] == "floor"
+            assert (await client.post("/api/logout", json={})).status_code == 200
+            async with asyncio.timeout(5):
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    while True:
+                        await ws.recv()
+            assert ws.close_code == 4401
