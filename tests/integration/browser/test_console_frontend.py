@@ -26,3 +26,19 @@ async def test_money_has_thousands_separators_and_the_currency(chromium: Any, co
     page = await signed_in(chromium, table.url, "dana")
     assert await page.evaluate("money(123456789)") == "1,234,567.89 EUR"
     assert await page.evaluate("Croupier.money(150000, {code: 'JPY', digits: 0})") == "150,000 JPY"
+
+
+async def test_markup_keyed_as_a_player_name_shows_as_text_and_runs_nothing(chromium: Any, console_table: Any) -> None:
+    table = await console_table("blackjack", stacked=BLACKJACK_SHOE)
+    page = await signed_in(chromium, table.url, "dana")
+    payload = '<img src=x onerror="window.__pwned=1"><b id="injected">x</b>'
+    loop = table.harness.loop
+    loop.command("open_round", "dealer")
+    await loop.settled()
+    loop.command("bet", "dealer", box=1, amount=1000, player=payload)
+    await loop.settled()
+    await until_js(page, "document.querySelector(\"[data-box='1']\").textContent.includes('injected')")
+    box = page.locator("[data-box='1']")
+    assert payload in await box.inner_text()
+    assert await page.locator("#felt img, #felt script, #injected").count() == 0
+    assert await page.evaluate("window.__pwned === undefined")
