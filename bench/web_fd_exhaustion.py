@@ -6,7 +6,10 @@ connections to its console, beside the same run without them, in one process run
 The flood is a child process (its own descriptor limit raised) that opens ``--idle`` connections
 from 127.0.0.2, sends nothing, and every half second reopens each one the console closed. While
 it runs, a probe from 127.0.0.1 fetches the console's page once a second (another client keeps
-its own share of connections): its answers and their worst latency are shown too. A short
+its own share of connections): its answers and their worst latency are shown too, and the CPU
+time the table's process spent per round (the flood's own CPU is not in it: on a two-core
+machine the flood competes with the table for the cores, which a flood from another machine
+does not). A short
 warm-up run comes first (the process's first imports and caches), and is not shown.
 
 A third run has a burst of wrong sign-ins instead: ``--signins`` threads of a child process
@@ -158,9 +161,11 @@ async def one_run(rounds: int, idle: int, signins: int = 0) -> dict[str, Any]:
                 await asyncio.sleep(1.0)  # the console has accepted (and refused) what it will
             state["probe"] = asyncio.create_task(probe(server.url, stop, answers))
             state["began"] = time.perf_counter()
+            state["cpu"] = time.process_time()
 
         await run_table(config, rounds, out=io.StringIO(), prompts=False, on_ready=on_ready, keyboard=False)
         spent = time.perf_counter() - state["began"]
+        cpu = time.process_time() - state["cpu"]
         server = state["server"]
         held = server._server.connections.open
         refused = server._server.connections.refused
@@ -174,7 +179,8 @@ async def one_run(rounds: int, idle: int, signins: int = 0) -> dict[str, Any]:
         await server.close()
     served = [a for a in answers if a != float("inf")]
     return {"idle": idle, "signins": opened if signins else {},
-            "rounds": rounds, "seconds": round(spent, 2), "rounds_per_s": round(rounds / spent, 2),
+            "rounds": rounds, "cpu_ms_per_round": round(cpu * 1000 / rounds, 1),
+            "seconds": round(spent, 2), "rounds_per_s": round(rounds / spent, 2),
             "flood_connects": 0 if signins else opened, "console_refused": refused, "console_open_at_end": held,
             "probe_answered": f"{len(served)}/{len(answers)}",
             "probe_worst_ms": round(max(served) * 1000, 1) if served else None}
@@ -198,12 +204,14 @@ async def main() -> None:
         return
     print(f"blackjack ru6, 7 boxes, {args.rounds} rounds, RLIMIT_NOFILE {NOFILE}, console in the table's process")
     for name, row in (("no idle connections", baseline), (f"{args.idle} idle connections", flooded)):
-        print(f"  {name:24} {row['rounds_per_s']:8.2f} rounds/s  ({row['seconds']} s)  flood connects "
+        print(f"  {name:24} {row['rounds_per_s']:8.2f} rounds/s  ({row['seconds']} s, table process CPU "
+              f"{row['cpu_ms_per_round']} ms/round)  flood connects "
               f"{row['flood_connects']}, refused at accept {row['console_refused']}, open at end "
               f"{row['console_open_at_end']}; probe answered {row['probe_answered']}, worst {row['probe_worst_ms']} ms")
     print(f"  ratio {flooded['rounds_per_s'] / baseline['rounds_per_s']:.2f}")
     if burst is not None:
-        print(f"  {args.signins} sign-in threads        {burst['rounds_per_s']:8.2f} rounds/s  ({burst['seconds']} s)  "
+        print(f"  {args.signins} sign-in threads        {burst['rounds_per_s']:8.2f} rounds/s  ({burst['seconds']} s, "
+              f"table process CPU {burst['cpu_ms_per_round']} ms/round)  "
               f"answers by status {burst['signins']}; ratio {burst['rounds_per_s'] / baseline['rounds_per_s']:.2f}")
 
 

@@ -1,8 +1,9 @@
 """uvicorn as both pages run it: inside a loop it does not own, with limits that keep a flood of
 connections from taking the descriptors and the loop the table plays on (docs/security.md).
 
-* at most ``max_connections`` open connections, and ``per_client`` from one address: one more
-  is closed as it is accepted (its descriptor is back at once), so idle sockets cannot pile up
+* at most ``max_connections`` open connections, ``per_client`` from one address, and new ones
+  from one address at ``connect_rate`` a second (burst ``connect_burst``): one more is closed
+  as it is accepted (its descriptor is back at once), so idle sockets cannot pile up
   to the process's ``RLIMIT_NOFILE``; and a small listen backlog, since the loop accepts up to
   that many at one go before it can close any;
 * a connection that has not sent a complete request within ``header_timeout`` seconds is
@@ -17,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Generator
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,12 +39,18 @@ class Limits:
     ws_max_size: int = 16384
     #: requests and WebSockets served at once; more get 503
     concurrency: int = 200
+    #: new connections a second from one address, with a burst: a page opens a handful; a
+    #: flood of short requests (a sign-in burst) costs the loop each one it serves
+    connect_rate: float = 10.0
+    connect_burst: float = 40.0
     #: the listen backlog, and so how many connections the loop accepts at one go before any is
     #: refused: kept far below the descriptor limit (a burst of 2,000 accepted at once is EMFILE)
     backlog: int = 64
 
 
 DEFAULT_LIMITS = Limits()
+#: seconds between two passes over the connections to forget the closed ones
+PRUNE_EVERY = 0.05
 
 
 class _Connections:
@@ -51,27 +59,60 @@ class _Connections:
 
     def __init__(self) -> None:
         self.by_client: dict[str, set[asyncio.BaseTransport]] = {}
+        #: transports counted, closed ones included until the next prune
+        self.total = 0
         self.refused = 0
+        self._pruned = -PRUNE_EVERY
+        #: client -> [tokens, when last filled]
+        self._buckets: dict[str, list[float]] = {}
 
     def admit(self, transport: asyncio.BaseTransport, limits: Limits) -> bool:
         peer = transport.get_extra_info("peername")
         client = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-        total = 0
+        mine = self.by_client.setdefault(client, set())
+        now = time.monotonic()
+        if not self._take(client, now, limits):
+            return self._refuse(client, mine)
+        if (self.total >= limits.max_connections or len(mine) >= limits.per_client) and now - self._pruned > PRUNE_EVERY:
+            self._pruned = now  # only at a limit, and not for every refusal of a flood
+            self._prune()
+            mine = self.by_client.setdefault(client, set())
+        if self.total >= limits.max_connections or len(mine) >= limits.per_client:
+            return self._refuse(client, mine)
+        mine.add(transport)
+        self.total += 1
+        return True
+
+    def _take(self, client: str, now: float, limits: Limits) -> bool:
+        bucket = self._buckets.get(client)
+        if bucket is None:
+            if len(self._buckets) >= 10_000:  # bounded, however many addresses
+                self._buckets.clear()
+            bucket = self._buckets[client] = [limits.connect_burst, now]
+        bucket[0] = min(limits.connect_burst, bucket[0] + (now - bucket[1]) * limits.connect_rate)
+        bucket[1] = now
+        if bucket[0] < 1.0:
+            return False
+        bucket[0] -= 1.0
+        return True
+
+    def _refuse(self, client: str, mine: set[asyncio.BaseTransport]) -> bool:
+        self.refused += 1
+        if self.refused in (1, 10, 100, 1000) or self.refused % 10000 == 0:  # a flood is not 100k log lines
+            log.warning("web: %d connections refused (open %d, from %s %d)", self.refused, self.total, client,
+                        len(mine))
+        return False
+
+    def _prune(self) -> None:
+        """Forget the transports that have closed since (counted until then)."""
+        self.total = 0
         for key in list(self.by_client):
             live = {t for t in self.by_client[key] if not t.is_closing()}
             if live:
                 self.by_client[key] = live
-                total += len(live)
+                self.total += len(live)
             else:
                 del self.by_client[key]
-        mine = self.by_client.setdefault(client, set())
-        if total >= limits.max_connections or len(mine) >= limits.per_client:
-            self.refused += 1
-            if self.refused in (1, 10, 100, 1000) or self.refused % 10000 == 0:  # a flood is not 100k log lines
-                log.warning("web: %d connections refused (open %d, from %s %d)", self.refused, total, client, len(mine))
-            return False
-        mine.add(transport)
-        return True
 
     @property
     def open(self) -> int:
