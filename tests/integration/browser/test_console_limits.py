@@ -103,3 +103,21 @@ async def test_a_websocket_message_over_the_limit_closes_that_socket_only(consol
     async with websockets.connect(ws_url, additional_headers={"Cookie": cookie}) as ws:  # the console goes on
         await ws.send(json.dumps({"type": "snapshot"}))
         assert json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] == "snapshot"
+
+
+async def test_new_connections_from_one_address_are_rate_limited(console_table: Any) -> None:
+    table = await console_table("roulette")
+    limits = Limits(connect_rate=0.5, connect_burst=5)
+    server = await start_console(table.harness.loop, table.harness.config, console_accounts(), host="127.0.0.1",
+                                 port=0, limits=limits)
+    port = int(server.url.rsplit(":", 1)[1].strip("/"))
+    socks = [await connect(port) for _ in range(12)]
+    try:
+        closed = await asyncio.gather(*(closed_by_server(s, 0.5) for s in socks))
+        assert closed.count(False) <= 6 and closed.count(True) >= 6  # the burst, and one more at most
+        async with httpx.AsyncClient(transport=httpx.AsyncHTTPTransport(local_address="127.0.0.3")) as other:
+            assert (await other.get(server.url)).status_code == 200  # another address has its own allowance
+    finally:
+        for s in socks:
+            s.close()
+        await server.close()
