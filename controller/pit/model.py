@@ -184,6 +184,8 @@ class FloorModel:
             target = data.get("alert")
             if data.get("code") == "pit.alert_acknowledged" and isinstance(target, int):
                 model.acknowledged[target] = str(data.get("by", ""))
+                while len(model.acknowledged) > 4 * ALERTS_KEPT:  # only the kept alerts need it
+                    del model.acknowledged[next(iter(model.acknowledged))]
             return True
         round_id = data.get("round")
         if not isinstance(round_id, str):

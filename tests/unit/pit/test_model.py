@@ -123,3 +123,13 @@ def test_a_hostile_but_well_formed_feed_never_breaks_a_view(messages: list[tuple
         json.dumps(table_view(table, None))
         json.dumps(table.tile())
     json.dumps(model.alerts())
+
+
+def test_acknowledgements_are_bounded_like_the_alerts_they_answer() -> None:
+    from controller.pit.model import ALERTS_KEPT
+
+    model = FloorModel()
+    for seq in range(1, 10 * ALERTS_KEPT):
+        put(model, "t1", "alert", alert(seq, "info", "pit.alert_acknowledged", alert=100_000 + seq, by="pat"))
+    assert len(model.tables["t1"].acknowledged) <= 4 * ALERTS_KEPT
+    assert 100_000 + 10 * ALERTS_KEPT - 1 in model.tables["t1"].acknowledged  # the newest kept
