@@ -26,6 +26,11 @@ def hash_password(password: str) -> str:
     return _HASHER.hash(password)
 
 
+def verify_password(password: str, password_hash: str) -> bool:
+    """``password`` matches ``password_hash`` (argon2: slow by design, run it off the loop)."""
+    return bool(_HASHER.verify(password, password_hash))
+
+
 @dataclass(frozen=True, slots=True)
 class Account:
     name: str
@@ -39,6 +44,8 @@ class Session:
     user: str
     role: Role
     expires: float
+    #: sent back by the page on every state-changing request (``X-CSRF-Token``)
+    csrf: str = ""
 
 
 class Accounts:
@@ -53,14 +60,24 @@ class Accounts:
 
     def sign_in(self, user: str, password: str) -> Session | None:
         """A new session, or None for an unknown user or a wrong password (said the same way)."""
+        if not verify_password(password, self.hash_of(user)):
+            return None
+        return self.open_session(user)
+
+    def hash_of(self, user: str) -> str:
+        """The hash to check ``user``'s password against: a dummy one for an unknown user, so a
+        check costs the same whether or not the user exists."""
+        account = self._accounts.get(user)
+        return account.password_hash if account is not None else _DUMMY_HASH
+
+    def open_session(self, user: str) -> Session | None:
+        """A new session for ``user`` whose password was checked; None for an unknown user."""
         account = self._accounts.get(user)
         if account is None:
-            _HASHER.verify(password, _DUMMY_HASH)  # the same cost whether or not the user exists
-            return None
-        if not _HASHER.verify(password, account.password_hash):
             return None
         self._expire()
-        session = Session(secrets.token_urlsafe(32), account.name, account.role, self._clock() + self.ttl)
+        session = Session(secrets.token_urlsafe(32), account.name, account.role, self._clock() + self.ttl,
+                          secrets.token_urlsafe(24))
         self._sessions[session.token] = session
         return session
 
@@ -78,6 +95,10 @@ class Accounts:
 
     def sign_out(self, token: str) -> None:
         self._sessions.pop(token, None)
+
+    def csrf_ok(self, session: Session, given: str | None) -> bool:
+        """``given`` is ``session``'s CSRF token (compared in constant time)."""
+        return bool(given) and secrets.compare_digest(session.csrf, str(given))
 
     def _expire(self) -> None:
         now = self._clock()

@@ -196,6 +196,15 @@ class ConsoleSection(_Strict):
     host: str = "127.0.0.1"
     #: 0: any free port (the URL is printed at start)
     port: int = Field(default=8080, ge=0, le=65535)
+    #: PEM certificate and key: the console is then served over HTTPS (docs/console.md)
+    tls_cert: str | None = None
+    tls_key: str | None = None
+
+    @model_validator(mode="after")
+    def _tls_pair(self) -> ConsoleSection:
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("give both tls_cert and tls_key, or neither")
+        return self
 
 
 class AccountSection(_Strict):

@@ -27,10 +27,8 @@ import asyncio
 import contextlib
 import logging
 import socket
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from typing import Any, TextIO
-
-import uvicorn
 
 from controller.auth import Accounts, accounts_from_config
 from controller.config import TableConfig
@@ -38,21 +36,14 @@ from controller.console.hub import ConsoleHub
 from controller.console.simulator import ShoePanel
 from controller.console.web import console_app
 from controller.table.loop import TableLoop
+from controller.web.serving import DEFAULT_LIMITS, EmbeddedServer, Limits, embedded_server
 
 __all__ = ["ConsoleServer", "serve_console", "start_console"]
 log = logging.getLogger(__name__)
 
 
-class _EmbeddedServer(uvicorn.Server):
-    """uvicorn inside a loop it does not own: the table process keeps its signal handlers."""
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Generator[None, None, None]:
-        yield
-
-
 class ConsoleServer:
-    def __init__(self, server: _EmbeddedServer, task: asyncio.Task[None], hub: ConsoleHub, url: str) -> None:
+    def __init__(self, server: EmbeddedServer, task: asyncio.Task[None], hub: ConsoleHub, url: str) -> None:
         self._server = server
         self._task = task
         self.hub = hub
@@ -71,8 +62,9 @@ class ConsoleServer:
 
 async def start_console(loop: TableLoop, config: TableConfig, accounts: Accounts, *, host: str | None = None,
                         port: int | None = None, simulator: Any = None,
-                        clock: Callable[[], float] | None = None) -> ConsoleServer:
-    """Serve the console of ``loop``'s table; returns once it accepts connections."""
+                        clock: Callable[[], float] | None = None, limits: Limits = DEFAULT_LIMITS) -> ConsoleServer:
+    """Serve the console of ``loop``'s table; returns once it accepts connections (over TLS
+    when ``[console] tls_cert`` and ``tls_key`` are set)."""
     host = host if host is not None else config.console.host
     port = port if port is not None else config.console.port
     hub = ConsoleHub(loop, currency=config.table.currency, digits=config.table.currency_digits,
@@ -90,9 +82,8 @@ async def start_console(loop: TableLoop, config: TableConfig, accounts: Accounts
         raise OSError(f"console: cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     sock.set_inheritable(True)
     bound = sock.getsockname()[1]
-    uv_config = uvicorn.Config(app, log_level="warning", lifespan="off", ws="websockets-sansio",
-                               timeout_graceful_shutdown=1, access_log=False)
-    server = _EmbeddedServer(uv_config)
+    tls_cert, tls_key = config.console.tls_cert, config.console.tls_key
+    server = embedded_server(app, limits=limits, tls_cert=tls_cert, tls_key=tls_key)
     task = asyncio.create_task(server.serve(sockets=[sock]), name="console")
     while not server.started:
         if task.done():
@@ -100,7 +91,8 @@ async def start_console(loop: TableLoop, config: TableConfig, accounts: Accounts
             raise RuntimeError("the console server stopped while starting")
         await asyncio.sleep(0.01)
     shown = f"[{host}]" if ":" in host else host
-    return ConsoleServer(server, task, hub, f"http://{shown}:{bound}/")
+    scheme = "https" if tls_cert and tls_key else "http"
+    return ConsoleServer(server, task, hub, f"{scheme}://{shown}:{bound}/")
 
 
 async def serve_console(config: TableConfig, loop: TableLoop, stack: contextlib.AsyncExitStack, out: TextIO,

@@ -10,13 +10,28 @@ string or a bool where an amount belongs fails validation (``strict``).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 Amount = Annotated[int, Field(ge=0, description="integer minor units (cents)")]
 Seq = Annotated[int, Field(ge=1, description="the journal entry's seq: the key to drop duplicates on")]
-Timestamp = Annotated[str, Field(description="UTC, ISO 8601 with milliseconds, e.g. 2026-11-29T16:01:00.000Z")]
+
+
+def _aware(value: str) -> str:
+    """An ISO 8601 time with its UTC offset (a naive time cannot be ordered against the others)."""
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError("not an ISO 8601 time") from None
+    if parsed.tzinfo is None:
+        raise ValueError("a time without its UTC offset")
+    return value
+
+
+Timestamp = Annotated[str, AfterValidator(_aware),
+                      Field(description="UTC, ISO 8601 with milliseconds, e.g. 2026-11-29T16:01:00.000Z")]
 
 
 class _Strict(BaseModel):
@@ -199,6 +214,10 @@ class StateMessage(Envelope):
     corrections_pending: list[PendingCorrection] = Field(description="corrections waiting for the pit's approval")
     journal: JournalHead = Field(description="the journal's head when this state was taken "
                                              "(croupier verify-journal checks a head is still on the chain)")
+    currency: str | None = Field(None, pattern=r"^[A-Z]{3}$",
+                                 description="ISO 4217 code of the table's money ([table] currency)")
+    currency_digits: int | None = Field(None, ge=0, le=4,
+                                        description="minor-unit digits of that currency (2: cents)")
 
 
 class PromptMessage(Envelope):

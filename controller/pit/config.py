@@ -5,6 +5,10 @@
 host = "127.0.0.1"
 port = 8600
 session_ttl = 28800                              # seconds a sign-in lasts
+tls_cert = "/etc/croupier/pit.pem"               # optional: serve over HTTPS (with tls_key)
+tls_key = "/etc/croupier/pit.key"
+currency = "EUR"                                 # money of a table whose state names none
+currency_digits = 2
 
 [mqtt]                                           # the same section, and policy, as a table's
 broker = "mqtts://pit@broker.floor:8883?cafile=/etc/croupier/ca.pem"   # the dashboard's own account
@@ -29,7 +33,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from controller.auth import Account, Accounts, Role
 from controller.config import MetricsSection
@@ -49,6 +53,18 @@ class PitSection(_Strict):
     port: int = Field(default=8600, ge=0, le=65535)
     session_ttl: float = Field(default=8 * 3600.0, gt=0)
     client_id: str = Field(default="croupier-pit", min_length=1, max_length=64)
+    #: PEM certificate and key: the dashboard is then served over HTTPS
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    #: money of a table whose state names no currency
+    currency: str = Field(default="EUR", pattern=r"^[A-Z]{3}$")
+    currency_digits: int = Field(default=2, ge=0, le=4)
+
+    @model_validator(mode="after")
+    def _tls_pair(self) -> PitSection:
+        if (self.tls_cert is None) != (self.tls_key is None):
+            raise ValueError("give both tls_cert and tls_key, or neither")
+        return self
 
 
 class PitMetricsSection(MetricsSection):
@@ -88,6 +104,11 @@ class PitConfig(_Strict):
     def make_accounts(self) -> Accounts:
         accounts = {name: Account(name, a.role, a.password_hash) for name, a in self.accounts.items()}
         return Accounts(accounts, ttl=self.pit.session_ttl)
+
+    def server_options(self) -> dict[str, Any]:
+        """``PitServer`` keywords from ``[pit]``: TLS and the fallback currency."""
+        tls = (self.pit.tls_cert, self.pit.tls_key) if self.pit.tls_cert and self.pit.tls_key else None
+        return {"tls": tls, "currency": (self.pit.currency, self.pit.currency_digits)}
 
     def metrics_at(self) -> tuple[str, int] | None:
         """Where to serve metrics, or None when ``[metrics]`` is not enabled."""

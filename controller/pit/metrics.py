@@ -11,8 +11,9 @@ The same exposition as a table's (``controller.metrics.MetricsServer``), on its 
   dashboard having folded it in (histogram)
 * ``croupier_pit_alerts_open{severity}`` alerts open on the floor, as the floor view lists them
 * ``croupier_pit_commands_sent_total{command}``, ``croupier_pit_commands_refused_total{reason}``
-  pit commands published, and refused before publishing (``session``: not signed in, ``role``:
-  not a pit boss, ``invalid``: a command the table would refuse)
+  pit commands published, and refused before publishing (``session``: not signed in, ``csrf``:
+  without the session's CSRF token, ``role``: not a pit boss, ``invalid``: a command the table
+  would refuse)
 * ``croupier_pit_websocket_clients`` pages connected to the live feed
 
 Counters start at 0 with each process. Gauges are read from the floor model at each scrape,
@@ -34,7 +35,7 @@ from controller.pit.model import SEVERITY_RANK, FloorModel
 
 #: the feed's topic leaves the dashboard subscribes to; any other leaf counts as ``other``
 TOPICS = ("state", "prompt", "ledger", "online", "round", "alert")
-REFUSALS = ("session", "role", "invalid")
+REFUSALS = ("session", "csrf", "role", "invalid")
 
 
 class _FloorCollector(Collector):

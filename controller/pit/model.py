@@ -4,18 +4,25 @@ Pure: no I/O and no clock of its own (the caller passes ``now``, wall-clock seco
 message of the pit feed (``croupier/<table>/<leaf>``); retained snapshots (``state``,
 ``prompt``, ``ledger``, ``online``) replace the table's copy, ``round`` and ``alert`` records
 are kept in bounded histories and deduplicated by their journal ``seq`` (the feed is
-at-least-once). A message that is not JSON, or not an object, is counted and dropped: a
-hostile publisher cannot crash the dashboard.
+at-least-once). Every message is checked first (``intake.check``): one that is refused is
+counted and dropped, the table keeps what it showed, and the floor gets one alert per table
+and topic (``pit.feed_refused``, with a count) until a good message of that topic comes; it
+is logged at most once a minute per table and topic. A hostile or broken publisher cannot
+crash the dashboard, nor break another table's tile or a response.
 """
 
 from __future__ import annotations
 
-import json
+import logging
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
+from controller.pit.intake import Refused, check
 from controller.pit.stats import parse_ts
+
+log = logging.getLogger(__name__)
 
 ROOT = "croupier"
 SEVERITY_RANK = {"critical": 0, "error": 1, "warning": 2, "info": 3}
@@ -23,6 +30,9 @@ SEVERITY_RANK = {"critical": 0, "error": 1, "warning": 2, "info": 3}
 ROUNDS_KEPT = 2000
 ALERTS_KEPT = 200
 ID_MAX = 64
+#: seconds between two log lines about the same table and topic's refused messages
+REFUSAL_LOG_EVERY = 60.0
+REFUSED_CODE = "pit.feed_refused"
 
 
 def severity_rank(severity: object) -> int:
@@ -43,6 +53,8 @@ class TableModel:
     acknowledged: dict[int, str] = field(default_factory=dict)  # alert seq -> who
     seqs: set[int] = field(default_factory=set)  # round/alert seqs seen (dedupe)
     updated: float = 0.0  # ``now`` of the last change
+    #: topic leaf -> the dashboard's own alert about the messages refused there
+    refused: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def open_alerts(self) -> list[dict[str, Any]]:
         """Unacknowledged alerts worth a pit boss's eye, most severe first, newest first within.
@@ -62,7 +74,8 @@ class TableModel:
             for seq, alert in open_errors.items():
                 by_seq[seq] = {"severity": "error", **by_seq.get(seq, {}), **alert}
         out = [dict(a, table=self.table) for s, a in by_seq.items() if s not in self.acknowledged]
-        out.sort(key=lambda a: (severity_rank(a.get("severity")), -int(a["seq"])))
+        out.extend(dict(a) for a in self.refused.values())
+        out.sort(key=lambda a: (severity_rank(a.get("severity")), -int(a["seq"] or 0)))
         return out
 
     def tile(self) -> dict[str, Any]:
@@ -81,6 +94,8 @@ class TableModel:
             "round": state.get("round"),
             "dealer": state.get("dealer"),
             "limits": state.get("limits") or {},
+            "currency": state.get("currency"),
+            "currency_digits": state.get("currency_digits"),
             "devices": devices,
             "devices_ok": all(isinstance(d, dict) and d.get("online") and not d.get("fault") for d in devices.values()),
             "hold": state.get("hold"),
@@ -106,6 +121,8 @@ class FloorModel:
         self.dropped = 0
         #: seconds from the last applied message's ``ts`` to ``now`` (None: it carried none)
         self.last_lag: float | None = None
+        #: (table, leaf) -> [messages refused there, ``now`` of the last log line about them]
+        self._refusals: dict[tuple[str, str], list[float]] = {}
 
     def table(self, table: str) -> TableModel:
         model = self.tables.get(table)
@@ -128,24 +145,22 @@ class FloorModel:
                 self.changed.add(table)
                 return table
             model = self.table(table)
+            if payload.strip() not in (b"0", b"1"):
+                return self._refuse(model, leaf, "presence is 1 or 0", now)
+            self._accepted(model, leaf)
             model.online = payload.strip() == b"1"
             return self._touched(model, now)
         if leaf not in ("state", "prompt", "ledger", "round", "alert") or not payload:
             return None
         try:
-            data = json.loads(payload)
-        # RecursionError: nesting too deep. Caught rather than scanned first (check_json) because
-        # every message of the floor comes through here, and they come from ACL'd tables
-        except (UnicodeDecodeError, ValueError, RecursionError):
-            self.dropped += 1
-            return None
-        if not isinstance(data, dict):
-            self.dropped += 1
-            return None
+            data = check(table, leaf, payload)
+        except Refused as refused:
+            return self._refuse(self.table(table), leaf, str(refused), now)
         sent = parse_ts(data.get("ts"))
         if sent is not None and sent.tzinfo is not None:
             self.last_lag = now - sent.timestamp()
         model = self.table(table)
+        self._accepted(model, leaf)
         if leaf == "state":
             model.state = data
         elif leaf == "prompt":
@@ -169,6 +184,8 @@ class FloorModel:
             target = data.get("alert")
             if data.get("code") == "pit.alert_acknowledged" and isinstance(target, int):
                 model.acknowledged[target] = str(data.get("by", ""))
+                while len(model.acknowledged) > 4 * ALERTS_KEPT:  # only the kept alerts need it
+                    del model.acknowledged[next(iter(model.acknowledged))]
             return True
         round_id = data.get("round")
         if not isinstance(round_id, str):
@@ -178,6 +195,29 @@ class FloorModel:
         while len(model.rounds) > self.rounds_kept:
             model.rounds.popitem(last=False)
         return True
+
+    def _refuse(self, model: TableModel, leaf: str, reason: str, now: float) -> str:
+        """Count and drop one refused message; the table's alert about that topic says so."""
+        self.dropped += 1
+        alert = model.refused.get(leaf)
+        if alert is None:
+            alert = model.refused[leaf] = {"seq": None, "severity": "warning", "code": REFUSED_CODE,
+                                           "table": model.table, "source": leaf, "count": 0}
+        alert["count"] += 1
+        alert["ts"] = datetime.fromtimestamp(now, UTC).isoformat(timespec="milliseconds")
+        alert["message"] = (f"the dashboard refused {alert['count']} {leaf} message(s) of {model.table}; "
+                            f"last: {reason}. The tile shows the last good one.")
+        if len(self._refusals) >= 10_000:  # bounded, whatever the topics
+            self._refusals.clear()
+        tally = self._refusals.setdefault((model.table, leaf), [0, -REFUSAL_LOG_EVERY])
+        tally[0] += 1
+        if now - tally[1] >= REFUSAL_LOG_EVERY:
+            tally[1] = now
+            log.warning("pit: croupier/%s/%s refused (%d so far): %s", model.table, leaf, tally[0], reason)
+        return self._touched(model, now)
+
+    def _accepted(self, model: TableModel, leaf: str) -> None:
+        model.refused.pop(leaf, None)  # a good message of the topic ends its alert (the log keeps the count)
 
     def _touched(self, model: TableModel, now: float) -> str:
         model.updated = now

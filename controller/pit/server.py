@@ -14,16 +14,14 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Generator
 from typing import Any
-
-import uvicorn
 
 from controller.auth import Accounts
 from controller.pit.edges import Edges, edges_for
 from controller.pit.metrics import PitMetrics
 from controller.pit.model import FloorModel, TableModel
 from controller.pit.web import PitWeb
+from controller.web.serving import DEFAULT_LIMITS, EmbeddedServer, Limits, embedded_server
 from drivers.mqtt import MqttLink, Received
 
 log = logging.getLogger(__name__)
@@ -31,21 +29,18 @@ LEAVES = ("state", "prompt", "ledger", "online", "round", "alert")
 LAG_SAMPLES = 100_000
 
 
-class _EmbeddedServer(uvicorn.Server):
-    """uvicorn in a loop it does not own: Ctrl-C stays the process's (the demo stops every part)."""
-
-    @contextlib.contextmanager
-    def capture_signals(self) -> Generator[None, None, None]:
-        yield
-
-
 class PitServer:
     """``async with PitServer(broker, accounts) as pit: pit.url``; with ``metrics=(host, port)``
     it also serves Prometheus metrics there (``pit.metrics.server.url``)."""
 
     def __init__(self, broker: str, accounts: Accounts, *, host: str = "127.0.0.1", port: int = 0,
-                 client_id: str = "croupier-pit", tick: float = 0.1, metrics: tuple[str, int] | None = None) -> None:
+                 client_id: str = "croupier-pit", tick: float = 0.1, metrics: tuple[str, int] | None = None,
+                 tls: tuple[str, str] | None = None, currency: tuple[str, int] = ("EUR", 2),
+                 limits: Limits = DEFAULT_LIMITS) -> None:
         self.accounts = accounts
+        #: what the pages show money in when a table's state names no currency
+        self.currency = currency
+        self.tls, self.limits = tls, limits
         self.model = FloorModel()
         self.link = MqttLink(broker, client_id, backoff_max=2.0)
         self._feed = self.link.subscribe(*(f"croupier/+/{leaf}" for leaf in LEAVES), qos=1)
@@ -55,23 +50,23 @@ class PitServer:
         self.lags: deque[float] = deque(maxlen=LAG_SAMPLES)
         self._changed = asyncio.Event()
         self._edges: dict[tuple[str, str], asyncio.Task[Edges | None]] = {}
-        self._server: uvicorn.Server | None = None
+        self._server: EmbeddedServer | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self._metrics_at = metrics
         self.metrics = PitMetrics(self.model, lambda: len(self.web.sockets)) if metrics is not None else None
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}/"
+        return f"{'https' if self.tls else 'http'}://{self.host}:{self.port}/"
 
     # -- lifecycle -----------------------------------------------------------------------------
     async def start(self) -> None:
         if self.metrics is not None and self._metrics_at is not None:
             self.metrics.serve(*self._metrics_at)  # first: a port in use fails the start, before any link
         await self.link.start()
-        config = uvicorn.Config(self.web.app, host=self.host, port=self.port, log_level="warning",
-                                lifespan="off", ws="websockets-sansio", ws_ping_interval=20)
-        self._server = _EmbeddedServer(config)
+        cert, key = self.tls or (None, None)
+        self._server = embedded_server(self.web.app, limits=self.limits, tls_cert=cert, tls_key=key,
+                                       host=self.host, port=self.port, ws_ping_interval=20)
         self._tasks = [
             asyncio.create_task(self._consume(), name="pit feed"),
             asyncio.create_task(self._broadcast(), name="pit broadcast"),

@@ -1,7 +1,10 @@
 """The dashboard's HTTP and WebSocket face (docs/pit.md): one page, a JSON API, live tiles.
 
-Every API call needs a session (cookie ``pit_session``, HttpOnly, SameSite=Strict, so another
-site cannot make a signed-in browser send a command). Any account may look; only a
+Every API call needs a session (cookie ``pit_session``, HttpOnly, SameSite=Strict, ``Secure``
+over TLS). Every request passes ``WebGuard`` (security headers; the Origin of state-changing
+requests and WebSocket upgrades; JSON bodies only, bounded before they are read), and a
+command also carries the session's CSRF token, so no other page, not even one on another port
+of the same host, can make a signed-in browser send one. Any account may look; only a
 ``pit_boss`` may send a pit command, and the command names that user as its ``sender``.
 """
 
@@ -23,9 +26,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.auth import Session
 from controller.pit.commands import KINDS, CommandError, build
-from controller.pit.views import round_rows, table_view
+from controller.pit.views import outcome_text, round_rows, table_view
 from controller.table.inputs import InputRefused
 from controller.table.schema import check_json
+from controller.web import STATIC as COMMON
+from controller.web.guard import WebGuard
+from controller.web.signin import SignInGuard
 
 if TYPE_CHECKING:
     from controller.pit.server import PitServer
@@ -37,8 +43,9 @@ MAX_BODY = 4096
 WS_UNAUTHORISED = 4401
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(status: int, message: str, retry_after: float = 0.0) -> JSONResponse:
+    headers = {"Retry-After": str(max(1, round(retry_after)))} if retry_after else None
+    return JSONResponse({"error": message, "message": message}, status_code=status, headers=headers)
 
 
 async def _json_body(request: Request) -> dict[str, Any] | None:
@@ -55,7 +62,8 @@ class PitWeb:
     def __init__(self, server: PitServer) -> None:
         self.server = server
         self.sockets: set[WebSocket] = set()
-        self.app = Starlette(routes=[
+        self.signin = SignInGuard(server.accounts)
+        self.routes = Starlette(routes=[
             Route("/", self.page),
             Route("/table/{table}", self.page),
             Route("/api/login", self.login, methods=["POST"]),
@@ -69,7 +77,9 @@ class PitWeb:
             Route("/api/stats", self.stats),
             WebSocketRoute("/ws", self.live),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
+            Mount("/common", StaticFiles(directory=COMMON), name="common"),
         ])
+        self.app = WebGuard(self.routes, max_body=MAX_BODY)
 
     # -- sessions ---------------------------------------------------------------------------
     def _session(self, request: Request | WebSocket) -> Session | None:
@@ -83,18 +93,24 @@ class PitWeb:
         user, password = (data or {}).get("user"), (data or {}).get("password")
         if not isinstance(user, str) or not isinstance(password, str) or len(user) > 64 or len(password) > 256:
             return _error(400, "give a user name and a password")
-        session = await asyncio.to_thread(self.server.accounts.sign_in, user, password)  # argon2 is slow by design
-        if session is None:
-            return _error(401, "unknown user or wrong password")
-        response = JSONResponse({"user": session.user, "role": session.role})
+        session = await self.signin.sign_in(user, password, request.client.host if request.client else "?")
+        if not isinstance(session, Session):
+            return _error(session.status, session.message, session.retry_after)
+        response = JSONResponse({"ok": True, "user": session.user, "role": session.role, "csrf": session.csrf})
         response.set_cookie(COOKIE, session.token, httponly=True, samesite="strict",
-                            max_age=int(self.server.accounts.ttl))
+                            secure=request.url.scheme == "https", max_age=int(self.server.accounts.ttl))
         return response
 
     async def logout(self, request: Request) -> Response:
-        token = request.cookies.get(COOKIE)
-        if token:
-            self.server.accounts.sign_out(token)
+        session = self._session(request)
+        if session is not None:
+            if not self.server.accounts.csrf_ok(session, request.headers.get("x-csrf-token")):
+                return _error(403, "this request lacks the session's CSRF token: reload the page")
+            self.server.accounts.sign_out(session.token)
+            for websocket in [w for w in self.sockets if w.cookies.get(COOKIE) == session.token]:
+                self.sockets.discard(websocket)  # its pages stop at once, not at the next broadcast
+                with contextlib.suppress(Exception):
+                    await websocket.close(code=WS_UNAUTHORISED)
         response = JSONResponse({"ok": True})
         response.delete_cookie(COOKIE)
         return response
@@ -103,7 +119,9 @@ class PitWeb:
         session = self._session(request)
         if session is None:
             return _error(401, "sign in")
-        return JSONResponse({"user": session.user, "role": session.role, "commands": list(KINDS)})
+        currency = self.server.currency
+        return JSONResponse({"user": session.user, "role": session.role, "commands": list(KINDS), "csrf": session.csrf,
+                             "currency": currency[0], "currency_digits": currency[1]})
 
     # -- views ------------------------------------------------------------------------------
     async def floor(self, request: Request) -> Response:
@@ -127,7 +145,7 @@ class PitWeb:
         record = model.rounds.get(request.path_params["round"]) if model is not None else None
         if record is None:
             return _error(404, "no such round in the dashboard's memory (croupier recall reads the journal)")
-        return JSONResponse({"record": record, "rows": round_rows(record)})
+        return JSONResponse({"record": record, "rows": round_rows(record), "outcome": outcome_text(record)})
 
     async def health(self, request: Request) -> Response:
         """Unauthenticated liveness for a supervisor: broker link up and tables seen."""
@@ -150,6 +168,8 @@ class PitWeb:
         session = self._session(request)
         if session is None:
             return self._refused("session", 401, "sign in")
+        if not self.server.accounts.csrf_ok(session, request.headers.get("x-csrf-token")):
+            return self._refused("csrf", 403, "this request lacks the session's CSRF token: reload the page")
         if session.role != "pit_boss":
             log.warning("pit: %s (%s) refused a pit command", session.user, session.role)
             return self._refused("role", 403, f"{session.user} is a {session.role}: pit commands need a pit boss")

@@ -16,6 +16,8 @@ from controller.table.schema import check_json, checked_command
 from drivers.shoe import codec as csp1
 from drivers.spots.session import SpotTracker
 from drivers.wheel import codec as ss2
+from tests.unit.pit.feed_fuzz import SEEDS as DASHBOARD_FEED_SEEDS
+from tests.unit.pit.feed_fuzz import dashboard_feed
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,7 @@ PARSERS: tuple[Parser, ...] = (
     Parser("dealer_line", _dealer, (ValueError,), (
         b"bet box=1 amount=500 player=A", b"decide box=1 action=hit", b"key_card card=10H",
         b"correct round=t1-000004 changes='[{\"box\":1,\"hand\":1,\"kind\":\"main\",\"payout\":2500}]' reason=\"x y\"")),
+    Parser("dashboard_feed", dashboard_feed, (), DASHBOARD_FEED_SEEDS),
 )
 BY_NAME = {p.name: p for p in PARSERS}
 

@@ -3,17 +3,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const el = (tag, attrs = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v);
-  }
-  for (const kid of kids) if (kid !== null && kid !== undefined) e.append(kid);
-  return e;
-};
+const { el, keyed, setText, api } = Croupier;
 
 // ---------------------------------------------------------------- client identity and sequence
 const store = window.sessionStorage;
@@ -24,20 +14,12 @@ const inFlight = new Map(); // cseq -> message, resent after a reconnect (the se
 
 let view = null;
 let socket = null;
-let backoff = 250;
 let widget = null; // the open picker or form: {command, ...}
 let role = null; // "dealer" or "pit_boss": the pit boss also acknowledges alerts here
 
 // ---------------------------------------------------------------- money and cards
 function money(minor) {
-  if (minor === null || minor === undefined) return "";
-  const { code, digits } = view.currency;
-  const unit = 10 ** digits;
-  const sign = minor < 0 ? "-" : "";
-  const abs = Math.abs(minor);
-  const whole = Math.floor(abs / unit);
-  const frac = digits ? "." + String(abs % unit).padStart(digits, "0") : "";
-  return `${sign}${whole}${frac} ${code}`;
+  return minor === null || minor === undefined ? "" : Croupier.money(minor, view.currency);
 }
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 function cardEl(card) {
@@ -54,26 +36,20 @@ function numberEl(n) {
 
 // ---------------------------------------------------------------- socket
 function connect() {
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/ws?client=${client}`);
-  socket.onopen = () => {
-    backoff = 250;
-    $("link").textContent = "live";
-    socket.send(JSON.stringify({ type: "snapshot" }));
-    for (const msg of inFlight.values()) socket.send(JSON.stringify(msg));
-  };
-  socket.onmessage = (ev) => {
-    const msg = JSON.parse(ev.data);
-    if (msg.type === "snapshot") { view = msg.view; render(); }
-    else if (msg.type === "result") showResult(msg);
-    else if (msg.type === "sim") $("sim-status").textContent = msg.message;
-  };
-  socket.onclose = (ev) => {
-    $("link").textContent = "reconnecting…";
-    if (ev.code === 4401) { showLogin(); return; }
-    setTimeout(connect, backoff);
-    backoff = Math.min(backoff * 2, 4000);
-  };
+  if (socket) socket.close();
+  socket = Croupier.live(`/ws?client=${encodeURIComponent(client)}`, {
+    open: () => {
+      socket.send({ type: "snapshot" });
+      for (const msg of inFlight.values()) socket.send(msg);
+    },
+    state: (up) => setText($("link"), up ? "live" : "reconnecting…"),
+    unauthorised: showLogin,
+    message: (msg) => {
+      if (msg.type === "snapshot") { view = msg.view; render(); }
+      else if (msg.type === "result") showResult(msg);
+      else if (msg.type === "sim") setText($("sim-status"), msg.message);
+    },
+  });
 }
 
 function send(command, args = {}) {
@@ -82,7 +58,7 @@ function send(command, args = {}) {
   const msg = { type: "command", cseq, round: view ? view.round : null, command, args };
   inFlight.set(cseq, msg);
   setResult("", `${command.replaceAll("_", " ")}…`);
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(msg));
+  if (socket) socket.send(msg);
   return cseq;
 }
 
@@ -99,24 +75,22 @@ function setResult(kind, text) {
 }
 
 // ---------------------------------------------------------------- sign-in
-function showLogin() { $("login").hidden = false; $("user").focus(); }
-async function login(ev) {
-  ev.preventDefault();
-  const res = await fetch("/api/login", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ user: $("user").value, password: $("password").value }),
-  });
-  const body = await res.json();
-  if (!body.ok) { $("login-error").textContent = body.message; return; }
+function showLogin() {
+  if (socket) { socket.close(); socket = null; }
+  $("login").hidden = false;
+  $("signout-btn").hidden = true;
+  $("user").focus();
+}
+function signedIn(body) {
   $("login").hidden = true;
-  $("password").value = "";
-  $("who").textContent = `(${body.user})`;
+  $("signout-btn").hidden = false;
+  setText($("who"), `(${body.user})`);
   role = body.role;
   connect();
 }
 async function logout() {
-  await fetch("/api/logout", { method: "POST" });
-  if (socket) socket.close();
+  if (socket) { socket.close(); socket = null; }
+  await Croupier.signOut();
   location.reload();
 }
 
@@ -187,7 +161,9 @@ function renderFelt(v) {
 }
 
 function actionButton(a) {
-  return el("button", { class: a.style || "", "data-command": a.command, text: a.label, onclick: () => act(a) });
+  const button = el("button", { class: a.style || "", "data-command": a.command, text: a.label });
+  button.onclick = () => act(a);
+  return button;
 }
 
 function act(a) {
@@ -199,7 +175,12 @@ function act(a) {
 }
 
 function renderActions(v) {
-  $("actions").replaceChildren(...v.actions.map(actionButton));
+  // in place: a button the table still offers is the same element (a press held through an update registers)
+  keyed($("actions"), v.actions, (a) => `${a.command}:${JSON.stringify(a.args || {})}`, actionButton, (node, a) => {
+    setText(node, a.label);
+    node.className = a.style || "";
+    node.onclick = () => act(a);
+  });
   if (widget) {
     // a picker or form stays open (and keeps what was keyed) while the table still offers it
     const still = v.actions.find((a) => a.command === widget.command && a.widget);
@@ -284,8 +265,7 @@ function renderFooter(v) {
 
 // ---------------------------------------------------------------- recall and corrections
 async function openRecall() {
-  const res = await fetch("/api/recall");
-  const body = await res.json();
+  const body = (await api("/api/recall")).data;
   $("recall").hidden = false;
   const list = $("recall-list");
   if (!body.ok) { list.replaceChildren(el("p", { class: "error", text: body.message })); return; }
@@ -317,12 +297,13 @@ function recallRound(r) {
 
 // ---------------------------------------------------------------- simulator panel
 function sim(what, card) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "sim", what, card }));
+  if (socket) socket.send({ type: "sim", what, card });
 }
 
 // ---------------------------------------------------------------- start
 window.addEventListener("DOMContentLoaded", async () => {
-  $("login-form").addEventListener("submit", login);
+  Croupier.onUnauthorised = showLogin;
+  Croupier.signInForm($("login-form"), $("login-error"), signedIn);
   $("signout-btn").addEventListener("click", logout);
   $("recall-btn").addEventListener("click", openRecall);
   $("recall-close").addEventListener("click", () => { $("recall").hidden = true; });
@@ -333,7 +314,7 @@ window.addEventListener("DOMContentLoaded", async () => {
     for (const s of "SHDC") for (const r of "A23456789TJQK") all.push(r + s);
     $("sim-picker").replaceChildren(cardPicker(all, (c) => { sim("card", c); $("sim-picker").replaceChildren(); }));
   });
-  const me = await fetch("/api/me");
-  if (me.ok) { const body = await me.json(); $("who").textContent = `(${body.user})`; role = body.role; connect(); }
+  const me = await api("/api/me");
+  if (me.ok) signedIn(Croupier.session(me.data));
   else showLogin();
 });

@@ -157,8 +157,8 @@ async def signed_in(browser: Any, url: str, user: str = "dana", size: str = "128
     await page.fill("#user", user)
     await page.fill("#password", PASSWORD)
     await page.click("#login-btn")
-    await page.wait_for_function("document.getElementById('link').textContent === 'live'")
-    await page.wait_for_function("document.getElementById('prompt').textContent.length > 0")
+    await until_js(page, "document.getElementById('link').textContent === 'live'")
+    await until_js(page, "document.getElementById('prompt').textContent.length > 0")
     return page
 
 
@@ -171,11 +171,24 @@ async def tap(page: Any, command: str, *, within: str = "#actions") -> None:
 
 async def result_text(page: Any, kind: str, timeout: float = 10_000) -> str:
     """The confirmation (``ok``) or refusal (``refused``) shown for the last command."""
-    await page.wait_for_function("['ok', 'refused'].includes(document.getElementById('result').dataset.kind)",
+    await until_js(page, "['ok', 'refused'].includes(document.getElementById('result').dataset.kind)",
                                  timeout=timeout)
     text = str(await page.text_content("#result"))
     assert await page.get_attribute("#result", "data-kind") == kind, text
     return text
+
+
+async def until_js(page: Any, expression: str, timeout: float = 30_000) -> None:
+    """Wait until ``expression`` is true in ``page`` (timeout in ms, a safety net only).
+
+    Polled from here through the DevTools protocol: Playwright's own ``wait_for_function``
+    evaluates its predicate with ``eval`` inside the page, which the pages' Content-Security-
+    Policy (no ``unsafe-eval``) rightly refuses."""
+    deadline = asyncio.get_running_loop().time() + timeout / 1000
+    while not await page.evaluate(expression):
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"never true in the page: {expression}")
+        await asyncio.sleep(0.05)
 
 
 async def until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:

@@ -16,9 +16,11 @@ async def test_deep_nesting_and_garbage_are_refused_and_the_socket_goes_on(conso
     table = await console_table("blackjack", stacked=BLACKJACK_SHOE)
     async with httpx.AsyncClient(base_url=table.url) as http:
         deep = await http.post("/api/login", content=b"[" * 50_000, headers={"content-type": "application/json"})
-        assert deep.status_code == 400  # refused, not a server error
+        assert deep.status_code == 413  # refused by its length before it is read, not a server error
         huge = await http.post("/api/login", json={"user": "dana", "password": PASSWORD, "pad": "x" * 20_000})
-        assert huge.status_code == 400  # a sign-in is bounded like any command, before it is parsed
+        assert huge.status_code == 413  # a sign-in is bounded like any command, before it is read
+        nested = await http.post("/api/login", content=b"[" * 5000, headers={"content-type": "application/json"})
+        assert nested.status_code == 400  # small enough to read, too deep to parse
         login = await http.post("/api/login", json={"user": "dana", "password": PASSWORD})
         assert login.status_code == 200, login.text
         cookie = "; ".join(f"{k}={v}" for k, v in http.cookies.items())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.table.core import IDLE, SETTLING
-from tests.integration.browser.conftest import result_text, shot, signed_in, tap, until
+from tests.integration.browser.conftest import result_text, shot, signed_in, tap, until, until_js
 
 # ru6 (no hole card): box 1 gets TS, the dealer 7H, box 1 9C (19, stands); the dealer draws TD (17)
 BLACKJACK_SHOE = ["TS", "7H", "9C", "TD", "2C", "3D", "4H", "5S", "6C", "8D"]
@@ -34,7 +34,7 @@ async def test_a_blackjack_round_played_from_the_console(chromium: Any, console_
     page = await signed_in(chromium, table.url, "dana")
     assert await page.text_content("#prompt") == "Open betting"
     # signing in at the console signs the dealer in at the table (journaled, on every round record)
-    await page.wait_for_function("document.getElementById('dealer').textContent === 'dealer dana'")
+    await until_js(page, "document.getElementById('dealer').textContent === 'dealer dana'")
 
     await tap(page, "open_round")
     assert "open round: done" in await result_text(page, "ok")
@@ -61,7 +61,7 @@ async def test_a_blackjack_round_played_from_the_console(chromium: Any, console_
     await tap(page, "settle")
     await result_text(page, "ok")
     await until(lambda: table.core.phase == IDLE)
-    await page.wait_for_function("document.getElementById('prompt').textContent === 'Open betting'")
+    await until_js(page, "document.getElementById('prompt').textContent === 'Open betting'")
 
     (record,) = table.harness.rounds()
     assert record["dealer"] == "dana"
@@ -84,7 +84,7 @@ async def test_a_roulette_spin_played_from_the_console(chromium: Any, console_ta
     await key_bet(page, 2, 10, kind="red")  # red is 5.00..2000.00 in the european preset's limits
     assert "10.00 EUR" in await page.text_content("[data-box='2']")
     await until(lambda: table.core.phase == SETTLING, timeout=30)  # the wheel closes betting and spins
-    await page.wait_for_function("document.getElementById('prompt').textContent.includes('19 red')")
+    await until_js(page, "document.getElementById('prompt').textContent.includes('19 red')")
     await tap(page, "settle")
     await result_text(page, "ok")
     await page.wait_for_selector("#last-numbers span")
@@ -102,14 +102,14 @@ async def test_a_double_tap_is_applied_once(chromium: Any, console_table: Any) -
                                    showResult = (a) => { answers.push(a); shown(a); }; }""")
     # the same message twice (a double tap, or a replay after a reconnect): one input journaled
     await page.evaluate("""() => { const n = send('open_round'); const m = inFlight.get(n);
-                                   socket.send(JSON.stringify(m)); }""")
+                                   socket.send(m); }""")
     await result_text(page, "ok")
     await table.harness.loop.settled()
     opens = [e for e in table.harness.of_kind("command") if e.payload["command"] == "open_round"]
     assert len(opens) == 1
     # an action that is no longer offered (the round is open now) is refused at the edge
     n = await page.evaluate("() => { view.round = null; return send('open_round'); }")
-    await page.wait_for_function(f"answers.some(a => a.cseq === {n})", timeout=10_000)
+    await until_js(page, f"answers.some(a => a.cseq === {n})", timeout=10_000)
     answer = await page.evaluate(f"answers.find(a => a.cseq === {n})")
     assert not answer["ok"] and "look again" in answer["message"], answer
     assert len([e for e in table.harness.of_kind("command") if e.payload["command"] == "open_round"]) == 1
@@ -129,7 +129,7 @@ async def test_double_ball_the_dealer_keys_the_second_ball(chromium: Any, consol
     await picker.locator("button[data-number='21']").click()
     await result_text(page, "ok")
     await until(lambda: table.core.phase == SETTLING)
-    await page.wait_for_function("document.getElementById('prompt').textContent.includes('21 red')")
+    await until_js(page, "document.getElementById('prompt').textContent.includes('21 red')")
     await tap(page, "settle")
     await result_text(page, "ok")
     (record,) = table.harness.rounds()

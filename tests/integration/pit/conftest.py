@@ -18,7 +18,11 @@ from controller.feed import Feed, PitCommand
 from controller.journal import Journal
 from controller.pit.server import PitServer
 from tests.fixtures.mosquitto import MosquittoBroker
-from tests.integration.browser.conftest import chromium  # noqa: F401  # Debian's Chromium, for the browser tests
+from tests.integration.browser.conftest import (
+    chromium,  # noqa: F401  # Debian's Chromium, for the browser tests
+    console_table,  # noqa: F401  # a console beside the pit
+)
+from tests.unit.pit.feed_messages import state_body
 
 PASSWORDS = {"pat": "pit-pass-1", "dee": "dealer-pass-1"}
 
@@ -43,8 +47,7 @@ class TableFeed:
         self.feed = Feed.connect(broker.tcp_url(), self.journal, table, self.commands.append, backoff_max=0.5)
 
     def state(self, **body: Any) -> None:
-        self.feed.set_state({"game": "roulette", "preset": "european", "phase": "betting", "round": "r1",
-                             "limits": {"straight": {"min": 100, "max": 10000}}, "alerts_open": [], **body})
+        self.feed.set_state(state_body(round="r1", **body))
 
     def append(self, kind: str, payload: dict[str, Any], round_id: str | None = None) -> int:
         entry = self.journal.append(kind, payload, source="table", round_id=round_id)
@@ -80,6 +83,7 @@ async def signed_in(pit: PitServer, user: str) -> AsyncIterator[httpx.AsyncClien
     async with httpx.AsyncClient(base_url=pit.url) as client:
         response = await client.post("/api/login", json={"user": user, "password": PASSWORDS[user]})
         assert response.status_code == 200, response.text
+        client.headers["X-CSRF-Token"] = response.json()["csrf"]  # as the page sends it
         yield client
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.pit.server import PitServer
-from tests.integration.browser.conftest import SIZES, shot
+from tests.integration.browser.conftest import SIZES, shot, until_js
 from tests.integration.pit.conftest import PASSWORDS, until
 
 
@@ -19,7 +19,7 @@ async def open_pit(browser: Any, url: str, user: str, size: str = "1280x800") ->
     await page.fill("#login input[name=user]", user)
     await page.fill("#login input[name=password]", PASSWORDS[user])
     await page.click("#login button[type=submit]")
-    await page.wait_for_function("document.getElementById('link').textContent === 'live'")
+    await until_js(page, "document.getElementById('link').textContent === 'live'")
     return page
 
 
@@ -43,14 +43,14 @@ async def test_the_floor_shows_two_tables_live_and_acknowledges_an_alert(chromiu
     await tile(page, "bj-ru6").wait_for()
     assert "hold" in await tile(page, "bj-ru6").locator(".phase").inner_text()
     # live: a change on the table reaches the page without a reload
-    rl.state(dealer="dee", phase="spinning")
-    await page.wait_for_function("document.querySelector(\".tile[data-table='rl-eu'] .phase\").textContent.includes('spinning')")
+    rl.state(dealer="dee", phase="playing")
+    await until_js(page, "document.querySelector(\".tile[data-table='rl-eu'] .phase\").textContent.includes('playing')")
     assert "shoe.gap" in await page.locator("#alerts").inner_text()
     for size in SIZES:
         await page.set_viewport_size(dict(zip(("width", "height"), SIZES[size])))
         await shot(page, f"pit-floor-{size}")
     await page.click(f"#alerts button[data-ack='{seq}']")
-    await page.wait_for_function("document.getElementById('notice').textContent.startsWith('Sent')")
+    await until_js(page, "document.getElementById('notice').textContent.startsWith('Sent')")
     await until(lambda: bj.commands)
     assert (bj.commands[0].command, bj.commands[0].alert, bj.commands[0].sender) == ("acknowledge_alert", seq, "pat")
     # the table view of a table, with its statistics
@@ -67,6 +67,6 @@ async def test_a_dealer_is_refused_a_pit_action_on_the_page(chromium: Any, pit: 
     page = await open_pit(chromium, pit.url + "table/rl-eu", "dee")
     page.on("dialog", lambda dialog: dialog.accept())
     await page.click("#commands button[data-command='close_after_round']")
-    await page.wait_for_function("document.getElementById('notice').textContent.startsWith('Refused')")
+    await until_js(page, "document.getElementById('notice').textContent.startsWith('Refused')")
     assert "pit boss" in await page.locator("#notice").inner_text()
     assert rl.commands == []

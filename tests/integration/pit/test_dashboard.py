@@ -3,6 +3,8 @@ table named with that pit boss, a dealer's is refused, sessions expire."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 from typing import Any
 
@@ -14,7 +16,7 @@ from tests.integration.pit.conftest import accounts, signed_in, until
 
 def settled(round_id: str, number: str, stake: int, payout: int, dealer: str = "dee") -> dict[str, Any]:
     return {"v": 1, "table": "rl", "round": round_id, "game": "roulette", "opened": "2026-12-01T10:00:00.000Z",
-            "closed": "2026-12-01T10:01:00.000Z", "status": "settled", "dealer": dealer,
+            "closed": "2026-12-01T10:01:00.000Z", "status": "settled", "dealer": dealer, "shoe": None, "shoe_round": None,
             "outcome": {"wheel": "european", "numbers": [number]},
             "bets": [{"box": 1, "hand": 1, "kind": "straight:17", "player": "P1", "stake": stake, "payout": payout}],
             "stake_total": stake, "payout_total": payout, "corrections": []}
@@ -70,7 +72,10 @@ async def test_a_pit_boss_command_reaches_the_table_named_with_the_pit_boss(pit:
         for body in (b"[" * 4000, b'{"table": "rl", "command": "close_after_round", "x": ' + b"[" * 3000 + b"]" * 3000
                      + b"}", b"{" + b" " * 5000 + b"}"):  # deep, deep inside a real command, too large
             refused = await client.post("/api/command", content=body, headers={"content-type": "application/json"})
-            assert refused.status_code == 400 and "4 kB" in refused.json()["error"]
+            if len(body) > 4096:  # refused by its length, before a byte of it is read
+                assert refused.status_code == 413 and "4096 bytes" in refused.json()["error"]
+            else:
+                assert refused.status_code == 400 and "4 kB" in refused.json()["error"]
         assert len(rl.commands) == 1  # none of them reached the table
 
 
@@ -93,8 +98,11 @@ async def test_no_session_no_floor_and_a_wrong_password_is_refused(pit: PitServe
         assert (await client.post("/api/command", json={"table": "rl", "command": "close_after_round"})).status_code == 401
         wrong = await client.post("/api/login", json={"user": "pat", "password": "nope"})
         assert wrong.status_code == 401
-        assert (await client.post("/api/login", content=b"not json")).status_code == 400
-        assert (await client.post("/api/login", content=b"[" * 4000)).status_code == 400
+        json_type = {"content-type": "application/json"}
+        assert (await client.post("/api/login", content=b"not json", headers=json_type)).status_code == 400
+        assert (await client.post("/api/login", content=b"[" * 4000, headers=json_type)).status_code == 400
+        # a form or text/plain body (what another site's page can send without asking) is not read
+        assert (await client.post("/api/login", content=b'{"user": "pat"}')).status_code == 415
         page = await client.get("/")
         assert page.status_code == 200 and "Croupier pit" in page.text
 
@@ -117,11 +125,11 @@ async def test_live_tiles_arrive_on_the_websocket(pit: PitServer, tables: Any) -
     async with websockets.connect(f"ws://127.0.0.1:{pit.port}/ws", additional_headers={"Cookie": f"pit_session={cookie}"}) as ws:
         first = json.loads(await ws.recv())
         assert first["type"] == "floor"
-        rl.state(phase="spinning")
+        rl.state(phase="playing")
         while True:
-            message = json.loads(await ws.recv())
+            message = json.loads(await asyncio.wait_for(ws.recv(), 10))
             phases = [t["phase"] for t in message.get("tiles", []) if t["table"] == "rl"]
-            if "spinning" in phases:
+            if "playing" in phases:
                 break
     async with websockets.connect(f"ws://127.0.0.1:{pit.port}/ws") as ws:  # no session: closed at once
         try:
@@ -150,3 +158,37 @@ async def test_every_pit_command_of_the_table_view_arrives_as_the_table_parses_i
     assert got[:3] == [("close_after_round", None, None, "pat"), ("void_round", "rl-000007", None, "pat"),
                        ("approve_correction", None, "41", "pat")]
     assert len({c.id for c in rl.commands}) == len(asks)  # each its own id: none is taken for a redelivery
+
+
+async def test_a_command_without_the_session_csrf_token_is_refused(pit: PitServer, tables: Any) -> None:
+    rl = await tables("rl")
+    rl.state()
+    await until(lambda: "rl" in pit.model.tables)
+    async with signed_in(pit, "pat") as client:
+        token = client.headers.pop("X-CSRF-Token")
+        missing = await client.post("/api/command", json={"table": "rl", "command": "close_after_round"})
+        assert missing.status_code == 403 and "CSRF" in missing.json()["error"]
+        wrong = await client.post("/api/command", json={"table": "rl", "command": "close_after_round"},
+                                  headers={"X-CSRF-Token": token[::-1]})
+        assert wrong.status_code == 403
+        right = await client.post("/api/command", json={"table": "rl", "command": "close_after_round"},
+                                  headers={"X-CSRF-Token": token})
+        assert right.status_code == 200
+    await until(lambda: rl.commands)
+    assert len(rl.commands) == 1
+
+
+async def test_a_sign_out_closes_that_sessions_live_pages_at_once(pit: PitServer) -> None:
+    import websockets
+
+    async with signed_in(pit, "pat") as client:
+        cookie = client.cookies.get("pit_session")
+        async with websockets.connect(f"ws://127.0.0.1:{pit.port}/ws",
+                                      additional_headers={"Cookie": f"pit_session={cookie}"}) as ws:
+            assert json.loads(await ws.recv())["type"] == "floor"
+            assert (await client.post("/api/logout", json={})).status_code == 200
+            async with asyncio.timeout(5):
+                with contextlib.suppress(websockets.ConnectionClosed):
+                    while True:
+                        await ws.recv()
+            assert ws.close_code == 4401

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from controller.demo import CONFIGS, Demo
-from tests.integration.browser.conftest import shot
+from tests.integration.browser.conftest import shot, until_js
 
 TABLES = ("bj-ru6", "rl-eu", "baccarat")
 
@@ -47,12 +47,12 @@ async def test_the_demo_serves_the_pit_and_live_consoles(chromium: Any, tmp_path
         await console.fill("#user", "dealer")
         await console.fill("#password", passwords["dealer"])
         await console.click("#login-btn")
-        await console.wait_for_function("document.getElementById('prompt').textContent.length > 0")
+        await until_js(console, "document.getElementById('prompt').textContent.length > 0")
         first = await console.locator("#prompt").inner_text()
         # rounds run by themselves: the prompt changes with no reload
-        await console.wait_for_function(f"document.getElementById('prompt').textContent !== {first!r}", timeout=30_000)
+        await until_js(console, f"document.getElementById('prompt').textContent !== {first!r}", timeout=30_000)
         # and the pit keeps counting rounds as they settle
-        await pit.wait_for_function("document.querySelectorAll('.tile').length === 3")
+        await until_js(pit, "document.querySelectorAll('.tile').length === 3")
         await shot(pit, "demo-pit-1280x800")
         await shot(console, "demo-console-rl-eu-1280x800")
         # the roulette table's view: rounds settled by now, statistics against the house edge

@@ -21,6 +21,7 @@ from controller.pit.server import PitServer
 from drivers.mqtt import MqttLink
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.pit.conftest import accounts, signed_in, until
+from tests.unit.pit import feed_messages as msg
 
 Figures = dict[tuple[str, tuple[tuple[str, str], ...]], float]
 
@@ -59,7 +60,7 @@ async def test_the_figures_move_with_the_floor(watched: PitServer, tables: Any, 
     rl.state()
     err = rl.append("alert", {"severity": "error", "code": "wheel.fault", "message": "ball not sensed"})
     rl.append("alert", {"severity": "warning", "code": "spot.refused", "message": "press out of turn"})
-    rl.state(phase="hold", alerts_open=[{"seq": err, "code": "wheel.fault", "message": "ball not sensed"}])
+    rl.state(phase="hold", alerts_open=[{"seq": err, "code": "wheel.fault", "message": "ball not sensed", "round": None}])
 
     def rl_in_hold() -> bool:
         model = pit.model.tables.get("rl")
@@ -81,7 +82,7 @@ async def test_the_figures_move_with_the_floor(watched: PitServer, tables: Any, 
     async with MqttLink(mosquitto.tcp_url(), "late-table") as late:
         await until(lambda: late.connected)
         sent = datetime.fromtimestamp(time.time() - 2.0, UTC).isoformat()
-        late.publish("croupier/late/state", json.dumps({"v": 1, "ts": sent, "phase": "betting"}).encode())
+        late.publish("croupier/late/state", json.dumps(msg.state("late", ts=sent)).encode())
         late.publish("croupier/late/round", b"not json")
         late.publish("croupier/late/bogus", b"{}")
         await until(lambda: "late" in pit.model.tables and pit.model.dropped == 1)  # in order: one publisher

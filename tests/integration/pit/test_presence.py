@@ -26,7 +26,10 @@ from controller.journal import Journal
 async def main():
     feed = Feed.connect(sys.argv[1], Journal(sys.argv[2]), "doomed", keepalive=2)
     await feed.start()
-    feed.set_state({"game": "baccarat", "preset": "standard", "phase": "idle"})
+    feed.set_state({"game": "baccarat", "preset": "standard", "phase": "idle", "dealer": None, "closing": False,
+                    "limits": {}, "shoe": {"id": None, "cards_dealt": None, "cut_card_seen": False, "to_burn": 0},
+                    "hold": None, "devices": {}, "alerts_open": [], "corrections_pending": [],
+                    "journal": {"seq": 0, "hash": None}})
     await feed.link.wait_connected()
     await feed.wait_caught_up()
     print("up", flush=True)

@@ -182,3 +182,13 @@ def test_sessions_expire_on_the_injected_clock(tmp_path: Path) -> None:
     assert session is not None and accounts.session(session.token) == session
     now[0] = 10.0
     assert accounts.session(session.token) is None
+
+
+def test_the_console_takes_tls_as_a_pair() -> None:
+    from pydantic import ValidationError
+
+    from controller.config import ConsoleSection
+
+    assert ConsoleSection(tls_cert="/c.pem", tls_key="/c.key").tls_key == "/c.key"
+    with pytest.raises(ValidationError, match="both tls_cert and tls_key"):
+        ConsoleSection(tls_cert="/c.pem")

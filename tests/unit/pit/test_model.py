@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.pit.model import FloorModel
+from tests.unit.pit import feed_messages as msg
 
 
 def put(model: FloorModel, table: str, leaf: str, body: Any, now: float = 100.0) -> str | None:
@@ -17,9 +18,8 @@ def put(model: FloorModel, table: str, leaf: str, body: Any, now: float = 100.0)
     return model.apply(f"croupier/{table}/{leaf}", payload, now)
 
 
-def alert(seq: int, severity: str, code: str = "x", **extra: Any) -> dict[str, Any]:
-    return {"v": 1, "table": "t1", "round": None, "ts": "2026-12-01T10:00:00.000Z", "seq": seq,
-            "severity": severity, "code": code, "message": f"{code} {seq}", **extra}
+def alert(seq: int, severity: str, code: str = "x", table: str = "t1", **extra: Any) -> dict[str, Any]:
+    return msg.alert(table, seq, severity, code, **extra)
 
 
 def test_presence_follows_the_online_topic() -> None:
@@ -34,9 +34,7 @@ def test_presence_follows_the_online_topic() -> None:
 
 def test_state_feeds_the_tile() -> None:
     model = FloorModel()
-    put(model, "t1", "state", {"game": "roulette", "preset": "european", "phase": "betting", "dealer": "ann",
-                               "limits": {"straight": {"min": 100, "max": 10000}},
-                               "devices": {"wheel": {"online": False, "fault": None}}, "alerts_open": []})
+    put(model, "t1", "state", msg.state("t1", dealer="ann", devices={"wheel": {"online": False, "fault": None}}))
     tile = model.tables["t1"].tile()
     assert (tile["game"], tile["phase"], tile["dealer"]) == ("roulette", "betting", "ann")
     assert tile["devices_ok"] is False
@@ -47,10 +45,10 @@ def test_open_alerts_rank_by_severity_and_the_state_is_the_authority_on_errors()
     put(model, "t1", "alert", alert(5, "warning", "spot.refused"))
     put(model, "t1", "alert", alert(7, "error", "shoe.gap"))
     put(model, "t1", "alert", alert(8, "info", "round.note"))
-    put(model, "t1", "state", {"alerts_open": [{"seq": 7, "code": "shoe.gap", "message": "gap", "round": "r1"}]})
+    put(model, "t1", "state", msg.state("t1", alerts_open=[{"seq": 7, "code": "shoe.gap", "message": "gap", "round": "r1"}]))
     assert [(a["seq"], a["severity"]) for a in model.tables["t1"].open_alerts()] == [(7, "error"), (5, "warning")]
     # the table drops the error from its state once acknowledged
-    put(model, "t1", "state", {"alerts_open": []})
+    put(model, "t1", "state", msg.state("t1"))
     assert [a["seq"] for a in model.tables["t1"].open_alerts()] == [5]
     # a warning goes when the acknowledgement alert arrives
     put(model, "t1", "alert", alert(9, "info", "pit.alert_acknowledged", alert=5, by="pat"))
@@ -59,28 +57,28 @@ def test_open_alerts_rank_by_severity_and_the_state_is_the_authority_on_errors()
 
 def test_floor_alerts_put_every_error_before_any_warning() -> None:
     model = FloorModel()
-    put(model, "a", "alert", alert(1, "warning"))
-    put(model, "b", "alert", alert(2, "error"))
-    put(model, "b", "state", {"alerts_open": [{"seq": 2, "code": "x", "message": "m"}]})
+    put(model, "a", "alert", alert(1, "warning", table="a"))
+    put(model, "b", "alert", alert(2, "error", table="b"))
+    put(model, "b", "state", msg.state("b", alerts_open=[{"seq": 2, "code": "x", "message": "m", "round": None}]))
     assert [(a["table"], a["severity"]) for a in model.alerts()] == [("b", "error"), ("a", "warning")]
 
 
 def test_rounds_are_deduplicated_by_seq_and_a_correction_replaces_its_round() -> None:
     model = FloorModel(rounds_kept=2)
-    first = {"round": "r1", "seq": 10, "status": "settled", "stake_total": 100, "payout_total": 0}
+    first = msg.round_record("t1", "r1", 10, bets=[msg.bet(100, 0)])
     assert put(model, "t1", "round", first) == "t1"
     assert put(model, "t1", "round", first) is None  # at-least-once duplicate
-    put(model, "t1", "round", {"round": "r2", "seq": 11, "status": "settled"})
-    put(model, "t1", "round", {**first, "seq": 20, "payout_total": 200, "corrections": [{"seq": 19}]})
+    put(model, "t1", "round", msg.round_record("t1", "r2", 11))
+    put(model, "t1", "round", {**first, "seq": 20, "bets": [msg.bet(100, 200)], "payout_total": 200})
     assert list(model.tables["t1"].rounds) == ["r2", "r1"]
     assert model.tables["t1"].rounds["r1"]["payout_total"] == 200
-    put(model, "t1", "round", {"round": "r3", "seq": 21})
+    put(model, "t1", "round", msg.round_record("t1", "r3", 21))
     assert list(model.tables["t1"].rounds) == ["r1", "r3"]  # bounded
 
 
 def test_lag_is_measured_from_the_message_timestamp() -> None:
     model = FloorModel()
-    put(model, "t1", "prompt", {"text": "x", "ts": "1970-01-01T00:01:40.000Z"}, now=100.25)
+    put(model, "t1", "prompt", msg.prompt("t1", ts="1970-01-01T00:01:40.000Z"), now=100.25)
     assert model.last_lag is not None and abs(model.last_lag - 0.25) < 1e-9
 
 
@@ -125,3 +123,13 @@ def test_a_hostile_but_well_formed_feed_never_breaks_a_view(messages: list[tuple
         json.dumps(table_view(table, None))
         json.dumps(table.tile())
     json.dumps(model.alerts())
+
+
+def test_acknowledgements_are_bounded_like_the_alerts_they_answer() -> None:
+    from controller.pit.model import ALERTS_KEPT
+
+    model = FloorModel()
+    for seq in range(1, 10 * ALERTS_KEPT):
+        put(model, "t1", "alert", alert(seq, "info", "pit.alert_acknowledged", alert=100_000 + seq, by="pat"))
+    assert len(model.tables["t1"].acknowledged) <= 4 * ALERTS_KEPT
+    assert 100_000 + 10 * ALERTS_KEPT - 1 in model.tables["t1"].acknowledged  # the newest kept
