@@ -78,6 +78,13 @@ RULES = [
     ("controller.analysis", "controller.table", "analysis runs the engines alone"),
     ("controller.analysis", "controller.feed", "analysis runs the engines alone"),
     ("controller.analysis", "drivers", "analysis runs the engines alone"),
+    ("controller.commands", "controller.table", "the command model is shared by every edge: no table"),
+    ("controller.commands", "controller.console", "the command model is shared by every edge: no face"),
+    ("controller.commands", "controller.pit", "the command model is shared by every edge: no face"),
+    ("controller.commands", "controller.feed", "the command model is shared by every edge: no face"),
+    ("controller.commands", "drivers", "the command model knows no device"),
+    ("controller.jsonbound", "controller", "the bounded JSON parser is the standard library's alone"),
+    ("controller.jsonbound", "drivers", "the bounded JSON parser is the standard library's alone"),
 ]
 
 

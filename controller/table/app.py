@@ -184,7 +184,7 @@ async def _start_feed(config: TableConfig, journal: Journal, loop: TableLoop,
         broker = embedded.url
 
     def on_command(command: PitCommand) -> None:
-        loop.submit(inputs.PIT_COMMAND, command.journal_payload(), f"pit:{command.sender}")
+        loop.submit(inputs.PIT_COMMAND, command, f"pit:{command.sender}")
 
     feed = Feed.connect(broker, journal, config.table.id, on_command)
     feed.admission = loop.admission  # pit commands rate-limited, refusals counted (admission.py)

@@ -26,20 +26,24 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from controller.games.base import ClearBets, CloseBetting, Deal, Decide, ExpectKind, GameRules, PlaceBet, RuleError
+from controller import commands as cmd
+from controller.commands.models import Command
+from controller.commands.parse import from_journal, parse_order
+from controller.games.base import Deal, ExpectKind, GameRules, RuleError
 from controller.journal import Entry
 from controller.shoe import ImpossibleCard
 from controller.table import inputs, view
 from controller.table.alerts import TABLE_SOURCE, AlertBook
 from controller.table.corrections import CorrectionBook
 from controller.table.dealers import sign_in, sign_out
+from controller.table.dispatch import DEALER_HANDLERS
 from controller.table.effects import DeviceCommand, Draw, Effect, Gate, Record
 from controller.table.events import device_of, parse_event
 from controller.table.game_device import apply_device_step, resume_round
 from controller.table.games.base import Engine, GameAdapter
 from controller.table.health import DeviceHealth
-from controller.table.holds import ERROR, INFO, RESOLUTIONS, WARNING, Hold, alert, refused_in_hold, released
-from controller.table.inputs import BadCommand, check_command
+from controller.table.holds import ERROR, INFO, WARNING, Hold, alert, refused_in_hold, released
+from controller.table.inputs import InputRefused
 from controller.table.opening import check_can_open
 from controller.table.phases import BETTING, IDLE, PLAYING, SETTLING
 from controller.table.pit import pit_command, request_correction
@@ -51,9 +55,11 @@ from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline, Refused
 from drivers.spots.events import SpotPress
 
 log = logging.getLogger(__name__)
-#: commands taken whatever the table is doing, a hold included (they do not touch the round)
-ANY_TIME = frozenset(("sign_in", "sign_out"))
 __all__ = ["BETTING", "IDLE", "PLAYING", "SETTLING", "TABLE_SOURCE", "Refusal", "ShoeState", "TableCore"]
+
+
+class UnreadableCommand(ValueError):
+    """A journaled command that is no command of the model (controller/commands/)."""
 
 
 class TableCore:
@@ -134,19 +140,21 @@ class TableCore:
         return self.engine is not None
 
     # ------------------------------------------------------------------ stepping
-    def step(self, entry: Entry, event: DeviceEvent | None = None) -> list[Effect]:
-        """Apply one journaled input; the effects to carry out, in order. ``event`` is a device
-        entry's model as the driver gave it (parsed from the payload when not given)."""
+    def step(self, entry: Entry, given: DeviceEvent | Command | None = None) -> list[Effect]:
+        """Apply one journaled input; the effects to carry out, in order. ``given`` is the
+        entry's model as the edge validated it (a driver's event, a command); on replay it is
+        read from the journaled payload."""
         self._out = []
         self._entry = entry
         serial = self.serial
         try:
             if entry.kind == inputs.DEVICE:
-                self._device(event if event is not None else parse_event(entry.payload))
+                self._device(given if isinstance(given, DeviceEvent) else parse_event(entry.payload))
             elif entry.kind == inputs.COMMAND:
-                self._command(entry.payload)
+                self._command(given if isinstance(given, Command) else self._journaled(entry.payload, cmd.DEALER))
             elif entry.kind == inputs.PIT_COMMAND:
-                pit_command(self, entry.payload)
+                order = given if isinstance(given, Command) else self._journaled(entry.payload, cmd.PIT)
+                pit_command(self, order, str(entry.payload.get("sender", "")))
             elif entry.kind == inputs.DRAW:
                 self._draw(entry.payload)
         except Refusal as refusal:
@@ -186,11 +194,20 @@ class TableCore:
     def written(self, entry: Entry) -> None:
         """An output entry the table wrote (live: as the loop writes it; replay: in journal order)."""
         if self.alert_book.written(entry):
-            self.pit_serial += 1
+            self.pit_changed()
 
     # ------------------------------------------------------------------ what the parts use
     def changed(self) -> None:
         self.serial += 1
+
+    def pit_changed(self) -> None:
+        """What the pit's ``state`` shows of alerts or corrections changed."""
+        self.pit_serial += 1
+
+    def set_closing(self, closing: bool) -> None:
+        """The pit closed the table after this round (True) or reopened it."""
+        self.closing = closing
+        self.changed()
 
     def emit(self, effect: Effect) -> None:
         self._out.append(effect)
@@ -258,34 +275,41 @@ class TableCore:
         """A bet-spot press: the command it stands for now (``presses``), or refused with the
         reason left on the dealer's prompt."""
         try:
-            self._command(press_command(press.model_dump(mode="json"), self.engine))
-        except (PressRefused, Refusal) as exc:
+            self._command(parse_order(press_command(press.model_dump(mode="json"), self.engine)))
+        except (PressRefused, Refusal, InputRefused) as exc:
             self.notice = f"spot {press.spot} {press.button} refused: {exc.message}"
             raise Refusal(exc.code, exc.message) from None
 
     # ------------------------------------------------------------------ commands
-    def _command(self, payload: dict[str, Any]) -> None:
+    @staticmethod
+    def _journaled(payload: dict[str, Any], giver: str) -> Command:
+        """A journaled command's model. The edge journals only what it read into a model, so one
+        this code cannot read was written by something else (a disk editor, a bug, a version
+        before the model): like any entry that cannot be applied, it holds the table (never
+        guessed at, never a crash)."""
         try:
-            name = check_command(payload)
-        except BadCommand as exc:
-            raise Refusal("table.command.malformed", str(exc)) from None
-        args = {k: v for k, v in payload.items() if k != "command"}
-        if self.hold is not None and name not in RESOLUTIONS and name not in ANY_TIME:
-            raise refused_in_hold(self.hold, name)
-        handler = getattr(self, f"_cmd_{name}", None)
+            return from_journal(payload, giver)
+        except InputRefused as exc:
+            raise UnreadableCommand(exc.message) from None
+
+    def _command(self, order: Command) -> None:
+        if self.hold is not None and not order.releases_hold and not order.during_hold:
+            raise refused_in_hold(self.hold, order.name())
+        handler = DEALER_HANDLERS.get(type(order))
         if handler is None:  # a game's own command (Russian poker: exchange, misdeal)
-            self._engine_action(self._game_action(lambda: self.adapter.game_action(name, args)))
+            name, args = order.name(), order.arguments()
+            self.engine_action(self.game_action(lambda: self.adapter.game_action(name, args)))
         else:
-            handler(**args)
+            handler(self, order)
 
     @staticmethod
-    def _game_action(make: Any) -> Any:
+    def game_action(make: Any) -> Any:
         try:
             return make()
         except RuleError as exc:
             raise Refusal(exc.rule, exc.message) from None
 
-    def _cmd_open_round(self) -> None:
+    def open_round(self) -> None:
         check_can_open(self)
         shoe, own = self.shoe, self.adapter.device
         self.rounds += 1
@@ -302,7 +326,7 @@ class TableCore:
         if own is not None:
             self._out += [DeviceCommand(own, name) for name in self.adapter.open_commands(self.rules)]
 
-    def _engine_action(self, action: Any) -> None:
+    def engine_action(self, action: Any) -> None:
         if self.engine is None:
             raise Refusal("table.round.none", "no round is open")
         try:
@@ -311,65 +335,53 @@ class TableCore:
             raise Refusal(exc.rule, exc.message) from None
         self.advanced()
 
-    def _cmd_bet(self, box: int, amount: int, kind: str = "main", player: str = "") -> None:
-        self._engine_action(PlaceBet(box, kind, amount, player))
+    def key_card(self, card: str) -> None:
+        self.shoe_device.key_card(self, card)
 
-    def _cmd_clear_bets(self, box: int, player: str | None = None) -> None:
-        self._engine_action(ClearBets(box, player))
+    def keyed_result(self, number: str) -> Any:
+        return self.adapter.keyed_result(number)
 
-    def _cmd_close_betting(self) -> None:
-        self._engine_action(CloseBetting())
-        self.emit(Gate(locked=False))
+    def sign_in(self, dealer: str) -> None:
+        sign_in(self, dealer)
 
-    def _cmd_decide(self, box: int, action: str, hand: int = 1, player: str = "", amount: int | None = None) -> None:
-        self._engine_action(Decide(box, action, hand, player, amount))
+    def sign_out(self) -> None:
+        sign_out(self)
 
-    def _cmd_settle(self) -> None:
+    def request_correction(self, order: cmd.models.Correct) -> None:
+        request_correction(self, order)
+
+    def settle(self) -> None:
         if self.phase != SETTLING or self.engine is None:
             raise Refusal("table.settle.early", "the round has bets still to settle")
         self._close("settled", list(self.engine.settlements))
 
-    def _cmd_key_card(self, card: str) -> None:
-        self.shoe_device.key_card(self, card)
-
-    def _cmd_key_result(self, number: str) -> None:
-        self._engine_action(self._game_action(lambda: self.adapter.keyed_result(str(number))))
-
-    def _cmd_sign_in(self, dealer: Any) -> None:
-        sign_in(self, dealer)
-
-    def _cmd_sign_out(self) -> None:
-        sign_out(self)
-
-    def _cmd_burn(self) -> None:
-        self.release("burn")
-
-    def _cmd_resume(self) -> None:
-        self.release("resume")
-
-    def _cmd_dismiss(self) -> None:
-        self.release("dismiss")
-
-    def release(self, way: str) -> None:
-        """The dealer (or the pit) took the hold's way out ``way``; held cards are set aside."""
+    def release(self, way: str, *, by_pit: bool = False, reason: str | None = None, by: str | None = None) -> None:
+        """The dealer (or the pit, ``by_pit``) took the hold's way out ``way``; held cards are
+        set aside. A hold only the pit may release (the journal's integrity) needs the pit and a
+        ``reason``, which the release alert journals."""
         if self.hold is None:
             raise Refusal(f"table.{way}.nothing", f"there is no hold to {way}")
+        if self.hold.pit_only and not (by_pit and reason):
+            raise Refusal("table.hold.pit_only", f"{self.hold.code}: only a pit boss may release this hold, "
+                                                 "with a reason (the pit dashboard's dismiss)")
         set_aside = self.hold.release(way)
         code, self.hold = self.hold.code, None
         if self.engine is not None and self.phase != IDLE:
             self.burned += set_aside
         self.changed()
-        self.alert(INFO, *released(way, code, set_aside, self.round_id, self.source()), cards=set_aside)
+        said_code, said = released(way, code, set_aside, self.round_id, by or self.source())
+        self.alert(INFO, said_code, said + (f" by {by}: {reason}" if reason else ""), cards=set_aside,
+                   by=by if reason else None, reason=reason)
         if way == "resume":  # the round goes on where the restart left it
             resume_round(self)
         self.shoe_device.drain_waiting(self)
 
-    def _cmd_void_round(self, reason: str = "voided by the dealer") -> None:
-        self.void(reason)
-
     def void(self, reason: str) -> None:
         if self.engine is None:
             raise Refusal("table.round.none", "no round is open to void")
+        if self.hold is not None and self.hold.pit_only:
+            raise Refusal("table.hold.pit_only", f"{self.hold.code}: the pit releases this hold first (dismiss, "
+                                                 "with a reason)")
         if self.hold is not None:  # the held cards go with the void round
             self.burned += [c for c, _ in self.hold.cards]
             self.hold = None
@@ -378,13 +390,10 @@ class TableCore:
         self.alert(WARNING, "table.round.void", f"round {self.round_id} void: {reason}")
         self._close("void", refunds)
 
-    def _cmd_new_shoe(self) -> None:
+    def new_shoe(self) -> None:
         if self.engine is not None:
             raise Refusal("table.round.open", f"finish round {self.round_id} before a new shoe")
         self.shoe_device.new_shoe(self)
-
-    def _cmd_correct(self, round: Any, changes: Any, reason: Any) -> None:
-        request_correction(self, round, changes, reason)
 
     # ------------------------------------------------------------------ round progress
     def advanced(self) -> None:
@@ -409,7 +418,7 @@ class TableCore:
     def _draw(self, payload: dict[str, Any]) -> None:
         if not self.draw_due():
             raise Refusal("table.draw.unexpected", "no draw is due in this round")
-        self._engine_action(self.adapter.draw_action(payload))
+        self.engine_action(self.adapter.draw_action(payload))
 
     def _close(self, status: str, settlements: list[Any]) -> None:
         assert self.engine is not None and self.round_id is not None
@@ -449,3 +458,4 @@ class TableCore:
     def state(self) -> dict[str, Any]:
         """The retained ``state`` snapshot of the pit feed (devices are added by the loop)."""
         return view.state(self)
+

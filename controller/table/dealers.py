@@ -3,8 +3,7 @@ round record carries the dealer who opened it, so statistics go per dealer shift
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from controller.table.holds import INFO
 from controller.table.refusal import Refusal
@@ -12,12 +11,9 @@ from controller.table.refusal import Refusal
 if TYPE_CHECKING:
     from controller.table.core import TableCore
 
-DEALER_ID = re.compile(r"^[A-Za-z0-9_.\-]{1,32}$")
 
-
-def sign_in(core: TableCore, dealer: Any) -> None:
-    if not isinstance(dealer, str) or not DEALER_ID.match(dealer):
-        raise Refusal("table.sign_in.dealer", "a dealer id is 1 to 32 letters, digits, '_', '.' or '-'")
+def sign_in(core: TableCore, dealer: str) -> None:
+    """``dealer`` is a checked dealer id (the ``SignIn`` model)."""
     before, core.dealer = core.dealer, dealer
     core.changed()
     core.alert(INFO, "table.dealer", f"dealer {dealer} signed in" + (f" (after {before})" if before else ""),

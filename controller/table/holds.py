@@ -20,8 +20,6 @@ from typing import Any
 from controller.table.refusal import Refusal
 
 ERROR, WARNING, INFO = "error", "warning", "info"
-#: the commands that release a hold, each only where the hold names it
-RESOLUTIONS = frozenset(("burn", "void_round", "resume", "dismiss"))
 
 
 @dataclass(slots=True)
@@ -32,6 +30,8 @@ class Hold:
     cause: int
     #: cards that left the shoe and are not in the round: (card or "?" if unknown, n)
     cards: list[tuple[str, int | None]] = field(default_factory=list)
+    #: only the pit may release it, with a reason (the journal's integrity)
+    pit_only: bool = False
 
     def view(self) -> dict[str, Any]:
         return {
