@@ -90,6 +90,8 @@ def _button(command: str | type[Command], label: str = "", style: str = "", **ar
 def legal_actions(core: TableCore) -> list[dict[str, Any]]:
     """The actions the table takes now, as buttons and pickers the page draws."""
     engine = core.engine
+    if core.hold is not None and core.hold.pit_only:
+        return []  # released from the pit dashboard, by a pit boss with a reason
     if core.hold is not None:
         return [_button(o, style="danger" if o == cmd.VoidRound.name() else "primary") for o in core.hold.options]
     if core.keyin is not None:

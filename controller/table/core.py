@@ -24,6 +24,7 @@ the table with the ``table.entry_unapplicable`` alert naming its seq, and the ta
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from controller import commands as cmd
@@ -168,11 +169,8 @@ class TableCore:
     def _unapplicable(self, entry: Entry, exc: Exception) -> None:
         log.error("journal entry %s (%s) cannot be applied: %r", entry.seq, entry.kind, exc)
         message = f"journal entry {entry.seq} ({entry.kind}) cannot be applied: {type(exc).__name__}: {exc}"[:300]
-        if self.hold is None:
-            options = ("void_round",) if self.engine is not None else ("dismiss",)
-            self.hold = Hold("table.entry_unapplicable", message, options, entry.seq)
-        self.changed()
-        self.alert(ERROR, "table.entry_unapplicable", message, hold=self.hold, entry=entry.seq)
+        options = ("void_round",) if self.engine is not None else ("dismiss",)
+        self.raise_hold("table.entry_unapplicable", message, options, cause=entry.seq, entry=entry.seq)
 
     def restarted(self, hold_open_round: bool = True) -> None:
         """The process (re)started: devices are offline until they report, faults stay active
@@ -183,7 +181,7 @@ class TableCore:
         self.changed()
         if hold_open_round and self.engine is not None and self.hold is None:
             message = f"the table restarted with round {self.round_id} open: check the layout, then resume or void it"
-            self.hold = Hold("table.restart", message, ("resume", "void_round"), self.cause())
+            self.raise_hold("table.restart", message, ("resume", "void_round"), announce=False)
 
     def set_burn(self, count: int) -> None:
         """The ``burn_on_new_shoe`` the table runs under from now on (a ``table_started`` entry);
@@ -228,9 +226,25 @@ class TableCore:
                 self.join_hold(text, n)
             return
         options = ("burn", "void_round") if self.engine is not None and self.phase != IDLE else ("burn",)
-        self.hold = Hold(code, message, options, self.cause(), list(cards))
+        self.raise_hold(code, message, options, cards=cards, detail={"cards": [c for c, _ in cards]})
+
+    def raise_hold(self, code: str, message: str, options: tuple[str, ...], *, cause: int | None = None,
+                   cards: Sequence[tuple[str, int | None]] = (), pit_only: bool = False, severity: str = ERROR,
+                   announce: bool = True, detail: dict[str, Any] | None = None, **more: Any) -> Hold:
+        """The one way the table holds (docs/rules.md, procedures): a hold already open stays
+        the one shown (a second fault only adds its alert). ``announce`` journals the alert;
+        ``pit_only`` holds are released by the pit only, with a reason."""
+        if self.hold is None:
+            self.hold = Hold(code, message, options, self.cause() if cause is None else cause, list(cards), pit_only)
         self.changed()
-        self.alert(ERROR, code, message, hold=self.hold, cards=[c for c, _ in cards])
+        if announce:
+            self.alert(severity, code, message, hold=self.hold, **(detail or {}), **more)
+        return self.hold
+
+    def note_round_opened(self, number: int) -> None:
+        """Round ``number`` was opened once (seen in a journal entry this table did not apply):
+        a round id is never issued twice."""
+        self.rounds = max(self.rounds, number)
 
     def join_hold(self, text: str, n: int | None) -> None:
         assert self.hold is not None

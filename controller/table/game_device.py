@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from controller.games.base import RuleError
 from controller.table.effects import DeviceCommand, Draw, Gate
 from controller.table.games.base import DeviceStep
-from controller.table.holds import ERROR, WARNING, Hold
+from controller.table.holds import ERROR, WARNING
 from controller.table.phases import BETTING, IDLE, SETTLING
 
 if TYPE_CHECKING:
@@ -26,9 +26,7 @@ def apply_device_step(core: TableCore, device: str, step: DeviceStep) -> None:
         core.emit(DeviceCommand(device, name))
     if step.fault is not None and core.engine is not None and core.hold is None:
         severity, code, message = step.alert or (ERROR, f"{device}.fault", step.fault)
-        core.hold = Hold(code, message, ("void_round",), core.cause())
-        core.changed()
-        core.alert(severity, code, message, hold=core.hold)
+        core.raise_hold(code, message, ("void_round",), severity=severity)
     elif step.alert is not None:
         core.alert(*step.alert)
     if step.action is None:
@@ -42,9 +40,7 @@ def apply_device_step(core: TableCore, device: str, step: DeviceStep) -> None:
         try:
             core.engine.apply(step.action)
         except RuleError as exc:  # a fact the rules cannot take: hold, never guess
-            core.hold = Hold(exc.rule, exc.message, ("void_round",), core.cause())
-            core.changed()
-            core.alert(ERROR, exc.rule, exc.message, hold=core.hold)
+            core.raise_hold(exc.rule, exc.message, ("void_round",))
             return
         core.advanced()
 

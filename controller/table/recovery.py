@@ -25,6 +25,8 @@ alert, so the hold and the alert survive restarts until the pit dismisses the ho
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,7 +34,7 @@ from controller.journal import Journal
 from controller.table import inputs, snapshot
 from controller.table.core import BETTING, IDLE, SETTLING, TableCore
 from controller.table.effects import DeviceCommand, Draw, Effect, Gate, Record
-from controller.table.holds import ERROR, Hold, alert
+from controller.table.holds import ERROR, alert
 from controller.verify import ChainBreak, chained
 
 TABLE_SOURCE = "table"
@@ -157,14 +159,26 @@ def _integrity_problem(journal: Journal, broken: ChainBreak | None) -> str | Non
 
 
 def _hold_for_integrity(journal: Journal, core: TableCore, message: str, seq: int) -> None:
-    """One alert, a hold the pit can dismiss once it has looked, and a snapshot past the damage."""
-    if core.hold is None:
-        core.hold = Hold(INTEGRITY, message, ("dismiss",), seq)
-        core.changed()
-    payload = alert(ERROR, INTEGRITY, message, seq, hold=core.hold, seq=seq)
+    """One alert, a hold only the pit can release (with a reason) once it has looked, and a
+    snapshot past the damage. The rounds opened in the entries not applied still count: no round
+    id is issued twice."""
+    for number in _round_numbers(journal, core.table_id, after=seq - 1 if seq else journal.last_seq()):
+        core.note_round_opened(number)
+    hold = core.raise_hold(INTEGRITY, message, ("dismiss",), cause=seq, pit_only=True, announce=False)
+    payload = alert(ERROR, INTEGRITY, message, seq, hold=hold, seq=seq)
     core.written(journal.append(inputs.ALERT, payload, source=TABLE_SOURCE, round_id=core.round_id))
     journal.triggers_missing = False  # said once, in the journal
     snapshot.take(journal, core, journal.last_seq())
+
+
+def _round_numbers(journal: Journal, table_id: str, after: int) -> Iterator[int]:
+    """The numbers of this table's round ids in the entries after ``after`` (not applied: read
+    as they stand, whatever the damage)."""
+    own = re.compile(rf"{re.escape(table_id)}-(\d{{1,12}})")
+    for entry in journal.entries(after=after):
+        found = own.fullmatch(entry.round_id or "")
+        if found:
+            yield int(found.group(1))
 
 
 def device_sync(core: TableCore) -> list[Effect]:
