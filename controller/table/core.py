@@ -8,7 +8,7 @@ docs/architecture.md for the layers and docs/rules.md for the procedures.
 Round lifecycle: ``open_round`` (gate locked) -> bets -> ``close_betting`` (gate unlocked) ->
 cards and decisions as the engine expects them -> the engine has settled every bet: the dealer
 is told to settle -> ``settle`` closes the round (``round_closed`` record, gate locked);
-``void_round`` closes it void with every stake refunded.
+``void_round`` closes it void: every bet still riding is refunded, what was settled stands.
 
 The core composes one module per job: the shoe's accounting (``shoe_device``: the shoe's own
 device adapter), the game's own device (the adapter's ``device_step``: roulette's wheel),
@@ -49,7 +49,7 @@ from controller.table.opening import check_can_open
 from controller.table.phases import BETTING, IDLE, PLAYING, SETTLING
 from controller.table.pit import pit_command, request_correction
 from controller.table.presses import PressRefused, press_command
-from controller.table.record import round_record, void_refunds
+from controller.table.record import round_record, void_said, void_settlements
 from controller.table.refusal import Refusal
 from controller.table.shoe_device import SHOE, ShoeDevice, ShoeState
 from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline, Refused
@@ -400,9 +400,10 @@ class TableCore:
             self.burned += [c for c, _ in self.hold.cards]
             self.hold = None
         self.shoe_device.cancel_keyin()
-        refunds = void_refunds(list(self.engine.settlements), self.adapter.open_bets(self.engine))
-        self.alert(WARNING, "table.round.void", f"round {self.round_id} void: {reason}")
-        self._close("void", refunds)
+        bets, summary = void_settlements(list(self.engine.settlements), self.adapter.open_bets(self.engine), reason)
+        self.alert(WARNING, "table.round.void", f"round {self.round_id} void: {reason}: {void_said(summary)}",
+                   returned=summary["returned_total"], stands=summary["stands_payout_total"])
+        self._close("void", bets, void=summary)
 
     def new_shoe(self) -> None:
         if self.engine is not None:
@@ -434,9 +435,10 @@ class TableCore:
             raise Refusal("table.draw.unexpected", "no draw is due in this round")
         self.engine_action(self.adapter.draw_action(payload))
 
-    def _close(self, status: str, settlements: list[Any]) -> None:
+    def _close(self, status: str, settlements: list[Any], **more: Any) -> None:
+        """Close the open round; ``more`` joins its outcome (a void's summary)."""
         assert self.engine is not None and self.round_id is not None
-        outcome = {**self.engine.outcome(), "burned": list(self.burned)}
+        outcome = {**self.engine.outcome(), "burned": list(self.burned), **more}
         record = round_record(
             table=self.table_id, round_id=self.round_id, game=self.adapter.game, opened=self.opened,
             closed=self.ts(), status=status, outcome=outcome, settlements=settlements,

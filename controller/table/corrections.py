@@ -46,7 +46,7 @@ class CorrectionBook:
             raise Refusal("table.correct.unknown_round", f"no closed round {round_id!r} to correct "
                                                          f"(the last {CORRECTABLE_ROUNDS} rounds can be corrected)")
         if record["status"] != "settled":
-            raise Refusal("table.correct.void", f"round {round_id} is void: its stakes were refunded")
+            raise Refusal("table.correct.void", f"round {round_id} is void: a void round is not corrected")
         pending = [s for s, c in self.corrections.items() if c["round"] == round_id and c["status"] == "pending"]
         if pending:
             raise Refusal("table.correct.pending", f"round {round_id} has correction {pending[0]} pending approval")

@@ -5,7 +5,8 @@ ways out it names. Every card that leaves the shoe while the table holds joins t
 nobody may deal through an alert. The ways out:
 
 * ``burn``: the held cards are burned and the round goes on (a card the round cannot take);
-* ``void_round``: the round closes void, every stake refunded (and the held cards with it);
+* ``void_round``: the round closes void: what still rides is refunded, what was settled stands
+  (and the held cards go with it);
 * ``resume``: after a restart with a round open, the dealer checked the layout and goes on;
 * ``dismiss``: a journal entry the table could not apply was looked at; nothing to undo.
 
