@@ -187,6 +187,8 @@ class StateMessage(Envelope):
 
     game: str = Field(description="the game: blackjack, roulette, baccarat, ...")
     preset: str | None = Field(description="the rule preset, e.g. ru6, european")
+    currency: str = Field("EUR", pattern=r"^[A-Z]{3}$", description="the currency amounts are in (ISO 4217 code)")
+    currency_digits: int = Field(2, ge=0, le=3, description="digits of the currency's minor unit (2: cents)")
     phase: Literal["idle", "betting", "playing", "settling", "hold"] = Field(
         description="idle: no round open; hold: the table waits for the dealer or the pit (see hold)")
     dealer: str | None = Field(description="the dealer signed in, if any")

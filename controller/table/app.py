@@ -34,7 +34,7 @@ from controller.table.strategy_cache import warm as warm_strategy
 def build_core(config: TableConfig) -> TableCore:
     adapter = adapter_for(config.table.game)
     return TableCore(config.table.id, adapter, config.game_rules(), config.table.preset,
-                     config.table.burn_on_new_shoe)
+                     config.table.burn_on_new_shoe, config.table.currency, config.table.currency_digits)
 
 
 class FeedListener:

@@ -65,8 +65,10 @@ class UnreadableCommand(ValueError):
 
 class TableCore:
     def __init__(self, table_id: str, adapter: GameAdapter, rules: GameRules, preset: str | None = None,
-                 burn_on_new_shoe: int = 0) -> None:
+                 burn_on_new_shoe: int = 0, currency: str = "EUR", currency_digits: int = 2) -> None:
         self.table_id = table_id
+        #: what the table's minor units are (ISO 4217 code, digits after the point): for the pages
+        self.currency = (currency, currency_digits)
         self.adapter = adapter
         self.rules = rules
         self.preset = preset

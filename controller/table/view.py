@@ -46,6 +46,8 @@ def state(core: TableCore) -> dict[str, Any]:
     return {
         "game": core.adapter.game,
         "preset": core.preset,
+        "currency": core.currency[0],
+        "currency_digits": core.currency[1],
         "phase": "hold" if shown is not None else core.phase,
         "round": core.round_id,
         "dealer": core.dealer,
