@@ -10,12 +10,16 @@ cards and decisions as the engine expects them -> the engine has settled every b
 is told to settle -> ``settle`` closes the round (``round_closed`` record, gate locked);
 ``void_round`` closes it void: every bet still riding is refunded, what was settled stands.
 
-The core composes one module per job: the shoe's accounting (``shoe_device``: the shoe's own
-device adapter), the game's own device (the adapter's ``device_step``: roulette's wheel),
-device health (``health``), holds (``holds``), corrections of closed rounds (``corrections``),
-the alerts the pit acknowledges (``alerts``) and the dealer's prompt and the pit's view
-(``view``). A random draw (multipliers) is asked for with a ``Draw`` effect and comes back as
-a journaled ``draw`` input, so replay applies the draw that was made and never draws again.
+The core composes one component per job, each owning its state behind a narrow interface:
+the open round (``rounds.RoundBook``), holds (``holds.HoldDesk``), who deals
+(``dealers.DealerDesk``), the pit's closing (``pit.PitDesk``), the shoe's accounting
+(``shoe_device``), device health (``health``), corrections of closed rounds (``corrections``),
+the alerts the pit acknowledges (``alerts``); device events are routed by ``device_input``, the
+game's own device (roulette's wheel) by ``game_device``, commands by ``dispatch`` and ``pit``
+(a mapping from each command's model to its handler), and the dealer's prompt and the pit's
+view are read by ``view``. The core's public attributes of those parts are read-only views.
+A random draw (multipliers) is asked for with a ``Draw`` effect and comes back as a journaled
+``draw`` input, so replay applies the draw that was made and never draws again.
 
 A journaled entry never bricks the table: one the core cannot apply (whatever it raises) holds
 the table with the ``table.entry_unapplicable`` alert naming its seq, and the table goes on.
@@ -24,46 +28,80 @@ the table with the ``table.entry_unapplicable`` alert naming its seq, and the ta
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, TypeVar
 
-from controller import commands as cmd
+from controller.commands import models as cmd
 from controller.commands.models import Command
-from controller.commands.parse import from_journal, parse_order
-from controller.games.base import Deal, ExpectKind, GameRules, RuleError
+from controller.games.base import Deal, GameRules, RuleError
 from controller.journal import Entry
 from controller.shoe import ImpossibleCard
-from controller.table import inputs, view
+from controller.table import device_input, inputs, view
 from controller.table.alerts import TABLE_SOURCE, AlertBook
 from controller.table.corrections import CorrectionBook
-from controller.table.dealers import sign_in, sign_out
-from controller.table.dispatch import DEALER_HANDLERS
+from controller.table.dealers import DealerDesk
+from controller.table.dispatch import DEALER_HANDLERS, journaled
 from controller.table.effects import DeviceCommand, Draw, Effect, Gate, Record
-from controller.table.events import device_of, parse_event
-from controller.table.game_device import apply_device_step, resume_round
+from controller.table.events import parse_event
+from controller.table.game_device import apply_device_step, resumption
 from controller.table.games.base import Engine, GameAdapter
 from controller.table.health import DeviceHealth
-from controller.table.holds import ERROR, INFO, WARNING, Hold, alert, refused_in_hold, released
-from controller.table.inputs import InputRefused
+from controller.table.holds import ERROR, INFO, WARNING, Hold, HoldDesk, alert, refused_in_hold, released
 from controller.table.opening import check_can_open
 from controller.table.phases import BETTING, IDLE, PLAYING, SETTLING
-from controller.table.pit import pit_command, request_correction
-from controller.table.presses import PressRefused, press_command
+from controller.table.pit import PitDesk, pit_command
 from controller.table.record import round_record, void_said, void_settlements
 from controller.table.refusal import Refusal
-from controller.table.shoe_device import SHOE, ShoeDevice, ShoeState
-from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline, Refused
-from drivers.spots.events import SpotPress
+from controller.table.rounds import RoundBook
+from controller.table.shoe_device import ShoeDevice, ShoeState
+from drivers.events import DeviceEvent
 
 log = logging.getLogger(__name__)
 __all__ = ["BETTING", "IDLE", "PLAYING", "SETTLING", "TABLE_SOURCE", "Refusal", "ShoeState", "TableCore"]
+T = TypeVar("T")
 
 
-class UnreadableCommand(ValueError):
-    """A journaled command that is no command of the model (controller/commands/)."""
+class _View(Generic[T]):
+    """A read-only view of a component's field: only the component changes it."""
+
+    def __init__(self, part: str, name: str) -> None:
+        self.part, self.name = part, name
+
+    def __get__(self, table: Any, owner: Any = None) -> T:
+        value: T = getattr(getattr(table, self.part), self.name)
+        return value
+
+    def __set__(self, table: Any, value: T) -> None:
+        raise AttributeError(f"{self.name} belongs to the table's {self.part}: it changes it, nobody else")
 
 
 class TableCore:
+    engine = _View[Engine | None]("round", "engine")
+    round_id = _View[str | None]("round", "round_id")
+    rounds = _View[int]("round", "rounds")
+    closed_rounds = _View[int]("round", "closed_rounds")
+    phase = _View[str]("round", "phase")
+    opened = _View[str]("round", "opened")
+    burned = _View[list[str]]("round", "burned")
+    round_dealer = _View[str | None]("round", "dealer")
+    shoe_round = _View[int]("round", "shoe_round")
+    draw_requested = _View[bool]("round", "draw_requested")
+    hold = _View[Hold | None]("holds", "hold")
+    #: the journal cannot be written (disk full): a hold the loop sets and clears, never journaled
+    outage = _View[Hold | None]("holds", "outage")
+    dealer = _View[str | None]("dealers", "dealer")
+    closing = _View[bool]("pit", "closing")
+    pit_serial = _View[int]("pit", "serial")
+    shoe = _View[ShoeState]("shoe_device", "shoe")
+    #: n of an unread card waiting to be keyed in
+    keyin = _View[int | None]("shoe_device", "keyin")
+    burn_on_new_shoe = _View[int]("shoe_device", "burn_on_new_shoe")
+    devices = _View[dict[str, dict[str, Any]]]("health", "devices")
+    records = _View[dict[str, dict[str, Any]]]("book", "records")
+    corrections = _View[dict[int, dict[str, Any]]]("book", "corrections")
+    alerts_open = _View[dict[int, dict[str, Any]]]("alert_book", "open")
+    acknowledged = _View[dict[int, str]]("alert_book", "acknowledged")
+
     def __init__(self, table_id: str, adapter: GameAdapter, rules: GameRules, preset: str | None = None,
                  burn_on_new_shoe: int = 0, currency: str = "EUR", currency_digits: int = 2) -> None:
         self.table_id = table_id
@@ -72,75 +110,29 @@ class TableCore:
         self.adapter = adapter
         self.rules = rules
         self.preset = preset
-        self.engine: Engine | None = None
-        self.round_id: str | None = None
-        self.rounds = 0  # rounds opened since the journal began
-        self.phase = IDLE
-        self.opened = ""
-        self.burned: list[str] = []
-        self.hold: Hold | None = None
-        self.closing = False  # the pit asked to close the table after this round (until it reopens it)
-        self.dealer: str | None = None  # who signed in to deal (``sign_in``)
-        self.round_dealer: str | None = None  # who dealt the open round (on its record)
-        self.shoe_round = 0  # the open round's index in its shoe (on its record)
+        self.round = RoundBook()
+        self.holds = HoldDesk()
+        self.dealers = DealerDesk()
+        self.pit = PitDesk()
         self.serial = 0  # bumps on every change of state: simulated actors act once per value
-        self.pit_serial = 0  # bumps when what the pit's ``state`` shows of alerts or corrections changes
-        self.closed_rounds = 0
         self.health = DeviceHealth()
         self.shoe_device = ShoeDevice(table_id, adapter.decks(rules), adapter.removed_ranks(rules),
                                       burn_on_new_shoe, adapter.uses_shoe)
         self.book = CorrectionBook()
         self.alert_book = AlertBook()
-        self.draw_requested = False  # a ``Draw`` effect is out and its ``draw`` input not yet in
         #: why the last bet-spot press was refused, shown with the prompt until the state changes
         self.notice: str | None = None
-        #: the journal cannot be written (disk full): a hold the loop sets and clears, never journaled
-        self.outage: Hold | None = None
         self._out: list[Effect] = []
         self._entry: Entry | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (a snapshot) without what belongs to this process only: the outage, a step's
         effects in flight."""
-        return {**self.__dict__, "outage": None, "_out": [], "_entry": None}
-
-    # ------------------------------------------------------------------ the public names of the parts
-    @property
-    def shoe(self) -> ShoeState:
-        return self.shoe_device.shoe
-
-    @property
-    def keyin(self) -> int | None:
-        """n of an unread card waiting to be keyed in."""
-        return self.shoe_device.keyin
-
-    @property
-    def burn_on_new_shoe(self) -> int:
-        return self.shoe_device.burn_on_new_shoe
-
-    @property
-    def devices(self) -> dict[str, dict[str, Any]]:
-        return self.health.devices
-
-    @property
-    def records(self) -> dict[str, dict[str, Any]]:
-        return self.book.records
-
-    @property
-    def corrections(self) -> dict[int, dict[str, Any]]:
-        return self.book.corrections
-
-    @property
-    def alerts_open(self) -> dict[int, dict[str, Any]]:
-        return self.alert_book.open
-
-    @property
-    def acknowledged(self) -> dict[int, str]:
-        return self.alert_book.acknowledged
+        return {**self.__dict__, "holds": HoldDesk(self.holds.hold), "_out": [], "_entry": None}
 
     @property
     def round_open(self) -> bool:
-        return self.engine is not None
+        return self.round.engine is not None
 
     # ------------------------------------------------------------------ stepping
     def step(self, entry: Entry, given: DeviceEvent | Command | None = None) -> list[Effect]:
@@ -152,11 +144,11 @@ class TableCore:
         serial = self.serial
         try:
             if entry.kind == inputs.DEVICE:
-                self._device(given if isinstance(given, DeviceEvent) else parse_event(entry.payload))
+                device_input.route(self, given if isinstance(given, DeviceEvent) else parse_event(entry.payload))
             elif entry.kind == inputs.COMMAND:
-                self._command(given if isinstance(given, Command) else self._journaled(entry.payload, cmd.DEALER))
+                self.command(given if isinstance(given, Command) else journaled(entry.payload, cmd.DEALER))
             elif entry.kind == inputs.PIT_COMMAND:
-                order = given if isinstance(given, Command) else self._journaled(entry.payload, cmd.PIT)
+                order = given if isinstance(given, Command) else journaled(entry.payload, cmd.PIT)
                 pit_command(self, order, str(entry.payload.get("sender", "")))
             elif entry.kind == inputs.DRAW:
                 self._draw(entry.payload)
@@ -185,6 +177,10 @@ class TableCore:
             message = f"the table restarted with round {self.round_id} open: check the layout, then resume or void it"
             self.raise_hold("table.restart", message, ("resume", "void_round"), announce=False)
 
+    def started_with(self, rules: GameRules) -> None:
+        """The rules rounds opened from now on are played under (a ``table_started`` entry, the config)."""
+        self.rules = rules
+
     def set_burn(self, count: int) -> None:
         """The ``burn_on_new_shoe`` the table runs under from now on (a ``table_started`` entry);
         a shoe nothing has left yet is burned by it too."""
@@ -202,24 +198,31 @@ class TableCore:
 
     def pit_changed(self) -> None:
         """What the pit's ``state`` shows of alerts or corrections changed."""
-        self.pit_serial += 1
-
-    def set_closing(self, closing: bool) -> None:
-        """The pit closed the table after this round (True) or reopened it."""
-        self.closing = closing
-        self.changed()
+        self.pit.serial += 1
 
     def emit(self, effect: Effect) -> None:
         self._out.append(effect)
 
     def alert(self, severity: str, code: str, message: str, *, hold: Hold | None = None, **detail: Any) -> None:
-        cause = self._entry.seq if self._entry else 0
-        self._out.append(Record(inputs.ALERT, alert(severity, code, message, cause, hold=hold, **detail),
+        self._out.append(Record(inputs.ALERT, alert(severity, code, message, self.cause(), hold=hold, **detail),
                                 self.round_id))
 
     def health_change(self, device: str, **change: Any) -> None:
         if self.health.change(device, **change):
             self.changed()
+
+    def raise_hold(self, code: str, message: str, options: tuple[str, ...], *, cause: int | None = None,
+                   cards: Sequence[tuple[str, int | None]] = (), pit_only: bool = False, severity: str = ERROR,
+                   announce: bool = True, detail: dict[str, Any] | None = None, **more: Any) -> Hold:
+        """The one way the table holds (docs/rules.md, procedures): a hold already open stays
+        the one shown (a second fault only adds its alert). ``announce`` journals the alert;
+        ``pit_only`` holds are released by the pit only, with a reason."""
+        hold = self.holds.raise_(code, message, options, self.cause() if cause is None else cause, list(cards),
+                                 pit_only)
+        self.changed()
+        if announce:
+            self.alert(severity, code, message, hold=hold, **(detail or {}), **more)
+        return hold
 
     def hold_on(self, code: str, message: str, cards: list[tuple[str, int | None]]) -> None:
         """Hold the round (cards that left the shoe set aside); while holding, the cards join."""
@@ -230,30 +233,11 @@ class TableCore:
         options = ("burn", "void_round") if self.engine is not None and self.phase != IDLE else ("burn",)
         self.raise_hold(code, message, options, cards=cards, detail={"cards": [c for c, _ in cards]})
 
-    def raise_hold(self, code: str, message: str, options: tuple[str, ...], *, cause: int | None = None,
-                   cards: Sequence[tuple[str, int | None]] = (), pit_only: bool = False, severity: str = ERROR,
-                   announce: bool = True, detail: dict[str, Any] | None = None, **more: Any) -> Hold:
-        """The one way the table holds (docs/rules.md, procedures): a hold already open stays
-        the one shown (a second fault only adds its alert). ``announce`` journals the alert;
-        ``pit_only`` holds are released by the pit only, with a reason."""
-        if self.hold is None:
-            self.hold = Hold(code, message, options, self.cause() if cause is None else cause, list(cards), pit_only)
-        self.changed()
-        if announce:
-            self.alert(severity, code, message, hold=self.hold, **(detail or {}), **more)
-        return self.hold
-
-    def note_round_opened(self, number: int) -> None:
-        """Round ``number`` was opened once (seen in a journal entry this table did not apply):
-        a round id is never issued twice."""
-        self.rounds = max(self.rounds, number)
-
     def join_hold(self, text: str, n: int | None) -> None:
-        assert self.hold is not None
-        self.hold.cards.append((text, n))
+        hold = self.holds.join(text, n)
         self.changed()
         self.alert(ERROR, "table.card_during_hold", f"card {text} (n={n}) left the shoe while the table holds",
-                   hold=self.hold, card=text)
+                   hold=hold, card=text)
 
     def deal(self, card: str, n: int | None) -> None:
         """A card checked against the shoe goes to the round (a card it cannot take holds)."""
@@ -269,46 +253,16 @@ class TableCore:
             return
         self.advanced()
 
-    # ------------------------------------------------------------------ device events
-    def _device(self, event: DeviceEvent) -> None:
-        device = device_of(event)
-        match event:
-            case DeviceOnline():
-                self.health_change(device, online=True)
-            case DeviceOffline(reason=reason):
-                self.health_change(device, online=False)
-                self.alert(ERROR, "device.offline", f"{device} offline: {reason}")
-            case SpotPress():
-                self._press(event)
-            case _ if device == self.adapter.device:
-                apply_device_step(self, device, self.adapter.device_step(self.engine, self.rules, event))
-            case Refused(reason=reason, raw=raw) if device != SHOE:
-                self.alert(WARNING, "device.refused", f"{device}: {reason}", raw=raw)
-            case _:
-                self.shoe_device.device_step(self, event)
+    def game_device_step(self, device: str, event: DeviceEvent) -> None:
+        apply_device_step(self, device, self.adapter.device_step(self.engine, self.rules, event))
 
-    def _press(self, press: SpotPress) -> None:
-        """A bet-spot press: the command it stands for now (``presses``), or refused with the
-        reason left on the dealer's prompt."""
-        try:
-            self._command(parse_order(press_command(press.model_dump(mode="json"), self.engine)))
-        except (PressRefused, Refusal, InputRefused) as exc:
-            self.notice = f"spot {press.spot} {press.button} refused: {exc.message}"
-            raise Refusal(exc.code, exc.message) from None
+    def press_refused(self, notice: str) -> None:
+        """Why a bet-spot press was refused, shown with the prompt until the state changes."""
+        self.notice = notice
 
     # ------------------------------------------------------------------ commands
-    @staticmethod
-    def _journaled(payload: dict[str, Any], giver: str) -> Command:
-        """A journaled command's model. The edge journals only what it read into a model, so one
-        this code cannot read was written by something else (a disk editor, a bug, a version
-        before the model): like any entry that cannot be applied, it holds the table (never
-        guessed at, never a crash)."""
-        try:
-            return from_journal(payload, giver)
-        except InputRefused as exc:
-            raise UnreadableCommand(exc.message) from None
-
-    def _command(self, order: Command) -> None:
+    def command(self, order: Command) -> None:
+        """Apply a dealer's command (the hold lets through only its ways out and shift changes)."""
         if self.hold is not None and not order.releases_hold and not order.during_hold:
             raise refused_in_hold(self.hold, order.name())
         handler = DEALER_HANDLERS.get(type(order))
@@ -319,7 +273,7 @@ class TableCore:
             handler(self, order)
 
     @staticmethod
-    def game_action(make: Any) -> Any:
+    def game_action(make: Callable[[], Any]) -> Any:
         try:
             return make()
         except RuleError as exc:
@@ -327,18 +281,11 @@ class TableCore:
 
     def open_round(self) -> None:
         check_can_open(self)
-        shoe, own = self.shoe, self.adapter.device
-        self.rounds += 1
-        self.round_id = f"{self.table_id}-{self.rounds:06d}"
-        shoe.rounds += 1
-        self.shoe_round = shoe.rounds
-        self.round_dealer = self.dealer
-        self.engine = self.adapter.new_round(self.rules)
-        self.opened = self.ts()
-        self.burned = []
-        self.phase = BETTING
+        shoe_round = self.shoe_device.round_opened()
+        self.round.open(self.table_id, self.adapter.new_round(self.rules), self.ts(), self.dealer, shoe_round)
         self.changed()
         self.emit(Gate(locked=True))
+        own = self.adapter.device
         if own is not None:
             self._out += [DeviceCommand(own, name) for name in self.adapter.open_commands(self.rules)]
 
@@ -351,82 +298,38 @@ class TableCore:
             raise Refusal(exc.rule, exc.message) from None
         self.advanced()
 
-    def key_card(self, card: str) -> None:
-        self.shoe_device.key_card(self, card)
-
-    def keyed_result(self, number: str) -> Any:
-        return self.adapter.keyed_result(number)
-
-    def sign_in(self, dealer: str) -> None:
-        sign_in(self, dealer)
-
-    def sign_out(self) -> None:
-        sign_out(self)
-
-    def request_correction(self, order: cmd.models.Correct) -> None:
-        request_correction(self, order)
-
-    def settle(self) -> None:
-        if self.phase != SETTLING or self.engine is None:
-            raise Refusal("table.settle.early", "the round has bets still to settle")
-        self._close("settled", list(self.engine.settlements))
-
     def release(self, way: str, *, by_pit: bool = False, reason: str | None = None, by: str | None = None) -> None:
         """The dealer (or the pit, ``by_pit``) took the hold's way out ``way``; held cards are
         set aside. A hold only the pit may release (the journal's integrity) needs the pit and a
         ``reason``, which the release alert journals."""
-        if self.hold is None:
-            raise Refusal(f"table.{way}.nothing", f"there is no hold to {way}")
-        if self.hold.pit_only and not (by_pit and reason):
-            raise Refusal("table.hold.pit_only", f"{self.hold.code}: only a pit boss may release this hold, "
-                                                 "with a reason (the pit dashboard's dismiss)")
-        set_aside = self.hold.release(way)
-        code, self.hold = self.hold.code, None
-        if self.engine is not None and self.phase != IDLE:
-            self.burned += set_aside
+        code, set_aside = self.holds.release(way, by_pit=by_pit, reason=reason)
+        self.round.burn(set_aside)
         self.changed()
         said_code, said = released(way, code, set_aside, self.round_id, by or self.source())
         self.alert(INFO, said_code, said + (f" by {by}: {reason}" if reason else ""), cards=set_aside,
                    by=by if reason else None, reason=reason)
         if way == "resume":  # the round goes on where the restart left it
-            resume_round(self)
+            self._out += resumption(self)
+            self.round.draw(self.draw_due())  # asked for just now, if due
+            self.shoe_device.hold_if_empty(self)  # only a shoe the game deals from is ever empty
         self.shoe_device.drain_waiting(self)
 
     def void(self, reason: str) -> None:
         if self.engine is None:
             raise Refusal("table.round.none", "no round is open to void")
-        if self.hold is not None and self.hold.pit_only:
-            raise Refusal("table.hold.pit_only", f"{self.hold.code}: the pit releases this hold first (dismiss, "
-                                                 "with a reason)")
-        if self.hold is not None:  # the held cards go with the void round
-            self.burned += [c for c, _ in self.hold.cards]
-            self.hold = None
+        self.round.burn(self.holds.void())  # the held cards go with the void round
         self.shoe_device.cancel_keyin()
         bets, summary = void_settlements(list(self.engine.settlements), self.adapter.open_bets(self.engine), reason)
         self.alert(WARNING, "table.round.void", f"round {self.round_id} void: {reason}: {void_said(summary)}",
                    returned=summary["returned_total"], stands=summary["stands_payout_total"])
-        self._close("void", bets, void=summary)
-
-    def new_shoe(self) -> None:
-        if self.engine is not None:
-            raise Refusal("table.round.open", f"finish round {self.round_id} before a new shoe")
-        self.shoe_device.new_shoe(self)
+        self.close("void", bets, void=summary)
 
     # ------------------------------------------------------------------ round progress
     def advanced(self) -> None:
-        assert self.engine is not None
+        self.round.progressed()
         self.changed()
-        expect = self.engine.expects()
-        if expect.kind is ExpectKind.DONE:
-            self.phase = SETTLING
-        elif expect.kind is ExpectKind.BETS:
-            self.phase = BETTING
-        else:
-            self.phase = PLAYING
-        due = self.draw_due()
-        if due and not self.draw_requested:
+        if self.round.draw(self.draw_due()):
             self.emit(Draw(self.round_id))
-        self.draw_requested = due
 
     def draw_due(self) -> bool:
         """The open round needs its random draw (made by the loop, journaled as a ``draw`` input)."""
@@ -437,7 +340,7 @@ class TableCore:
             raise Refusal("table.draw.unexpected", "no draw is due in this round")
         self.engine_action(self.adapter.draw_action(payload))
 
-    def _close(self, status: str, settlements: list[Any], **more: Any) -> None:
+    def close(self, status: str, settlements: list[Any], **more: Any) -> None:
         """Close the open round; ``more`` joins its outcome (a void's summary)."""
         assert self.engine is not None and self.round_id is not None
         outcome = {**self.engine.outcome(), "burned": list(self.burned), **more}
@@ -449,15 +352,9 @@ class TableCore:
         self.emit(Record(inputs.ROUND_CLOSED, record, self.round_id))
         self.emit(Gate(locked=True))
         self.book.closed(record)
-        self.engine = None
-        self.round_id = None
-        self.phase = IDLE
-        self.burned = []
-        self.draw_requested = False
-        self.closed_rounds += 1
+        self.round.closed()
         self.changed()
-        if self.shoe.cut_seen or self.adapter.new_shoe_every_round:
-            self.shoe.needs_new = True
+        self.shoe_device.round_closed(self.adapter.new_shoe_every_round)
 
     # ------------------------------------------------------------------ helpers and views
     def source(self) -> str:
@@ -476,4 +373,3 @@ class TableCore:
     def state(self) -> dict[str, Any]:
         """The retained ``state`` snapshot of the pit feed (devices are added by the loop)."""
         return view.state(self)
-

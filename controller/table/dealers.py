@@ -3,26 +3,24 @@ round record carries the dealer who opened it, so statistics go per dealer shift
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
-from controller.table.holds import INFO
 from controller.table.refusal import Refusal
 
-if TYPE_CHECKING:
-    from controller.table.core import TableCore
 
+@dataclass(slots=True)
+class DealerDesk:
+    #: who signed in to deal (``sign_in``); the dealer id is checked by the ``SignIn`` model
+    dealer: str | None = None
 
-def sign_in(core: TableCore, dealer: str) -> None:
-    """``dealer`` is a checked dealer id (the ``SignIn`` model)."""
-    before, core.dealer = core.dealer, dealer
-    core.changed()
-    core.alert(INFO, "table.dealer", f"dealer {dealer} signed in" + (f" (after {before})" if before else ""),
-               dealer=dealer)
+    def sign_in(self, dealer: str) -> str:
+        """The alert's message."""
+        before, self.dealer = self.dealer, dealer
+        return f"dealer {dealer} signed in" + (f" (after {before})" if before else "")
 
-
-def sign_out(core: TableCore) -> None:
-    if core.dealer is None:
-        raise Refusal("table.sign_out.nobody", "no dealer is signed in")
-    before, core.dealer = core.dealer, None
-    core.changed()
-    core.alert(INFO, "table.dealer", f"dealer {before} signed out", dealer=before)
+    def sign_out(self) -> tuple[str, str]:
+        """(who signed out, the alert's message)."""
+        if self.dealer is None:
+            raise Refusal("table.sign_out.nobody", "no dealer is signed in")
+        before, self.dealer = self.dealer, None
+        return before, f"dealer {before} signed out"

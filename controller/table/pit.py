@@ -11,7 +11,8 @@ once at the edge; ``PIT_HANDLERS`` maps each model to what it does.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from controller.commands.models import (
     AcknowledgeAlert,
@@ -24,15 +25,59 @@ from controller.commands.models import (
     VoidRound,
 )
 from controller.table import inputs
-from controller.table.effects import Record
+from controller.table.alerts import AlertBook
+from controller.table.corrections import CorrectionBook
+from controller.table.effects import Effect, Record
 from controller.table.holds import INFO, WARNING
 from controller.table.refusal import Refusal
 
-if TYPE_CHECKING:
-    from controller.table.core import TableCore
+
+@dataclass(slots=True)
+class PitDesk:
+    #: the pit asked to close the table after this round (until it reopens it)
+    closing: bool = False
+    #: bumps when what the pit's ``state`` shows of alerts or corrections changes
+    serial: int = 0
 
 
-def pit_command(core: TableCore, order: Command, sender: str) -> None:
+class PitTable(Protocol):
+    """What the pit's commands need of the table."""
+
+    @property
+    def round_id(self) -> str | None: ...
+
+    @property
+    def round_open(self) -> bool: ...
+
+    @property
+    def pit(self) -> PitDesk: ...
+
+    @property
+    def book(self) -> CorrectionBook: ...
+
+    @property
+    def alert_book(self) -> AlertBook: ...
+
+    def changed(self) -> None: ...
+
+    def pit_changed(self) -> None: ...
+
+    def release(self, way: str, *, by_pit: bool = False, reason: str | None = None, by: str | None = None) -> None: ...
+
+    def void(self, reason: str) -> None: ...
+
+    def emit(self, effect: Effect) -> None: ...
+
+    def alert(self, severity: str, code: str, message: str, **detail: Any) -> None: ...
+
+    def cause(self) -> int: ...
+
+    def source(self) -> str: ...
+
+    def ts(self) -> str: ...
+
+
+def pit_command(core: PitTable, order: Command, sender: str) -> None:
     """Apply one journaled pit command (validated at the edge: ``order`` is its model)."""
     handler = PIT_HANDLERS.get(type(order))
     if handler is None:
@@ -40,28 +85,30 @@ def pit_command(core: TableCore, order: Command, sender: str) -> None:
     handler(core, order, sender)
 
 
-def _close_after_round(core: TableCore, order: Any, sender: str) -> None:
-    core.set_closing(True)
+def _close_after_round(core: PitTable, order: Any, sender: str) -> None:
+    core.pit.closing = True
+    core.changed()
 
 
-def _reopen(core: TableCore, order: Any, sender: str) -> None:
-    if not core.closing:
+def _reopen(core: PitTable, order: Any, sender: str) -> None:
+    if not core.pit.closing:
         raise Refusal("pit.reopen.not_closed", "the table is not closed")
-    core.set_closing(False)
+    core.pit.closing = False
+    core.changed()
     core.alert(INFO, "pit.reopened", f"the table was reopened by {sender}", by=sender)
 
 
-def _dismiss(core: TableCore, order: Dismiss, sender: str) -> None:
+def _dismiss(core: PitTable, order: Dismiss, sender: str) -> None:
     core.release("dismiss", by_pit=True, reason=order.reason, by=sender)
 
 
-def _void_round(core: TableCore, order: VoidRound, sender: str) -> None:
-    if order.round != core.round_id or core.engine is None:
+def _void_round(core: PitTable, order: VoidRound, sender: str) -> None:
+    if order.round != core.round_id or not core.round_open:
         raise Refusal("pit.void_round.not_open", f"round {order.round} is not the open round")
     core.void(f"voided by the pit ({sender})" + (f": {order.reason}" if order.reason else ""))
 
 
-def _approve(core: TableCore, order: ApproveCorrection, sender: str) -> None:
+def _approve(core: PitTable, order: ApproveCorrection, sender: str) -> None:
     before, corrected = core.book.approve(order.correction, sender, seq=core.cause(), ts=core.ts())
     core.pit_changed()
     seq, round_id = corrected["corrections"][-1]["seq"], corrected["round"]
@@ -72,7 +119,7 @@ def _approve(core: TableCore, order: ApproveCorrection, sender: str) -> None:
                correction=seq, corrected_round=round_id)
 
 
-def _acknowledge(core: TableCore, order: AcknowledgeAlert, sender: str) -> None:
+def _acknowledge(core: PitTable, order: AcknowledgeAlert, sender: str) -> None:
     seq = order.alert
     core.alert_book.acknowledge(seq, sender)
     core.pit_changed()
@@ -80,7 +127,7 @@ def _acknowledge(core: TableCore, order: AcknowledgeAlert, sender: str) -> None:
 
 
 #: what each pit command does (the model class is the key: no command is looked up by name)
-PIT_HANDLERS: dict[type[Command], Callable[[TableCore, Any, str], None]] = {
+PIT_HANDLERS: dict[type[Command], Callable[[PitTable, Any, str], None]] = {
     CloseAfterRound: _close_after_round,
     Reopen: _reopen,
     Dismiss: _dismiss,
@@ -90,7 +137,7 @@ PIT_HANDLERS: dict[type[Command], Callable[[TableCore, Any, str], None]] = {
 }
 
 
-def request_correction(core: TableCore, order: Correct) -> None:
+def request_correction(core: PitTable, order: Correct) -> None:
     """The dealer's ``correct``: pending until the pit approves it."""
     request = core.book.request(order.round, order.changes, order.reason, seq=core.cause(), source=core.source(),
                                 ts=core.ts())
