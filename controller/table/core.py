@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeVar
+from operator import attrgetter
+from typing import Any
 
 from controller.commands import models as cmd
 from controller.commands.models import Command
@@ -58,49 +59,40 @@ from drivers.events import DeviceEvent
 
 log = logging.getLogger(__name__)
 __all__ = ["BETTING", "IDLE", "PLAYING", "SETTLING", "TABLE_SOURCE", "Refusal", "ShoeState", "TableCore"]
-T = TypeVar("T")
 
 
-class _View(Generic[T]):
-    """A read-only view of a component's field: only the component changes it."""
-
-    def __init__(self, part: str, name: str) -> None:
-        self.part, self.name = part, name
-
-    def __get__(self, table: Any, owner: Any = None) -> T:
-        value: T = getattr(getattr(table, self.part), self.name)
-        return value
-
-    def __set__(self, table: Any, value: T) -> None:
-        raise AttributeError(f"{self.name} belongs to the table's {self.part}: it changes it, nobody else")
+def _view(path: str) -> Any:
+    """A read-only view of a component's field (``"round.engine"``): only the component changes
+    it. A property over a C ``attrgetter``: reading it runs no Python code (a card reads several)."""
+    return property(attrgetter(path), doc=f"the table's {path} (read only)")
 
 
 class TableCore:
-    engine = _View[Engine | None]("round", "engine")
-    round_id = _View[str | None]("round", "round_id")
-    rounds = _View[int]("round", "rounds")
-    closed_rounds = _View[int]("round", "closed_rounds")
-    phase = _View[str]("round", "phase")
-    opened = _View[str]("round", "opened")
-    burned = _View[list[str]]("round", "burned")
-    round_dealer = _View[str | None]("round", "dealer")
-    shoe_round = _View[int]("round", "shoe_round")
-    draw_requested = _View[bool]("round", "draw_requested")
-    hold = _View[Hold | None]("holds", "hold")
+    engine: Engine | None = _view("round.engine")
+    round_id: str | None = _view("round.round_id")
+    rounds: int = _view("round.rounds")
+    closed_rounds: int = _view("round.closed_rounds")
+    phase: str = _view("round.phase")
+    opened: str = _view("round.opened")
+    burned: list[str] = _view("round.burned")
+    round_dealer: str | None = _view("round.dealer")
+    shoe_round: int = _view("round.shoe_round")
+    draw_requested: bool = _view("round.draw_requested")
+    hold: Hold | None = _view("holds.hold")
     #: the journal cannot be written (disk full): a hold the loop sets and clears, never journaled
-    outage = _View[Hold | None]("holds", "outage")
-    dealer = _View[str | None]("dealers", "dealer")
-    closing = _View[bool]("pit", "closing")
-    pit_serial = _View[int]("pit", "serial")
-    shoe = _View[ShoeState]("shoe_device", "shoe")
+    outage: Hold | None = _view("holds.outage")
+    dealer: str | None = _view("dealers.dealer")
+    closing: bool = _view("pit.closing")
+    pit_serial: int = _view("pit.serial")
+    shoe: ShoeState = _view("shoe_device.shoe")
     #: n of an unread card waiting to be keyed in
-    keyin = _View[int | None]("shoe_device", "keyin")
-    burn_on_new_shoe = _View[int]("shoe_device", "burn_on_new_shoe")
-    devices = _View[dict[str, dict[str, Any]]]("health", "devices")
-    records = _View[dict[str, dict[str, Any]]]("book", "records")
-    corrections = _View[dict[int, dict[str, Any]]]("book", "corrections")
-    alerts_open = _View[dict[int, dict[str, Any]]]("alert_book", "open")
-    acknowledged = _View[dict[int, str]]("alert_book", "acknowledged")
+    keyin: int | None = _view("shoe_device.keyin")
+    burn_on_new_shoe: int = _view("shoe_device.burn_on_new_shoe")
+    devices: dict[str, dict[str, Any]] = _view("health.devices")
+    records: dict[str, dict[str, Any]] = _view("book.records")
+    corrections: dict[int, dict[str, Any]] = _view("book.corrections")
+    alerts_open: dict[int, dict[str, Any]] = _view("alert_book.open")
+    acknowledged: dict[int, str] = _view("alert_book.acknowledged")
 
     def __init__(self, table_id: str, adapter: GameAdapter, rules: GameRules, preset: str | None = None,
                  burn_on_new_shoe: int = 0, currency: str = "EUR", currency_digits: int = 2) -> None:
