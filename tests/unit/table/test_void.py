@@ -16,11 +16,13 @@ from hypothesis import strategies as st
 
 from controller.config import load
 from controller.games.base import ExpectKind, VoidRound
+from controller.games.blackjack.rules import blackjack_rules
 from controller.journal import Entry, Journal
 from controller.table import inputs
 from controller.table.app import build_core
 from controller.table.core import TableCore
 from controller.table.effects import Record
+from controller.table.registry import adapter_for
 from tests.unit.table.test_core import Live
 from tests.unit.validation.conftest import table_config
 
@@ -78,6 +80,24 @@ def test_a_void_after_everything_settled_returns_nothing() -> None:
     record = live.rounds()[-1]
     assert record["outcome"]["void"]["returned"] == [] and record["outcome"]["void"]["returned_total"] == 0
     assert [b["payout"] for b in sorted(record["bets"], key=lambda b: b["box"])][:3] == [0, 500, 2500]
+
+
+def test_even_money_taken_stands_through_a_void() -> None:
+    """am8: box 1's blackjack against the dealer's ace takes even money (paid 1:1 at once); the
+    round is voided at box 2's insurance question: box 1 keeps its even money, box 2 is refunded."""
+    core = TableCore("t1", adapter_for("blackjack"), blackjack_rules("am8"), "am8")
+    live = Live(Journal(":memory:"), core)
+    live.cmd("open_round")
+    live.cmd("bet", box=1, amount=1000, player="A")
+    live.cmd("bet", box=2, amount=1000, player="B")
+    live.cmd("close_betting")
+    for card in ("AS", "9H", "AC", "KD", "7C"):
+        live.card(card)
+    live.cmd("decide", box=1, action="even_money", player="A")
+    live.cmd("void_round", reason="card exposed")
+    record = live.rounds()[-1]
+    assert [(b["box"], b["stake"], b["payout"]) for b in record["bets"]] == [(1, 1000, 2000), (2, 1000, 1000)]
+    assert record["outcome"]["void"]["stands"] == [0] and record["outcome"]["void"]["returned"] == [1]
 
 
 # ------------------------------------------------------------------ every shoe game, at any moment
