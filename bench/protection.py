@@ -108,15 +108,23 @@ def plot(sweep: list[dict[str, Any]], path: Path) -> None:
     for tick in range(6):
         add("text", str(tick), x=xy(tick / 100, 0)[0], y=height - pad + 16, text_anchor="middle")
         add("text", str(tick * top // 5), x=pad - 8, y=xy(0, tick * top / 5)[1] + 4, text_anchor="end")
+    dashes = {10: "", 25: "6 3", MIN_ROUNDS: "2 3"}
     for row, (style, colour) in enumerate(colours.items()):
-        shown = [s for s in sweep if s["styles"].get(style, {}).get("median_rounds_to_flag") is not None]
-        points = [xy(s["false_alarm_rate"], s["styles"][style]["median_rounds_to_flag"]) for s in shown]
-        add("polyline", points=" ".join(f"{x:.1f},{y:.1f}" for x, y in points), fill="none", stroke=colour,
-            stroke_width=2)
-        for (x, y), s in zip(points, shown):
-            dot = add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=3, fill=colour)
-            add("title", f"alpha {s['alpha']:g}, at least {s['min_rounds']} rounds", parent=dot)
-        add("text", style, x=width - pad - 110, y=pad + 16 * row + 20, fill=colour)
+        for least, dash in dashes.items():  # one line per minimum, through its significance levels
+            shown = [s for s in sweep if s["min_rounds"] == least
+                     and s["styles"].get(style, {}).get("median_rounds_to_flag") is not None]
+            points = [xy(s["false_alarm_rate"], s["styles"][style]["median_rounds_to_flag"]) for s in shown]
+            add("polyline", points=" ".join(f"{x:.1f},{y:.1f}" for x, y in points), fill="none", stroke=colour,
+                stroke_width=2, stroke_dasharray=dash or "none")
+            for (x, y), s in zip(points, shown):
+                dot = add("circle", cx=f"{x:.1f}", cy=f"{y:.1f}", r=3, fill=colour)
+                add("title", f"alpha {s['alpha']:g}, at least {s['min_rounds']} rounds", parent=dot)
+        add("text", style, x=width - pad - 150, y=pad + 16 * row, fill=colour)
+    for row, (least, dash) in enumerate(dashes.items()):
+        y = pad + 16 * (len(colours) + row) + 8
+        add("line", x1=width - pad - 150, y1=y - 4, x2=width - pad - 120, y2=y - 4, stroke="black",
+            stroke_dasharray=dash or "none")
+        add("text", f"at least {least} rounds", x=width - pad - 114, y=y)
     ET.ElementTree(svg).write(path, encoding="unicode")
 
 

@@ -17,7 +17,8 @@ from typing import Annotated, Any, Union
 
 from pydantic import BaseModel, Field, TypeAdapter
 
-from controller.feed.commands import PitCommand
+from controller.commands.models import BY_NAME, DEALER_NAMES
+from controller.commands.parse import PitCommand
 from controller.feed.schemas import FEED_MESSAGES
 from drivers import events as common_events
 from drivers.events import DeviceEvent
@@ -44,11 +45,19 @@ def _events(*modules: ModuleType) -> Any:
     return Annotated[Union[members], Field(discriminator="type")]  # noqa: UP007 (a runtime tuple of classes)
 
 
+def _dealer_commands() -> Any:
+    """The commands a dealer gives (the dealer line, the console), told apart by ``command``."""
+    members = tuple(BY_NAME[name] for name in DEALER_NAMES)
+    return Annotated[Union[members], Field(discriminator="command")]  # noqa: UP007 (a runtime tuple of classes)
+
+
 # file stem -> (what it describes, the model or type)
 SCHEMAS: dict[str, tuple[str, Any]] = {
     "spot-press": ("croupier/<table>/spot/<n>/press: bet spot -> controller, QoS 1", PressPayload),
     "spot-lamp": ("croupier/<table>/spot/<n>/lamp: controller -> bet spot, retained", LampPayload),
     "pit-command": ("croupier/<table>/command: pit dashboard -> controller, QoS 1, never retained", PitCommand),
+    "command": ("a dealer command (the dealer line, the console's args with its name; journaled as command)",
+                _dealer_commands()),
     "wheel-events": ("Cammegh SS2 driver events (croupier listen wheel --json; journaled device events)",
                      _events(wheel_events, common_events)),
     "shoe-events": ("CSP/1 shoe driver events (croupier listen shoe --json; journaled device events)",

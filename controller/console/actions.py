@@ -11,28 +11,24 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from controller.auth import Role
 from controller.cards import DECK, CardError, parse_card
+from controller.commands import models as cmd
+from controller.commands.models import BY_NAME, DEALER, PIT, Command, Name
+from controller.commands.parse import parse_order
 from controller.games.base import ExpectKind
 from controller.games.roulette.layout import wheel
-from controller.table import inputs
+from controller.jsonbound import InputRefused
 from controller.table.core import TableCore
 
-Name = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_:.+-]+$")]
-Text = Annotated[str, StringConstraints(min_length=1, max_length=200)]
-
 #: commands a dealer gives at the console (the table journals them as ``command`` inputs)
-DEALER_COMMANDS = frozenset((
-    "open_round", "bet", "clear_bets", "close_betting", "decide", "settle", "key_card", "burn",
-    "void_round", "new_shoe", "correct", "key_result", "resume", "dismiss", "sign_in", "sign_out", "exchange",
-    "misdeal",
-))
+DEALER_COMMANDS = frozenset(name for name, m in BY_NAME.items() if DEALER in m.givers)
 #: what only a pit boss may do (journaled as ``pit_command`` inputs with the user as sender)
-PIT_COMMANDS = frozenset(("close_after_round", "reopen", "approve_correction", "acknowledge_alert"))
+PIT_COMMANDS = frozenset(name for name, m in BY_NAME.items() if m.givers == {PIT})
 #: commands that are legal whatever the table is doing (sign-in at a shift change, recall)
-ALWAYS = frozenset(("sign_in", "sign_out", "correct"))
+ALWAYS = frozenset(name for name, m in BY_NAME.items() if not m.round_bound) - PIT_COMMANDS
 
 
 class RequestRefused(Exception):
@@ -44,122 +40,124 @@ class RequestRefused(Exception):
         self.message = message
 
 
-class CommandArgs(BaseModel):
-    """Every argument a console command may carry, each typed and bounded."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    box: int | None = Field(default=None, ge=1, le=999)
-    hand: int | None = Field(default=None, ge=1, le=16)
-    amount: int | None = Field(default=None, ge=1, le=10**10)
-    kind: Name | None = None
-    player: Name | None = None
-    action: Name | None = None
-    card: Annotated[str, StringConstraints(min_length=2, max_length=3)] | None = None
-    number: Annotated[str, StringConstraints(min_length=1, max_length=2, pattern=r"^(00|[0-9]{1,2})$")] | None = None
-    reason: Text | None = None
-    round: Name | None = None
-    dealer: Name | None = None
-    changes: list[dict[str, int | str]] | None = Field(default=None, max_length=20)
-    alert: int | None = Field(default=None, ge=1)
-    correction: int | None = Field(default=None, ge=1)
-
-
 class ConsoleRequest(BaseModel):
-    """One command from the page: ``cseq`` (client sequence) and ``round`` make it idempotent."""
+    """One command from the page: ``cseq`` (client sequence) and ``round`` make it idempotent;
+    ``command`` and ``args`` are read into the command's model (controller/commands/), the one
+    the dealer line and the pit read too."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
     type: Literal["command"]
     cseq: int = Field(ge=1, le=2**53)
     round: Name | None
-    command: Name
-    args: CommandArgs = CommandArgs()
+    command: Annotated[str, Field(max_length=64)]
+    args: dict[str, Any] = {}
+    _order: Command | None = PrivateAttr(default=None)
+
+    @property
+    def order(self) -> Command:
+        assert self._order is not None, "a request is made by parse_request"
+        return self._order
 
 
 def parse_request(raw: Any) -> ConsoleRequest:
+    """The page's message and its command, or ``RequestRefused`` (the command's refusal is the
+    same sentence the dealer line and the pit give)."""
     try:
-        return ConsoleRequest.model_validate(raw)
+        request = ConsoleRequest.model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"])
         raise RequestRefused("console.request", f"{where}: {err['msg']}") from None
+    model = BY_NAME.get(request.command)
+    giver = PIT if model is not None and model.givers == {PIT} else DEALER
+    try:
+        request._order = parse_order({**request.args, "command": request.command}, giver)
+    except InputRefused as refused:
+        raise RequestRefused(refused.code, refused.message) from None
+    return request
 
 
-def _button(command: str, label: str, style: str = "", **args: Any) -> dict[str, Any]:
-    return {"command": command, "label": label, "style": style, "args": args}
-
-
-HOLD_WORDS = {"burn": "Burn the held cards", "void_round": "Void the round", "resume": "Resume the round"}
+def _button(command: str | type[Command], label: str = "", style: str = "", **args: Any) -> dict[str, Any]:
+    """A button of ``command`` (a model: its own label unless ``label`` says otherwise)."""
+    if isinstance(command, str):
+        model = BY_NAME.get(command)
+        label = label or (model.label if model is not None and model.label else command.replace("_", " ").capitalize())
+    else:
+        model, label = command, label or command.label
+    return {"command": model.name() if model is not None else command, "label": label, "style": style, "args": args}
 
 
 def legal_actions(core: TableCore) -> list[dict[str, Any]]:
     """The actions the table takes now, as buttons and pickers the page draws."""
     engine = core.engine
+    if core.hold is not None and core.hold.pit_only:
+        return []  # released from the pit dashboard, by a pit boss with a reason
     if core.hold is not None:
-        return [_button(o, HOLD_WORDS.get(o, o.replace("_", " ").capitalize()),
-                        "danger" if o == "void_round" else "primary") for o in core.hold.options]
+        return [_button(o, style="danger" if o == cmd.VoidRound.name() else "primary") for o in core.hold.options]
     if core.keyin is not None:
         picker = {"command": "key_card", "label": f"Key in card {core.keyin}", "widget": "cards",
                   "cards": [c for c in DECK if core.shoe.composition.left(c) > 0], "args": {}}
-        return [picker] + ([_button("void_round", "Void round", "danger")] if engine is not None else [])
+        return [picker] + ([_button(cmd.VoidRound, "Void round", "danger")] if engine is not None else [])
     if engine is None:
         if core.closing:
             return []
         if core.shoe.needs_new:
-            return [_button("new_shoe", "New shoe loaded", "primary")]
+            return [_button(cmd.NewShoe, style="primary")]
         if core.shoe.burn_left > 0:
             return []  # the burn cards are pulled through the gate (or from the simulator panel)
-        actions = [_button("open_round", "Open betting", "primary")]
+        actions = [_button(cmd.OpenRound, style="primary")]
         if core.adapter.uses_shoe:
-            actions.append(_button("new_shoe", "New shoe", "confirm"))
+            actions.append(_button(cmd.NewShoe, "New shoe", "confirm"))
         return actions
     expect = engine.expects()
     actions = []
     if expect.kind is ExpectKind.BETS:
         first = core.adapter.bet_kind
         kinds = sorted(core.rules.limits, key=lambda k: (k != first, k)) or [first]
-        actions.append({"command": "bet", "label": "Key a bet", "widget": "bet", "kinds": kinds, "args": {}})
+        actions.append({**_button(cmd.Bet), "widget": "bet", "kinds": kinds})
         if core.adapter.uses_shoe:
-            actions.append(_button("close_betting", "Close betting", "primary"))
+            actions.append(_button(cmd.CloseBetting, style="primary"))
     elif expect.kind is ExpectKind.DECISION and expect.box is not None:
         for option in expect.options:
-            actions.append(_button("decide", f"Box {expect.box}: {option.replace('_', ' ')}", "primary",
+            actions.append(_button(cmd.Decide, f"Box {expect.box}: {option.replace('_', ' ')}", "primary",
                                    box=expect.box, hand=expect.hand or 1, action=option))
     elif expect.kind is ExpectKind.RESULT and getattr(engine, "balls", None):
         roulette: Any = engine
         numbers = sorted(wheel(roulette.rules.wheel).pockets, key=lambda p: (p not in ("0", "00"), int(p), p))
-        actions.append({"command": "key_result", "label": f"Key in ball {len(roulette.balls) + 1}",
-                        "widget": "numbers", "numbers": numbers, "args": {}})
+        actions.append({**_button(cmd.KeyResult, f"Key in ball {len(roulette.balls) + 1}"),
+                        "widget": "numbers", "numbers": numbers})
     elif expect.kind is ExpectKind.DONE:
-        label = "Confirm result — settle" if core.adapter.game == "roulette" else "Settle"
-        actions.append(_button("settle", label, "primary"))
-    actions.append(_button("void_round", "Void round", "danger"))
+        label = "Confirm result — settle" if core.adapter.game == "roulette" else ""
+        actions.append(_button(cmd.Settle, label, "primary"))
+    actions.append(_button(cmd.VoidRound, "Void round", "danger"))
     return actions
 
 
 def check_request(core: TableCore, role: Role, request: ConsoleRequest) -> dict[str, Any]:
     """The command's arguments once the role may give it and the table takes it now; else
     ``RequestRefused`` with the reason shown to the dealer."""
-    name = request.command
-    if name in PIT_COMMANDS:
-        if role != "pit_boss":
-            raise RequestRefused("console.role", f"{name} is for the pit boss only")
-    elif name not in DEALER_COMMANDS and not (core.hold is not None and name in core.hold.options
-                                              and name in inputs.COMMANDS):
-        raise RequestRefused("console.command", f"unknown command {name!r}")
-    if request.round != core.round_id and name not in ALWAYS and name not in PIT_COMMANDS:
-        raise RequestRefused("console.stale", f"the screen showed round {request.round or 'none'}, the table is at "
-                                              f"{core.round_id or 'no round'}: look again")
-    args = request.args.model_dump(exclude_none=True)
-    if name not in PIT_COMMANDS and name not in ALWAYS:
+    return checked_order(core, role, request).arguments()
+
+
+def checked_order(core: TableCore, role: Role, request: ConsoleRequest) -> Command:
+    """The command's model once the role may give it and the table takes it now; else
+    ``RequestRefused`` with the reason shown to the dealer."""
+    order, name = request.order, request.command
+    if name in PIT_COMMANDS and role != "pit_boss":
+        raise RequestRefused("console.role", f"{name} is for the pit boss only")
+    if order.round_bound:
+        if request.round != core.round_id:
+            raise RequestRefused("console.stale", f"the screen showed round {request.round or 'none'}, the table is "
+                                                  f"at {core.round_id or 'no round'}: look again")
         offered = {a["command"] for a in legal_actions(core)}
         if name not in offered:
             raise RequestRefused("console.not_now", f"{name.replace('_', ' ')} is not possible now: {core.prompt()}")
-    if name == "key_card":
+    if isinstance(order, cmd.KeyCard):
         try:
-            card = parse_card(str(args.get("card", "")))
+            card = parse_card(order.card)
         except CardError as exc:
             raise RequestRefused("console.card", str(exc)) from None
         if core.shoe.composition.left(card) == 0:
             raise RequestRefused("shoe.impossible_card", f"{card} cannot be in this shoe any more")
-        args["card"] = card
-    return args
+        order = order.model_copy(update={"card": card})
+    return order

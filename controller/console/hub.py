@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.auth import Session
-from controller.console.actions import PIT_COMMANDS, RequestRefused, check_request, legal_actions, parse_request
+from controller.commands.models import Command
+from controller.console.actions import PIT_COMMANDS, RequestRefused, checked_order, legal_actions, parse_request
 from controller.console.view import table_view
 from controller.journal import Entry
 from controller.table import inputs
@@ -207,21 +208,25 @@ class ConsoleHub:
             return  # in flight: its answer is on the way
         try:
             request = parse_request(raw)
-            args = check_request(self.core, page.session.role, request)
-            entry = self._submit(page.session, request.command, args)
+            order = checked_order(self.core, page.session.role, request)
+            entry = self._submit(page.session, request.command, order)
         except RequestRefused as exc:
             self._answer(page.client, cseq if isinstance(cseq, int) else 0,
                          {"ok": False, "code": exc.code, "message": exc.message})
             return
         self._pending[entry.seq] = _Pending(page.client, request.cseq, request.command)
 
-    def _submit(self, session: Session, name: str, args: dict[str, Any]) -> Entry:
+    def _submit(self, session: Session, name: str, args: dict[str, Any] | Command) -> Entry:
+        """Journal the command (a ``Command`` checked at this edge is not read again)."""
         source = f"console:{session.user}"
         try:
             if name in PIT_COMMANDS:
                 payload = {"v": 1, "id": f"console-{session.user}-{self.version}-{time.monotonic_ns()}",
-                           "sender": session.user, "command": name, **args}
+                           "sender": session.user, "command": name,
+                           **(args.arguments() if isinstance(args, Command) else args)}
                 return self.loop.submit(inputs.PIT_COMMAND, payload, source)
+            if isinstance(args, Command):
+                return self.loop.submit(inputs.COMMAND, args, source)
             return self.loop.command(name, source, **args)
         except Exception as exc:
             # the table's own edge check refuses before journaling: shown with its code

@@ -1,5 +1,8 @@
 """Pit-boss commands: validated strictly, refused with a reason, handed on at most once per id.
 
+The commands and their limits are the table's one command model (controller/commands/); this
+module reads the wire (size, depth, JSON, the retain flag) and says why a payload is refused.
+
 The broker's ACL lets only pit credentials publish ``croupier/<table>/command``, but MQTT does
 not tell a subscriber who published: ``sender`` is the pit client's own claim, and is journaled
 as such.
@@ -9,50 +12,18 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, StringConstraints, ValidationError, model_validator
-
-from controller.table.inputs import InputRefused
-from controller.table.schema import check_json
+from controller.commands.models import PIT_NAMES
+from controller.commands.parse import PitCommand, PitKind, parse_pit
+from controller.jsonbound import InputRefused, check_json
 
 MAX_PAYLOAD = 4096
-# Printable ASCII, no surrounding blanks: ids and names that log, journal and display safely.
-PRINTABLE = r"^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$"
-Text = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=PRINTABLE)]
-
-
-CommandKind = Literal["close_after_round", "void_round", "approve_correction", "acknowledge_alert", "reopen", "dismiss"]
 #: a command is a flat object: deeper nesting is refused before the JSON parser sees it
 MAX_DEPTH = 2
-
-# The field each command cannot do without.
-_NEEDS: dict[str, str] = {"void_round": "round", "approve_correction": "correction", "acknowledge_alert": "alert"}
-
-
-class PitCommand(BaseModel):
-    """``alert`` is the journal ``seq`` of the alert (every alert message carries it)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
-
-    v: Annotated[int, Strict(), Field(ge=1, le=1)]  # version 1; a Literal[1] would accept true
-    id: Text
-    sender: Text
-    command: CommandKind
-    round: Text | None = None
-    alert: int | None = Field(default=None, ge=1)
-    correction: Text | None = None
-
-    @model_validator(mode="after")
-    def _has_its_target(self) -> PitCommand:
-        needed = _NEEDS.get(self.command)
-        if needed is not None and getattr(self, needed) is None:
-            raise ValueError(f"{self.command} needs {needed!r}")
-        return self
-
-    def journal_payload(self) -> dict[str, Any]:
-        """What the table journals (kind ``pit_command``): the command as sent, ``None``s dropped."""
-        return self.model_dump(mode="json", exclude_none=True)
+#: the commands the pit gives (controller/commands/models.py)
+CommandKind = PitKind
+__all__ = ["MAX_PAYLOAD", "PIT_NAMES", "CommandKind", "PitCommand", "RecentIds", "Refusal", "parse_command"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,15 +48,6 @@ class Refusal:
         return payload
 
 
-def _summary(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors()[:4]:
-        where = ".".join(str(p) for p in err["loc"])
-        msg = str(err["msg"]).removeprefix("Value error, ")
-        parts.append(f"{where}: {msg}" if where else msg)
-    return "; ".join(parts)
-
-
 def _claimed(data: Any, key: str) -> str | None:
     value = data.get(key) if isinstance(data, dict) else None
     return value[:64] if isinstance(value, str) else None
@@ -105,9 +67,10 @@ def parse_command(payload: bytes, *, retained: bool = False) -> PitCommand | Ref
         # A retained command would run again on every resubscription, hours later.
         return Refusal("retained command (publish commands without the retain flag)", raw, ident, sender)
     try:
-        return PitCommand.model_validate(data)
-    except ValidationError as exc:
-        return Refusal(_summary(exc), raw, ident, sender)
+        command, _ = parse_pit(data)
+    except InputRefused as refused:
+        return Refusal(refused.message, raw, ident, sender)
+    return command
 
 
 class RecentIds:

@@ -112,7 +112,8 @@ class RoundMessage(Envelope):
     game: str = Field(description="the game: blackjack, roulette, baccarat, ...")
     opened: Timestamp
     closed: Timestamp
-    status: Literal["settled", "void"] = Field(description="void: every stake refunded")
+    status: Literal["settled", "void"] = Field(description="void: what still rode was refunded, what was settled "
+                                                       "stands (outcome.void says which)")
     dealer: str | None = Field(description="the dealer signed in when the round opened, if any")
     shoe: str | None = Field(description="the id of the shoe the round was dealt from (card games)")
     shoe_round: int | None = Field(ge=1, description="the round's index in that shoe, 1 for its first")

@@ -2,22 +2,24 @@
 
 A command is built from what the signed-in pit boss asked for, named with that user as
 ``sender``, and validated with the table's own parser (``controller.feed.commands``) before it
-leaves: the dashboard never publishes what the table would refuse for its shape. The commands
-the table understands are read from that parser, so a table that learns a new command (``reopen``)
-is offered it without a change here.
+leaves: the dashboard never publishes what the table would refuse for its shape. The commands and their
+arguments are read from the table's one command model (controller/commands/), so a table that
+learns a new command (``reopen``) is offered it without a change here.
 """
 
 from __future__ import annotations
 
 import json
 import secrets
-import typing
 from typing import Any
 
-from controller.feed.commands import CommandKind, PitCommand, Refusal, parse_command
+from controller.commands.models import PIT_NAMES
+from controller.commands.parse import ENVELOPE
+from controller.feed.commands import PitCommand, Refusal, parse_command
 
-KINDS: tuple[str, ...] = typing.get_args(CommandKind)
-TARGETS = ("round", "alert", "correction")
+#: the commands the pit gives, and the arguments they take (controller/commands/models.py)
+KINDS: tuple[str, ...] = PIT_NAMES
+TARGETS: tuple[str, ...] = tuple(k for k in PitCommand.model_fields if k not in ENVELOPE and k != "command")
 
 
 class CommandError(ValueError):

@@ -34,7 +34,7 @@ from controller.table.strategy_cache import warm as warm_strategy
 def build_core(config: TableConfig) -> TableCore:
     adapter = adapter_for(config.table.game)
     return TableCore(config.table.id, adapter, config.game_rules(), config.table.preset,
-                     config.table.burn_on_new_shoe)
+                     config.table.burn_on_new_shoe, config.table.currency, config.table.currency_digits)
 
 
 class FeedListener:
@@ -191,7 +191,7 @@ async def _start_feed(config: TableConfig, journal: Journal, loop: TableLoop,
         broker = embedded.url
 
     def on_command(command: PitCommand) -> None:
-        loop.submit(inputs.PIT_COMMAND, command.journal_payload(), f"pit:{command.sender}")
+        loop.submit(inputs.PIT_COMMAND, command, f"pit:{command.sender}")
 
     feed = Feed.connect(broker, journal, config.table.id, on_command)
     feed.admission = loop.admission  # pit commands rate-limited, refusals counted (admission.py)

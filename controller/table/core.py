@@ -8,14 +8,18 @@ docs/architecture.md for the layers and docs/rules.md for the procedures.
 Round lifecycle: ``open_round`` (gate locked) -> bets -> ``close_betting`` (gate unlocked) ->
 cards and decisions as the engine expects them -> the engine has settled every bet: the dealer
 is told to settle -> ``settle`` closes the round (``round_closed`` record, gate locked);
-``void_round`` closes it void with every stake refunded.
+``void_round`` closes it void: every bet still riding is refunded, what was settled stands.
 
-The core composes one module per job: the shoe's accounting (``shoe_device``: the shoe's own
-device adapter), the game's own device (the adapter's ``device_step``: roulette's wheel),
-device health (``health``), holds (``holds``), corrections of closed rounds (``corrections``),
-the alerts the pit acknowledges (``alerts``) and the dealer's prompt and the pit's view
-(``view``). A random draw (multipliers) is asked for with a ``Draw`` effect and comes back as
-a journaled ``draw`` input, so replay applies the draw that was made and never draws again.
+The core composes one component per job, each owning its state behind a narrow interface:
+the open round (``rounds.RoundBook``), holds (``holds.HoldDesk``), who deals
+(``dealers.DealerDesk``), the pit's closing (``pit.PitDesk``), the shoe's accounting
+(``shoe_device``), device health (``health``), corrections of closed rounds (``corrections``),
+the alerts the pit acknowledges (``alerts``); device events are routed by ``device_input``, the
+game's own device (roulette's wheel) by ``game_device``, commands by ``dispatch`` and ``pit``
+(a mapping from each command's model to its handler), and the dealer's prompt and the pit's
+view are read by ``view``. The core's public attributes of those parts are read-only views.
+A random draw (multipliers) is asked for with a ``Draw`` effect and comes back as a journaled
+``draw`` input, so replay applies the draw that was made and never draws again.
 
 A journaled entry never bricks the table: one the core cannot apply (whatever it raises) holds
 the table with the ``table.entry_unapplicable`` alert naming its seq, and the table goes on.
@@ -24,129 +28,120 @@ the table with the ``table.entry_unapplicable`` alert naming its seq, and the ta
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any
 
-from controller.games.base import ClearBets, CloseBetting, Deal, Decide, ExpectKind, GameRules, PlaceBet, RuleError
+from controller.commands import models as cmd
+from controller.commands.models import Command
+from controller.games.base import Deal, GameRules, RuleError
 from controller.journal import Entry
 from controller.shoe import ImpossibleCard
-from controller.table import inputs, view
+from controller.table import device_input, inputs, view
 from controller.table.alerts import TABLE_SOURCE, AlertBook
 from controller.table.corrections import CorrectionBook
-from controller.table.dealers import sign_in, sign_out
+from controller.table.dealers import DealerDesk
+from controller.table.dispatch import DEALER_HANDLERS, journaled
 from controller.table.effects import DeviceCommand, Draw, Effect, Gate, Record
-from controller.table.events import device_of, parse_event
-from controller.table.game_device import apply_device_step, resume_round
+from controller.table.events import parse_event
+from controller.table.game_device import apply_device_step, resumption
 from controller.table.games.base import Engine, GameAdapter
 from controller.table.health import DeviceHealth
-from controller.table.holds import ERROR, INFO, RESOLUTIONS, WARNING, Hold, alert, refused_in_hold, released
-from controller.table.inputs import BadCommand, check_command
+from controller.table.holds import ERROR, INFO, WARNING, Hold, HoldDesk, alert, refused_in_hold, released
 from controller.table.opening import check_can_open
 from controller.table.phases import BETTING, IDLE, PLAYING, SETTLING
-from controller.table.pit import pit_command, request_correction
-from controller.table.presses import PressRefused, press_command
-from controller.table.record import round_record, void_refunds
+from controller.table.pit import PitDesk, pit_command
+from controller.table.record import round_record, void_said, void_settlements
 from controller.table.refusal import Refusal
-from controller.table.shoe_device import SHOE, ShoeDevice, ShoeState
-from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline, Refused
-from drivers.spots.events import SpotPress
+from controller.table.rounds import RoundBook
+from controller.table.shoe_device import ShoeDevice, ShoeState
+from drivers.events import DeviceEvent
 
 log = logging.getLogger(__name__)
-#: commands taken whatever the table is doing, a hold included (they do not touch the round)
-ANY_TIME = frozenset(("sign_in", "sign_out"))
 __all__ = ["BETTING", "IDLE", "PLAYING", "SETTLING", "TABLE_SOURCE", "Refusal", "ShoeState", "TableCore"]
 
 
+def _view(path: str) -> Any:
+    """A read-only view of a component's field (``"round.engine"``): only the component changes
+    it. A property over a C ``attrgetter``: reading it runs no Python code (a card reads several)."""
+    return property(attrgetter(path), doc=f"the table's {path} (read only)")
+
+
 class TableCore:
+    engine: Engine | None = _view("round.engine")
+    round_id: str | None = _view("round.round_id")
+    rounds: int = _view("round.rounds")
+    closed_rounds: int = _view("round.closed_rounds")
+    phase: str = _view("round.phase")
+    opened: str = _view("round.opened")
+    burned: list[str] = _view("round.burned")
+    round_dealer: str | None = _view("round.dealer")
+    shoe_round: int = _view("round.shoe_round")
+    draw_requested: bool = _view("round.draw_requested")
+    hold: Hold | None = _view("holds.hold")
+    #: the journal cannot be written (disk full): a hold the loop sets and clears, never journaled
+    outage: Hold | None = _view("holds.outage")
+    dealer: str | None = _view("dealers.dealer")
+    closing: bool = _view("pit.closing")
+    pit_serial: int = _view("pit.serial")
+    shoe: ShoeState = _view("shoe_device.shoe")
+    #: n of an unread card waiting to be keyed in
+    keyin: int | None = _view("shoe_device.keyin")
+    burn_on_new_shoe: int = _view("shoe_device.burn_on_new_shoe")
+    devices: dict[str, dict[str, Any]] = _view("health.devices")
+    records: dict[str, dict[str, Any]] = _view("book.records")
+    corrections: dict[int, dict[str, Any]] = _view("book.corrections")
+    alerts_open: dict[int, dict[str, Any]] = _view("alert_book.open")
+    acknowledged: dict[int, str] = _view("alert_book.acknowledged")
+
     def __init__(self, table_id: str, adapter: GameAdapter, rules: GameRules, preset: str | None = None,
-                 burn_on_new_shoe: int = 0) -> None:
+                 burn_on_new_shoe: int = 0, currency: str = "EUR", currency_digits: int = 2) -> None:
         self.table_id = table_id
+        #: what the table's minor units are (ISO 4217 code, digits after the point): for the pages
+        self.currency = (currency, currency_digits)
         self.adapter = adapter
         self.rules = rules
         self.preset = preset
-        self.engine: Engine | None = None
-        self.round_id: str | None = None
-        self.rounds = 0  # rounds opened since the journal began
-        self.phase = IDLE
-        self.opened = ""
-        self.burned: list[str] = []
-        self.hold: Hold | None = None
-        self.closing = False  # the pit asked to close the table after this round (until it reopens it)
-        self.dealer: str | None = None  # who signed in to deal (``sign_in``)
-        self.round_dealer: str | None = None  # who dealt the open round (on its record)
-        self.shoe_round = 0  # the open round's index in its shoe (on its record)
+        self.round = RoundBook()
+        self.holds = HoldDesk()
+        self.dealers = DealerDesk()
+        self.pit = PitDesk()
         self.serial = 0  # bumps on every change of state: simulated actors act once per value
-        self.pit_serial = 0  # bumps when what the pit's ``state`` shows of alerts or corrections changes
-        self.closed_rounds = 0
         self.health = DeviceHealth()
         self.shoe_device = ShoeDevice(table_id, adapter.decks(rules), adapter.removed_ranks(rules),
                                       burn_on_new_shoe, adapter.uses_shoe)
         self.book = CorrectionBook()
         self.alert_book = AlertBook()
-        self.draw_requested = False  # a ``Draw`` effect is out and its ``draw`` input not yet in
         #: why the last bet-spot press was refused, shown with the prompt until the state changes
         self.notice: str | None = None
-        #: the journal cannot be written (disk full): a hold the loop sets and clears, never journaled
-        self.outage: Hold | None = None
         self._out: list[Effect] = []
         self._entry: Entry | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (a snapshot) without what belongs to this process only: the outage, a step's
         effects in flight."""
-        return {**self.__dict__, "outage": None, "_out": [], "_entry": None}
-
-    # ------------------------------------------------------------------ the public names of the parts
-    @property
-    def shoe(self) -> ShoeState:
-        return self.shoe_device.shoe
-
-    @property
-    def keyin(self) -> int | None:
-        """n of an unread card waiting to be keyed in."""
-        return self.shoe_device.keyin
-
-    @property
-    def burn_on_new_shoe(self) -> int:
-        return self.shoe_device.burn_on_new_shoe
-
-    @property
-    def devices(self) -> dict[str, dict[str, Any]]:
-        return self.health.devices
-
-    @property
-    def records(self) -> dict[str, dict[str, Any]]:
-        return self.book.records
-
-    @property
-    def corrections(self) -> dict[int, dict[str, Any]]:
-        return self.book.corrections
-
-    @property
-    def alerts_open(self) -> dict[int, dict[str, Any]]:
-        return self.alert_book.open
-
-    @property
-    def acknowledged(self) -> dict[int, str]:
-        return self.alert_book.acknowledged
+        return {**self.__dict__, "holds": HoldDesk(self.holds.hold), "_out": [], "_entry": None}
 
     @property
     def round_open(self) -> bool:
-        return self.engine is not None
+        return self.round.engine is not None
 
     # ------------------------------------------------------------------ stepping
-    def step(self, entry: Entry, event: DeviceEvent | None = None) -> list[Effect]:
-        """Apply one journaled input; the effects to carry out, in order. ``event`` is a device
-        entry's model as the driver gave it (parsed from the payload when not given)."""
+    def step(self, entry: Entry, given: DeviceEvent | Command | None = None) -> list[Effect]:
+        """Apply one journaled input; the effects to carry out, in order. ``given`` is the
+        entry's model as the edge validated it (a driver's event, a command); on replay it is
+        read from the journaled payload."""
         self._out = []
         self._entry = entry
         serial = self.serial
         try:
             if entry.kind == inputs.DEVICE:
-                self._device(event if event is not None else parse_event(entry.payload))
+                device_input.route(self, given if isinstance(given, DeviceEvent) else parse_event(entry.payload))
             elif entry.kind == inputs.COMMAND:
-                self._command(entry.payload)
+                self.command(given if isinstance(given, Command) else journaled(entry.payload, cmd.DEALER))
             elif entry.kind == inputs.PIT_COMMAND:
-                pit_command(self, entry.payload)
+                order = given if isinstance(given, Command) else journaled(entry.payload, cmd.PIT)
+                pit_command(self, order, str(entry.payload.get("sender", "")))
             elif entry.kind == inputs.DRAW:
                 self._draw(entry.payload)
         except Refusal as refusal:
@@ -160,11 +155,8 @@ class TableCore:
     def _unapplicable(self, entry: Entry, exc: Exception) -> None:
         log.error("journal entry %s (%s) cannot be applied: %r", entry.seq, entry.kind, exc)
         message = f"journal entry {entry.seq} ({entry.kind}) cannot be applied: {type(exc).__name__}: {exc}"[:300]
-        if self.hold is None:
-            options = ("void_round",) if self.engine is not None else ("dismiss",)
-            self.hold = Hold("table.entry_unapplicable", message, options, entry.seq)
-        self.changed()
-        self.alert(ERROR, "table.entry_unapplicable", message, hold=self.hold, entry=entry.seq)
+        options = ("void_round",) if self.engine is not None else ("dismiss",)
+        self.raise_hold("table.entry_unapplicable", message, options, cause=entry.seq, entry=entry.seq)
 
     def restarted(self, hold_open_round: bool = True) -> None:
         """The process (re)started: devices are offline until they report, faults stay active
@@ -175,7 +167,11 @@ class TableCore:
         self.changed()
         if hold_open_round and self.engine is not None and self.hold is None:
             message = f"the table restarted with round {self.round_id} open: check the layout, then resume or void it"
-            self.hold = Hold("table.restart", message, ("resume", "void_round"), self.cause())
+            self.raise_hold("table.restart", message, ("resume", "void_round"), announce=False)
+
+    def started_with(self, rules: GameRules) -> None:
+        """The rules rounds opened from now on are played under (a ``table_started`` entry, the config)."""
+        self.rules = rules
 
     def set_burn(self, count: int) -> None:
         """The ``burn_on_new_shoe`` the table runs under from now on (a ``table_started`` entry);
@@ -186,23 +182,39 @@ class TableCore:
     def written(self, entry: Entry) -> None:
         """An output entry the table wrote (live: as the loop writes it; replay: in journal order)."""
         if self.alert_book.written(entry):
-            self.pit_serial += 1
+            self.pit_changed()
 
     # ------------------------------------------------------------------ what the parts use
     def changed(self) -> None:
         self.serial += 1
 
+    def pit_changed(self) -> None:
+        """What the pit's ``state`` shows of alerts or corrections changed."""
+        self.pit.serial += 1
+
     def emit(self, effect: Effect) -> None:
         self._out.append(effect)
 
     def alert(self, severity: str, code: str, message: str, *, hold: Hold | None = None, **detail: Any) -> None:
-        cause = self._entry.seq if self._entry else 0
-        self._out.append(Record(inputs.ALERT, alert(severity, code, message, cause, hold=hold, **detail),
+        self._out.append(Record(inputs.ALERT, alert(severity, code, message, self.cause(), hold=hold, **detail),
                                 self.round_id))
 
     def health_change(self, device: str, **change: Any) -> None:
         if self.health.change(device, **change):
             self.changed()
+
+    def raise_hold(self, code: str, message: str, options: tuple[str, ...], *, cause: int | None = None,
+                   cards: Sequence[tuple[str, int | None]] = (), pit_only: bool = False, severity: str = ERROR,
+                   announce: bool = True, detail: dict[str, Any] | None = None, **more: Any) -> Hold:
+        """The one way the table holds (docs/rules.md, procedures): a hold already open stays
+        the one shown (a second fault only adds its alert). ``announce`` journals the alert;
+        ``pit_only`` holds are released by the pit only, with a reason."""
+        hold = self.holds.raise_(code, message, options, self.cause() if cause is None else cause, list(cards),
+                                 pit_only)
+        self.changed()
+        if announce:
+            self.alert(severity, code, message, hold=hold, **(detail or {}), **more)
+        return hold
 
     def hold_on(self, code: str, message: str, cards: list[tuple[str, int | None]]) -> None:
         """Hold the round (cards that left the shoe set aside); while holding, the cards join."""
@@ -211,16 +223,13 @@ class TableCore:
                 self.join_hold(text, n)
             return
         options = ("burn", "void_round") if self.engine is not None and self.phase != IDLE else ("burn",)
-        self.hold = Hold(code, message, options, self.cause(), list(cards))
-        self.changed()
-        self.alert(ERROR, code, message, hold=self.hold, cards=[c for c, _ in cards])
+        self.raise_hold(code, message, options, cards=cards, detail={"cards": [c for c, _ in cards]})
 
     def join_hold(self, text: str, n: int | None) -> None:
-        assert self.hold is not None
-        self.hold.cards.append((text, n))
+        hold = self.holds.join(text, n)
         self.changed()
         self.alert(ERROR, "table.card_during_hold", f"card {text} (n={n}) left the shoe while the table holds",
-                   hold=self.hold, card=text)
+                   hold=hold, card=text)
 
     def deal(self, card: str, n: int | None) -> None:
         """A card checked against the shoe goes to the round (a card it cannot take holds)."""
@@ -236,75 +245,43 @@ class TableCore:
             return
         self.advanced()
 
-    # ------------------------------------------------------------------ device events
-    def _device(self, event: DeviceEvent) -> None:
-        device = device_of(event)
-        match event:
-            case DeviceOnline():
-                self.health_change(device, online=True)
-            case DeviceOffline(reason=reason):
-                self.health_change(device, online=False)
-                self.alert(ERROR, "device.offline", f"{device} offline: {reason}")
-            case SpotPress():
-                self._press(event)
-            case _ if device == self.adapter.device:
-                apply_device_step(self, device, self.adapter.device_step(self.engine, self.rules, event))
-            case Refused(reason=reason, raw=raw) if device != SHOE:
-                self.alert(WARNING, "device.refused", f"{device}: {reason}", raw=raw)
-            case _ if device == SHOE:
-                self.shoe_device.device_step(self, event)
-            case _:  # another device's own event: journaled (and its presence tracked), no game step
-                pass
+    def game_device_step(self, device: str, event: DeviceEvent) -> None:
+        apply_device_step(self, device, self.adapter.device_step(self.engine, self.rules, event))
 
-    def _press(self, press: SpotPress) -> None:
-        """A bet-spot press: the command it stands for now (``presses``), or refused with the
-        reason left on the dealer's prompt."""
-        try:
-            self._command(press_command(press.model_dump(mode="json"), self.engine))
-        except (PressRefused, Refusal) as exc:
-            self.notice = f"spot {press.spot} {press.button} refused: {exc.message}"
-            raise Refusal(exc.code, exc.message) from None
+    def press_refused(self, notice: str) -> None:
+        """Why a bet-spot press was refused, shown with the prompt until the state changes."""
+        self.notice = notice
 
     # ------------------------------------------------------------------ commands
-    def _command(self, payload: dict[str, Any]) -> None:
-        try:
-            name = check_command(payload)
-        except BadCommand as exc:
-            raise Refusal("table.command.malformed", str(exc)) from None
-        args = {k: v for k, v in payload.items() if k != "command"}
-        if self.hold is not None and name not in RESOLUTIONS and name not in ANY_TIME:
-            raise refused_in_hold(self.hold, name)
-        handler = getattr(self, f"_cmd_{name}", None)
+    def command(self, order: Command) -> None:
+        """Apply a dealer's command (the hold lets through only its ways out and shift changes)."""
+        if self.hold is not None and not order.releases_hold and not order.during_hold:
+            raise refused_in_hold(self.hold, order.name())
+        handler = DEALER_HANDLERS.get(type(order))
         if handler is None:  # a game's own command (Russian poker: exchange, misdeal)
-            self._engine_action(self._game_action(lambda: self.adapter.game_action(name, args)))
+            name, args = order.name(), order.arguments()
+            self.engine_action(self.game_action(lambda: self.adapter.game_action(name, args)))
         else:
-            handler(**args)
+            handler(self, order)
 
     @staticmethod
-    def _game_action(make: Any) -> Any:
+    def game_action(make: Callable[[], Any]) -> Any:
         try:
             return make()
         except RuleError as exc:
             raise Refusal(exc.rule, exc.message) from None
 
-    def _cmd_open_round(self) -> None:
+    def open_round(self) -> None:
         check_can_open(self)
-        shoe, own = self.shoe, self.adapter.device
-        self.rounds += 1
-        self.round_id = f"{self.table_id}-{self.rounds:06d}"
-        shoe.rounds += 1
-        self.shoe_round = shoe.rounds
-        self.round_dealer = self.dealer
-        self.engine = self.adapter.new_round(self.rules)
-        self.opened = self.ts()
-        self.burned = []
-        self.phase = BETTING
+        shoe_round = self.shoe_device.round_opened()
+        self.round.open(self.table_id, self.adapter.new_round(self.rules), self.ts(), self.dealer, shoe_round)
         self.changed()
         self.emit(Gate(locked=True))
+        own = self.adapter.device
         if own is not None:
             self._out += [DeviceCommand(own, name) for name in self.adapter.open_commands(self.rules)]
 
-    def _engine_action(self, action: Any) -> None:
+    def engine_action(self, action: Any) -> None:
         if self.engine is None:
             raise Refusal("table.round.none", "no round is open")
         try:
@@ -313,96 +290,38 @@ class TableCore:
             raise Refusal(exc.rule, exc.message) from None
         self.advanced()
 
-    def _cmd_bet(self, box: int, amount: int, kind: str = "main", player: str = "") -> None:
-        self._engine_action(PlaceBet(box, kind, amount, player))
-
-    def _cmd_clear_bets(self, box: int, player: str | None = None) -> None:
-        self._engine_action(ClearBets(box, player))
-
-    def _cmd_close_betting(self) -> None:
-        self._engine_action(CloseBetting())
-        self.emit(Gate(locked=False))
-
-    def _cmd_decide(self, box: int, action: str, hand: int = 1, player: str = "", amount: int | None = None) -> None:
-        self._engine_action(Decide(box, action, hand, player, amount))
-
-    def _cmd_settle(self) -> None:
-        if self.phase != SETTLING or self.engine is None:
-            raise Refusal("table.settle.early", "the round has bets still to settle")
-        self._close("settled", list(self.engine.settlements))
-
-    def _cmd_key_card(self, card: str) -> None:
-        self.shoe_device.key_card(self, card)
-
-    def _cmd_key_result(self, number: str) -> None:
-        self._engine_action(self._game_action(lambda: self.adapter.keyed_result(str(number))))
-
-    def _cmd_sign_in(self, dealer: Any) -> None:
-        sign_in(self, dealer)
-
-    def _cmd_sign_out(self) -> None:
-        sign_out(self)
-
-    def _cmd_burn(self) -> None:
-        self.release("burn")
-
-    def _cmd_resume(self) -> None:
-        self.release("resume")
-
-    def _cmd_dismiss(self) -> None:
-        self.release("dismiss")
-
-    def release(self, way: str) -> None:
-        """The dealer (or the pit) took the hold's way out ``way``; held cards are set aside."""
-        if self.hold is None:
-            raise Refusal(f"table.{way}.nothing", f"there is no hold to {way}")
-        set_aside = self.hold.release(way)
-        code, self.hold = self.hold.code, None
-        if self.engine is not None and self.phase != IDLE:
-            self.burned += set_aside
+    def release(self, way: str, *, by_pit: bool = False, reason: str | None = None, by: str | None = None) -> None:
+        """The dealer (or the pit, ``by_pit``) took the hold's way out ``way``; held cards are
+        set aside. A hold only the pit may release (the journal's integrity) needs the pit and a
+        ``reason``, which the release alert journals."""
+        code, set_aside = self.holds.release(way, by_pit=by_pit, reason=reason)
+        self.round.burn(set_aside)
         self.changed()
-        self.alert(INFO, *released(way, code, set_aside, self.round_id, self.source()), cards=set_aside)
+        said_code, said = released(way, code, set_aside, self.round_id, by or self.source())
+        self.alert(INFO, said_code, said + (f" by {by}: {reason}" if reason else ""), cards=set_aside,
+                   by=by if reason else None, reason=reason)
         if way == "resume":  # the round goes on where the restart left it
-            resume_round(self)
+            self._out += resumption(self)
+            self.round.draw(self.draw_due())  # asked for just now, if due
+            self.shoe_device.hold_if_empty(self)  # only a shoe the game deals from is ever empty
         self.shoe_device.drain_waiting(self)
-
-    def _cmd_void_round(self, reason: str = "voided by the dealer") -> None:
-        self.void(reason)
 
     def void(self, reason: str) -> None:
         if self.engine is None:
             raise Refusal("table.round.none", "no round is open to void")
-        if self.hold is not None:  # the held cards go with the void round
-            self.burned += [c for c, _ in self.hold.cards]
-            self.hold = None
+        self.round.burn(self.holds.void())  # the held cards go with the void round
         self.shoe_device.cancel_keyin()
-        refunds = void_refunds(list(self.engine.settlements), self.adapter.open_bets(self.engine))
-        self.alert(WARNING, "table.round.void", f"round {self.round_id} void: {reason}")
-        self._close("void", refunds)
-
-    def _cmd_new_shoe(self) -> None:
-        if self.engine is not None:
-            raise Refusal("table.round.open", f"finish round {self.round_id} before a new shoe")
-        self.shoe_device.new_shoe(self)
-
-    def _cmd_correct(self, round: Any, changes: Any, reason: Any) -> None:
-        request_correction(self, round, changes, reason)
+        bets, summary = void_settlements(list(self.engine.settlements), self.adapter.open_bets(self.engine), reason)
+        self.alert(WARNING, "table.round.void", f"round {self.round_id} void: {reason}: {void_said(summary)}",
+                   returned=summary["returned_total"], stands=summary["stands_payout_total"])
+        self.close("void", bets, void=summary)
 
     # ------------------------------------------------------------------ round progress
     def advanced(self) -> None:
-        assert self.engine is not None
+        self.round.progressed()
         self.changed()
-        expect = self.engine.expects()
-        if expect.kind is ExpectKind.DONE:
-            self.phase = SETTLING
-        elif expect.kind is ExpectKind.BETS:
-            self.phase = BETTING
-        else:
-            self.phase = PLAYING
-        due = self.draw_due()
-        if due and not self.draw_requested:
+        if self.round.draw(self.draw_due()):
             self.emit(Draw(self.round_id))
-        self.draw_requested = due
 
     def draw_due(self) -> bool:
         """The open round needs its random draw (made by the loop, journaled as a ``draw`` input)."""
@@ -411,11 +330,12 @@ class TableCore:
     def _draw(self, payload: dict[str, Any]) -> None:
         if not self.draw_due():
             raise Refusal("table.draw.unexpected", "no draw is due in this round")
-        self._engine_action(self.adapter.draw_action(payload))
+        self.engine_action(self.adapter.draw_action(payload))
 
-    def _close(self, status: str, settlements: list[Any]) -> None:
+    def close(self, status: str, settlements: list[Any], **more: Any) -> None:
+        """Close the open round; ``more`` joins its outcome (a void's summary)."""
         assert self.engine is not None and self.round_id is not None
-        outcome = {**self.engine.outcome(), "burned": list(self.burned)}
+        outcome = {**self.engine.outcome(), "burned": list(self.burned), **more}
         record = round_record(
             table=self.table_id, round_id=self.round_id, game=self.adapter.game, opened=self.opened,
             closed=self.ts(), status=status, outcome=outcome, settlements=settlements,
@@ -424,15 +344,9 @@ class TableCore:
         self.emit(Record(inputs.ROUND_CLOSED, record, self.round_id))
         self.emit(Gate(locked=True))
         self.book.closed(record)
-        self.engine = None
-        self.round_id = None
-        self.phase = IDLE
-        self.burned = []
-        self.draw_requested = False
-        self.closed_rounds += 1
+        self.round.closed()
         self.changed()
-        if self.shoe.cut_seen or self.adapter.new_shoe_every_round:
-            self.shoe.needs_new = True
+        self.shoe_device.round_closed(self.adapter.new_shoe_every_round)
 
     # ------------------------------------------------------------------ helpers and views
     def source(self) -> str:

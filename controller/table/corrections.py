@@ -8,15 +8,15 @@ who approved; the first record stays in the journal as it was (docs/pit.md).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.commands.models import Change
 from controller.table.refusal import Refusal
 
 #: closed rounds kept in memory for corrections (older ones are recalled from the journal only)
 CORRECTABLE_ROUNDS = 1000
-CHANGE_KEYS = frozenset(("box", "hand", "kind", "player", "payout"))
-MAX_PAYOUT = 10**12
 
 
 @dataclass(slots=True)
@@ -37,17 +37,16 @@ class CorrectionBook:
         return [{k: c[k] for k in ("correction", "round", "reason", "requested_by")}
                 for _, c in sorted(self.corrections.items()) if c["status"] == "pending"]
 
-    def request(self, round_id: Any, changes: Any, reason: Any, *, seq: int, source: str, ts: str) -> dict[str, Any]:
-        """The dealer's request, recorded as pending (Refusal saying what is wrong with it)."""
-        round_id = str(round_id)
+    def request(self, round_id: str, changes: Sequence[Change], reason: str, *, seq: int, source: str,
+                ts: str) -> dict[str, Any]:
+        """The dealer's request (its shape checked by the ``Correct`` model), recorded as pending
+        (Refusal saying why the round cannot be corrected so)."""
         record = self.records.get(round_id)
         if record is None:
             raise Refusal("table.correct.unknown_round", f"no closed round {round_id!r} to correct "
                                                          f"(the last {CORRECTABLE_ROUNDS} rounds can be corrected)")
         if record["status"] != "settled":
-            raise Refusal("table.correct.void", f"round {round_id} is void: its stakes were refunded")
-        if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
-            raise Refusal("table.correct.reason", "a correction needs a reason (1 to 200 characters)")
+            raise Refusal("table.correct.void", f"round {round_id} is void: a void round is not corrected")
         pending = [s for s, c in self.corrections.items() if c["round"] == round_id and c["status"] == "pending"]
         if pending:
             raise Refusal("table.correct.pending", f"round {round_id} has correction {pending[0]} pending approval")
@@ -85,18 +84,13 @@ class CorrectionBook:
         return record, corrected
 
 
-def changed_rows(record: dict[str, Any], changes: Any) -> list[dict[str, Any]]:
+def changed_rows(record: dict[str, Any], changes: Sequence[Change]) -> list[dict[str, Any]]:
     """The bets a correction changes: each ``{box, hand, kind, player?, payout}`` names exactly
     one bet of the round and gives its corrected payout."""
-    if not isinstance(changes, list) or not changes:
-        raise Refusal("table.correct.changes", "changes: a list of {box, hand, kind, player, payout}")
     rows: list[dict[str, Any]] = []
-    for change in changes:
-        if not isinstance(change, dict) or set(change) - CHANGE_KEYS or {"box", "hand", "kind", "payout"} - set(change):
-            raise Refusal("table.correct.changes", f"{change!r}: give box, hand, kind, payout (player optional)")
-        payout = change["payout"]
-        if not isinstance(payout, int) or isinstance(payout, bool) or not 0 <= payout <= MAX_PAYOUT:
-            raise Refusal("table.correct.payout", f"{change!r}: payout must be an amount in minor units")
+    for given in changes:
+        change = given.model_dump(exclude_none=True)
+        payout = given.payout
         found = [i for i, b in enumerate(record["bets"])
                  if (b["box"], b["hand"], b["kind"]) == (change["box"], change["hand"], change["kind"])
                  and ("player" not in change or b["player"] == change["player"])]

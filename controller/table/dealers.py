@@ -3,30 +3,24 @@ round record carries the dealer who opened it, so statistics go per dealer shift
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
 
-from controller.table.holds import INFO
 from controller.table.refusal import Refusal
 
-if TYPE_CHECKING:
-    from controller.table.core import TableCore
 
-DEALER_ID = re.compile(r"^[A-Za-z0-9_.\-]{1,32}$")
+@dataclass(slots=True)
+class DealerDesk:
+    #: who signed in to deal (``sign_in``); the dealer id is checked by the ``SignIn`` model
+    dealer: str | None = None
 
+    def sign_in(self, dealer: str) -> str:
+        """The alert's message."""
+        before, self.dealer = self.dealer, dealer
+        return f"dealer {dealer} signed in" + (f" (after {before})" if before else "")
 
-def sign_in(core: TableCore, dealer: Any) -> None:
-    if not isinstance(dealer, str) or not DEALER_ID.match(dealer):
-        raise Refusal("table.sign_in.dealer", "a dealer id is 1 to 32 letters, digits, '_', '.' or '-'")
-    before, core.dealer = core.dealer, dealer
-    core.changed()
-    core.alert(INFO, "table.dealer", f"dealer {dealer} signed in" + (f" (after {before})" if before else ""),
-               dealer=dealer)
-
-
-def sign_out(core: TableCore) -> None:
-    if core.dealer is None:
-        raise Refusal("table.sign_out.nobody", "no dealer is signed in")
-    before, core.dealer = core.dealer, None
-    core.changed()
-    core.alert(INFO, "table.dealer", f"dealer {before} signed out", dealer=before)
+    def sign_out(self) -> tuple[str, str]:
+        """(who signed out, the alert's message)."""
+        if self.dealer is None:
+            raise Refusal("table.sign_out.nobody", "no dealer is signed in")
+        before, self.dealer = self.dealer, None
+        return before, f"dealer {before} signed out"

@@ -61,9 +61,16 @@ for _cls in EVENT_CLASSES:
     _BY_TYPE.setdefault(str(_type_literal(_cls)), []).append(_cls)
 
 
+#: each class's (required fields, all fields), read once: a card's replay asks for them
+_FIELDS: dict[type[DeviceEvent], tuple[frozenset[str], frozenset[str]]] = {
+    cls: (frozenset(n for n, f in cls.model_fields.items() if f.is_required()), frozenset(cls.model_fields))
+    for cls in EVENT_CLASSES
+}
+
+
 def _fits(cls: type[DeviceEvent], keys: set[str]) -> bool:
-    fields = cls.model_fields
-    return {name for name, f in fields.items() if f.is_required()} <= keys <= set(fields)
+    required, known = _FIELDS[cls]
+    return required <= keys <= known
 
 
 def _tag(value: Any) -> str | None:
@@ -73,6 +80,8 @@ def _tag(value: Any) -> str | None:
     if not isinstance(value, Mapping):
         return None
     candidates = _BY_TYPE.get(str(value.get("type")), [])
+    if len(candidates) == 1:  # one class has this type: nothing to tell apart
+        return _TAGS[candidates[0]]
     keys = set(value)
     chosen = next((cls for cls in candidates if _fits(cls, keys)), candidates[0] if candidates else None)
     return _TAGS[chosen] if chosen is not None else None

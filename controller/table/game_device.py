@@ -1,64 +1,97 @@
 """What an event of the game's own device (roulette's wheel) does at the table, once the game's
 adapter has said what it means (``GameAdapter.device_step`` -> ``DeviceStep``): the device's
 health, the commands it is sent, a fault that holds the round, an engine action (docs/devices.md).
-"""
+And the one place that decides what a resumed round needs of the devices (``resumption``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from controller.games.base import RuleError
-from controller.table.effects import DeviceCommand, Draw, Gate
-from controller.table.games.base import DeviceStep
+from controller.games.base import GameRules, RuleError
+from controller.table.effects import DeviceCommand, Draw, Effect, Gate
+from controller.table.games.base import DeviceStep, Engine, GameAdapter
 from controller.table.holds import ERROR, WARNING, Hold
 from controller.table.phases import BETTING, IDLE, SETTLING
-
-if TYPE_CHECKING:
-    from controller.table.core import TableCore
+from controller.table.shoe_device import ShoeState
 
 
-def apply_device_step(core: TableCore, device: str, step: DeviceStep) -> None:
+class GameDeviceTable(Protocol):
+    """What the game's own device needs of the table."""
+
+    @property
+    def engine(self) -> Engine | None: ...
+
+    @property
+    def hold(self) -> Hold | None: ...
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def round_id(self) -> str | None: ...
+
+    @property
+    def adapter(self) -> GameAdapter: ...
+
+    @property
+    def rules(self) -> GameRules: ...
+
+    @property
+    def shoe(self) -> ShoeState: ...
+
+    def health_change(self, device: str, **change: Any) -> None: ...
+
+    def emit(self, effect: Effect) -> None: ...
+
+    def alert(self, severity: str, code: str, message: str, **detail: Any) -> None: ...
+
+    def raise_hold(self, code: str, message: str, options: tuple[str, ...], *, severity: str = ERROR) -> Hold: ...
+
+    def advanced(self) -> None: ...
+
+    def draw_due(self) -> bool: ...
+
+
+def apply_device_step(table: GameDeviceTable, device: str, step: DeviceStep) -> None:
     if step.fault is not None:
-        core.health_change(device, fault=step.fault)
+        table.health_change(device, fault=step.fault)
     if step.recovered:
-        core.health_change(device, online=True, fault=None)
+        table.health_change(device, online=True, fault=None)
     for name in step.commands:
-        core.emit(DeviceCommand(device, name))
-    if step.fault is not None and core.engine is not None and core.hold is None:
+        table.emit(DeviceCommand(device, name))
+    if step.fault is not None and table.engine is not None and table.hold is None:
         severity, code, message = step.alert or (ERROR, f"{device}.fault", step.fault)
-        core.hold = Hold(code, message, ("void_round",), core.cause())
-        core.changed()
-        core.alert(severity, code, message, hold=core.hold)
+        table.raise_hold(code, message, ("void_round",), severity=severity)
     elif step.alert is not None:
-        core.alert(*step.alert)
+        table.alert(*step.alert)
     if step.action is None:
         return
     action = type(step.action).__name__
-    if core.engine is None:
-        core.alert(WARNING, f"{device}.no_round", f"{device}: {action} with no round open")
-    elif core.hold is not None:
-        core.alert(WARNING, "table.hold", f"{device}: {action} ignored while the table holds")
+    if table.engine is None:
+        table.alert(WARNING, f"{device}.no_round", f"{device}: {action} with no round open")
+    elif table.hold is not None:
+        table.alert(WARNING, "table.hold", f"{device}: {action} ignored while the table holds")
     else:
         try:
-            core.engine.apply(step.action)
+            table.engine.apply(step.action)
         except RuleError as exc:  # a fact the rules cannot take: hold, never guess
-            core.hold = Hold(exc.rule, exc.message, ("void_round",), core.cause())
-            core.changed()
-            core.alert(ERROR, exc.rule, exc.message, hold=core.hold)
+            table.raise_hold(exc.rule, exc.message, ("void_round",))
             return
-        core.advanced()
+        table.advanced()
 
 
-def resume_round(core: TableCore) -> None:
-    """A round resumed after a restart: the game's own device starts its game again (the wheel's
-    ``*u 1``), and a random draw the round was waiting for is made now."""
-    if core.adapter.uses_shoe:  # the gate stayed locked through the hold
-        core.emit(Gate(locked=core.phase in (IDLE, BETTING)))
-    own = core.adapter.device
-    if own is not None and core.engine is not None and core.phase != SETTLING:
-        for name in core.adapter.open_commands(core.rules):
-            core.emit(DeviceCommand(own, name))
-    core.draw_requested = core.draw_due()
-    if core.draw_requested:
-        core.emit(Draw(core.round_id))
-    core.shoe_device.hold_if_empty(core)  # only a shoe the game deals from is ever empty
+def resumption(table: GameDeviceTable) -> list[Effect]:
+    """What the devices need for the table as it stands after a restart, or for a round the
+    dealer resumed: the gate locked unless cards are being dealt (and while the table holds),
+    the game's own device started again (the wheel's ``*u 1``) for a round still in play, and
+    the random draw the round waits for (never journaled before it is made: made now)."""
+    out: list[Effect] = []
+    if table.adapter.uses_shoe:
+        out.append(Gate(locked=table.hold is not None or (table.phase in (IDLE, BETTING)
+                                                          and table.shoe.burn_left == 0)))
+    own = table.adapter.device
+    if own is not None and table.engine is not None and table.phase != SETTLING and table.hold is None:
+        out += [DeviceCommand(own, name) for name in table.adapter.open_commands(table.rules)]
+    if table.draw_due():
+        out.append(Draw(table.round_id))
+    return out

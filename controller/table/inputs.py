@@ -28,6 +28,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.commands.models import BY_NAME, DEALER_NAMES, Command
+from controller.jsonbound import InputRefused
+
 DEVICE = "device"
 COMMAND = "command"
 PIT_COMMAND = "pit_command"
@@ -38,59 +41,18 @@ ALERT = "alert"
 ROUND_CLOSED = "round_closed"
 TABLE_STARTED = "table_started"
 
-#: dealer/player commands and the argument names each takes (required, optional)
+def _arguments(model: type[Command]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    fields = [(k, f) for k, f in model.model_fields.items() if k != "command"]
+    return tuple(k for k, f in fields if f.is_required()), tuple(k for k, f in fields if not f.is_required())
+
+
+#: dealer/player commands and the argument names each takes (required, optional), read from the
+#: one command model (controller/commands/models.py)
 COMMANDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "open_round": ((), ()),
-    "bet": (("box", "amount"), ("kind", "player")),
-    "clear_bets": (("box",), ("player",)),
-    "close_betting": ((), ()),
-    "decide": (("box", "action"), ("hand", "player", "amount")),
-    "settle": ((), ()),
-    "key_card": (("card",), ()),
-    "burn": ((), ()),
-    "void_round": ((), ("reason",)),
-    "new_shoe": ((), ()),
-    # a correction of a closed round's payouts, pending until the pit approves it
-    "correct": (("round", "changes", "reason"), ()),
-    # a game's own commands, turned into engine actions by its adapter (``game_action``)
-    "exchange": (("box", "discard"), ("player",)),
-    "misdeal": (("target", "cards_dealt"), ("dealer_cards",)),
-    "key_result": (("number",), ()),
-    # who deals (the console's sign-in), and the way out of a pause
-    "sign_in": (("dealer",), ()),
-    "sign_out": ((), ()),
-    "resume": ((), ()),
-    # the way out of a hold on a journal entry the table could not apply (nothing to undo)
-    "dismiss": ((), ()),
+    name: _arguments(BY_NAME[name]) for name in DEALER_NAMES
 }
-
-
-class InputRefused(ValueError):
-    """An input refused at the edge, before it is journaled: ``code`` is stable (for counts and
-    alerts), ``message`` says what was wrong and what is expected."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-class BadCommand(ValueError):
-    """A command the table cannot even read (unknown name, missing or extra argument)."""
-
-
-def check_command(payload: dict[str, Any]) -> str:
-    """The command's name, once its arguments are the ones it takes."""
-    name = payload.get("command")
-    if name not in COMMANDS:
-        raise BadCommand(f"unknown command {name!r}; known: {', '.join(COMMANDS)}")
-    required, optional = COMMANDS[name]
-    given = set(payload) - {"command"}
-    missing = set(required) - given
-    extra = given - set(required) - set(optional)
-    if missing or extra:
-        raise BadCommand(f"{name}: missing {sorted(missing)}, unexpected {sorted(extra)}")
-    return str(name)
+__all__ = ["ALERT", "COMMAND", "COMMANDS", "DEVICE", "DRAW", "INPUT_KINDS", "PIT_COMMAND", "ROUND_CLOSED",
+           "TABLE_STARTED", "InputRefused", "command"]
 
 
 def command(name: str, **arguments: Any) -> dict[str, Any]:

@@ -19,6 +19,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from controller.commands.models import Command
+from controller.commands.parse import PitCommand, parse_order, parse_pit
 from controller.journal import Entry, Journal, JournalFull
 from controller.table import inputs
 from controller.table.admission import RATE_LIMITED, Admission
@@ -26,7 +28,6 @@ from controller.table.core import TableCore
 from controller.table.effects import DeviceCommand, Draw, Effect, Gate, LoadShoe, Record
 from controller.table.holds import ERROR, alert
 from controller.table.outage import DISK_FULL, OutputWriter
-from controller.table.schema import checked_command
 from drivers.device import Device
 from drivers.errors import DeviceUnavailable, DriverError
 from drivers.events import DeviceEvent
@@ -59,8 +60,9 @@ class TableLoop:
         self.applied_hooks: list[Callable[[TableCore, Entry], None]] = []
         self.quiet_hooks: list[Callable[[], None]] = []
         self._queue: asyncio.Queue[Entry] = asyncio.Queue()
-        #: device entries' seq -> the driver's own event model, until the entry is stepped
-        self._events: dict[int, DeviceEvent] = {}
+        #: input entries' seq -> the model the edge validated (the driver's own event, the
+        #: command), until the entry is stepped: the core gets the model, not the dict again
+        self._events: dict[int, DeviceEvent | Command] = {}
         self._changed = asyncio.Condition()
         self._prompt = ""
         self._pit_serial = -1
@@ -77,31 +79,40 @@ class TableLoop:
         self._background: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ inputs
-    def submit(self, kind: str, payload: dict[str, Any], source: str) -> Entry:
+    def submit(self, kind: str, payload: dict[str, Any] | Command | PitCommand, source: str) -> Entry:
         """Journal one input (committed when this returns) and queue it to be applied; the
         entry (its ``seq`` is the ``cause`` of any alert it raises).
 
-        A command is admitted (its source's rate limit) and checked against its schema first:
-        a refused one raises ``InputRefused`` to the caller and is journaled at most as a
-        counted refusal alert, never as an input (controller/table/schema.py, admission.py).
+        A command is admitted (its source's rate limit) and, unless it comes as its model
+        (checked by the caller's edge already), read into its model (controller/commands/): a
+        refused one raises ``InputRefused`` to the caller and is journaled at most as a counted
+        refusal alert, never as an input (admission.py). The core is handed the model.
         """
         if kind not in inputs.INPUT_KINDS:
             raise ValueError(f"not an input kind: {kind!r}")
         if self.writer.full:
             raise inputs.InputRefused(DISK_FULL, self.writer.refuse())
+        order: Command | None = None
         if kind == inputs.COMMAND:
             if not self.admission.admit(source):
                 raise inputs.InputRefused(RATE_LIMITED, f"too many commands from {source}: wait a moment")
             try:
-                payload = checked_command(payload)
+                order = payload if isinstance(payload, Command) else parse_order(payload)
             except inputs.InputRefused as refused:
                 self.admission.refused(source, refused.code, refused.message)
                 raise
+            payload = order.journal_form()
+        elif kind == inputs.PIT_COMMAND:
+            wire, order = (payload, payload.order()) if isinstance(payload, PitCommand) else parse_pit(payload)
+            payload = wire.journal_payload()
+        assert isinstance(payload, dict)
         try:
             entry = self.journal.append(kind, payload, source=source, round_id=self.core.round_id)
         except JournalFull as exc:
             self.writer.disk_full(exc)
             raise inputs.InputRefused(DISK_FULL, self.writer.refuse()) from None
+        if order is not None:
+            self._events[entry.seq] = order
         self._queue.put_nowait(entry)
         return entry
 

@@ -4,19 +4,40 @@ closed by the pit, every device the game needs online and no device fault unclea
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from controller.table.games.base import GameAdapter
+from controller.table.health import DeviceHealth
 from controller.table.refusal import Refusal
-from controller.table.shoe_device import SHOE
-
-if TYPE_CHECKING:
-    from controller.table.core import TableCore
+from controller.table.shoe_device import SHOE, ShoeState
 
 
-def check_can_open(core: TableCore) -> None:
+class OpeningTable(Protocol):
+    """What deciding whether a round may open reads of the table."""
+
+    @property
+    def round_open(self) -> bool: ...
+
+    @property
+    def round_id(self) -> str | None: ...
+
+    @property
+    def closing(self) -> bool: ...
+
+    @property
+    def shoe(self) -> ShoeState: ...
+
+    @property
+    def health(self) -> DeviceHealth: ...
+
+    @property
+    def adapter(self) -> GameAdapter: ...
+
+
+def check_can_open(core: OpeningTable) -> None:
     """Refusal naming the first reason a round cannot open now."""
     shoe, health, own = core.shoe, core.health, core.adapter.device
-    if core.engine is not None:
+    if core.round_open:
         raise Refusal("table.round.open", f"round {core.round_id} is not closed")
     if shoe.needs_new and not shoe.cut_seen:  # a game that shuffles every round
         raise Refusal("table.shoe.shuffle", "this game deals every round from a new deck: load it first")

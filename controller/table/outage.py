@@ -70,8 +70,8 @@ class OutputWriter:
             log.error("%s: the table holds and retries every %s s", exc, self.retry_interval)
             self.since = utc_now()
             self._alerted = False
-            self.core.outage = Hold(DISK_FULL, "the journal's disk is full: free space on it; the table resumes "
-                                               "by itself once it can write again", ("wait",), 0)
+            self.core.holds.set_outage(Hold(DISK_FULL, "the journal's disk is full: free space on it; the table "
+                                                       "resumes by itself once it can write again", ("wait",), 0))
             self.core.changed()
             self._resumed()
         if self._retry is None or self._retry.done():
@@ -105,7 +105,7 @@ class OutputWriter:
         except JournalFull:
             return False
         log.warning("the journal can be written again: the table resumes")
-        self.core.outage = None
+        self.core.holds.set_outage(None)
         self.refused = 0
         self.core.changed()
         self._resumed()

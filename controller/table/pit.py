@@ -3,52 +3,114 @@
 ``close_after_round`` closes the table once the round is over and ``reopen`` opens it again
 (journaled, so it survives restarts); ``void_round`` voids the open round; ``approve_correction``
 applies a correction the dealer asked for (``corrections``); ``acknowledge_alert`` closes an
-error alert (``alerts``); ``dismiss`` releases a hold that offers it.
+error alert (``alerts``); ``dismiss`` releases a hold that offers it (an integrity hold only
+this way, with a reason). Each command is its model (controller/commands/models.py), validated
+once at the edge; ``PIT_HANDLERS`` maps each model to what it does.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
 
+from controller.commands.models import (
+    AcknowledgeAlert,
+    ApproveCorrection,
+    CloseAfterRound,
+    Command,
+    Correct,
+    Dismiss,
+    Reopen,
+    VoidRound,
+)
 from controller.table import inputs
-from controller.table.effects import Record
+from controller.table.alerts import AlertBook
+from controller.table.corrections import CorrectionBook
+from controller.table.effects import Effect, Record
 from controller.table.holds import INFO, WARNING
 from controller.table.refusal import Refusal
 
-if TYPE_CHECKING:
-    from controller.table.core import TableCore
+
+@dataclass(slots=True)
+class PitDesk:
+    #: the pit asked to close the table after this round (until it reopens it)
+    closing: bool = False
+    #: bumps when what the pit's ``state`` shows of alerts or corrections changes
+    serial: int = 0
 
 
-def pit_command(core: TableCore, payload: dict[str, Any]) -> None:
-    """Apply one journaled pit command (the feed validated its shape)."""
-    kind, sender = payload.get("command"), str(payload.get("sender", ""))
-    if kind == "close_after_round":
-        core.closing = True
-        core.changed()
-    elif kind == "reopen":
-        if not core.closing:
-            raise Refusal("pit.reopen.not_closed", "the table is not closed")
-        core.closing = False
-        core.changed()
-        core.alert(INFO, "pit.reopened", f"the table was reopened by {sender}", by=sender)
-    elif kind == "dismiss":
-        core.release("dismiss")
-    elif kind == "void_round":
-        if payload.get("round") != core.round_id or core.engine is None:
-            raise Refusal("pit.void_round.not_open", f"round {payload.get('round')} is not the open round")
-        core.void(f"voided by the pit ({payload.get('sender')})")
-    elif kind == "approve_correction":
-        _approve(core, payload.get("correction", ""), sender)
-    elif kind == "acknowledge_alert":
-        seq = payload.get("alert")
-        core.alert_book.acknowledge(seq, sender)
-        core.pit_serial += 1
-        core.alert(INFO, "pit.alert_acknowledged", f"alert {seq} acknowledged by {sender}", alert=seq, by=sender)
+class PitTable(Protocol):
+    """What the pit's commands need of the table."""
+
+    @property
+    def round_id(self) -> str | None: ...
+
+    @property
+    def round_open(self) -> bool: ...
+
+    @property
+    def pit(self) -> PitDesk: ...
+
+    @property
+    def book(self) -> CorrectionBook: ...
+
+    @property
+    def alert_book(self) -> AlertBook: ...
+
+    def changed(self) -> None: ...
+
+    def pit_changed(self) -> None: ...
+
+    def release(self, way: str, *, by_pit: bool = False, reason: str | None = None, by: str | None = None) -> None: ...
+
+    def void(self, reason: str) -> None: ...
+
+    def emit(self, effect: Effect) -> None: ...
+
+    def alert(self, severity: str, code: str, message: str, **detail: Any) -> None: ...
+
+    def cause(self) -> int: ...
+
+    def source(self) -> str: ...
+
+    def ts(self) -> str: ...
 
 
-def _approve(core: TableCore, ident: Any, sender: str) -> None:
-    before, corrected = core.book.approve(ident, sender, seq=core.cause(), ts=core.ts())
-    core.pit_serial += 1
+def pit_command(core: PitTable, order: Command, sender: str) -> None:
+    """Apply one journaled pit command (validated at the edge: ``order`` is its model)."""
+    handler = PIT_HANDLERS.get(type(order))
+    if handler is None:
+        raise Refusal("pit.command.unknown", f"{order.name()} is no pit command")
+    handler(core, order, sender)
+
+
+def _close_after_round(core: PitTable, order: Any, sender: str) -> None:
+    core.pit.closing = True
+    core.changed()
+
+
+def _reopen(core: PitTable, order: Any, sender: str) -> None:
+    if not core.pit.closing:
+        raise Refusal("pit.reopen.not_closed", "the table is not closed")
+    core.pit.closing = False
+    core.changed()
+    core.alert(INFO, "pit.reopened", f"the table was reopened by {sender}", by=sender)
+
+
+def _dismiss(core: PitTable, order: Dismiss, sender: str) -> None:
+    core.release("dismiss", by_pit=True, reason=order.reason, by=sender)
+
+
+def _void_round(core: PitTable, order: VoidRound, sender: str) -> None:
+    if order.round != core.round_id or not core.round_open:
+        raise Refusal("pit.void_round.not_open", f"round {order.round} is not the open round")
+    core.void(f"voided by the pit ({sender})" + (f": {order.reason}" if order.reason else ""))
+
+
+def _approve(core: PitTable, order: ApproveCorrection, sender: str) -> None:
+    before, corrected = core.book.approve(order.correction, sender, seq=core.cause(), ts=core.ts())
+    core.pit_changed()
     seq, round_id = corrected["corrections"][-1]["seq"], corrected["round"]
     core.emit(Record(inputs.ROUND_CLOSED, corrected, round_id))
     core.alert(INFO, "round.correction_applied",
@@ -57,10 +119,29 @@ def _approve(core: TableCore, ident: Any, sender: str) -> None:
                correction=seq, corrected_round=round_id)
 
 
-def request_correction(core: TableCore, round_id: Any, changes: Any, reason: Any) -> None:
+def _acknowledge(core: PitTable, order: AcknowledgeAlert, sender: str) -> None:
+    seq = order.alert
+    core.alert_book.acknowledge(seq, sender)
+    core.pit_changed()
+    core.alert(INFO, "pit.alert_acknowledged", f"alert {seq} acknowledged by {sender}", alert=seq, by=sender)
+
+
+#: what each pit command does (the model class is the key: no command is looked up by name)
+PIT_HANDLERS: dict[type[Command], Callable[[PitTable, Any, str], None]] = {
+    CloseAfterRound: _close_after_round,
+    Reopen: _reopen,
+    Dismiss: _dismiss,
+    VoidRound: _void_round,
+    ApproveCorrection: _approve,
+    AcknowledgeAlert: _acknowledge,
+}
+
+
+def request_correction(core: PitTable, order: Correct) -> None:
     """The dealer's ``correct``: pending until the pit approves it."""
-    request = core.book.request(round_id, changes, reason, seq=core.cause(), source=core.source(), ts=core.ts())
-    core.pit_serial += 1
+    request = core.book.request(order.round, order.changes, order.reason, seq=core.cause(), source=core.source(),
+                                ts=core.ts())
+    core.pit_changed()
     rows = request["changes"]
     said = ", ".join(f"box {r['box']}.{r['hand']} {r['kind']} {r['before']}->{r['after']}" for r in rows)
     core.alert(WARNING, "round.correction_pending",

@@ -55,6 +55,30 @@ def round_record(
     }
 
 
-def void_refunds(settled: list[Settlement], still_open: list[Settlement]) -> list[Settlement]:
-    """A void returns every stake of the round: bets settled early are reversed to a refund."""
-    return [Settlement(s.box, s.hand, s.kind, s.player, s.stake, s.stake) for s in settled] + still_open
+def void_settlements(settled: list[Settlement], still_open: list[Settlement],
+                     reason: str) -> tuple[list[Settlement], dict[str, Any]]:
+    """A void returns only what still rides (RULES.md, docs/rules.md): a bet settled before the
+    void (a bust, a surrender's half, a blackjack paid at once, even money, a side bet, an
+    exchange fee) stands with its real payout; every bet still on the layout is refunded.
+
+    The bets of the void record, settled ones first, and what the dealer and the pit are shown
+    of it (the record's ``outcome["void"]``): the indexes into ``bets`` of the bets returned and
+    of those that stand, the stakes returned and the payouts that stand."""
+    bets = [*settled, *still_open]
+    summary = {
+        "reason": reason,
+        "returned": list(range(len(settled), len(bets))),
+        "stands": list(range(len(settled))),
+        "returned_total": sum(s.stake for s in still_open),
+        "stands_payout_total": sum(s.payout for s in settled),
+    }
+    return bets, summary
+
+
+def void_said(summary: dict[str, Any]) -> str:
+    """The void's money in one line (the void alert's message)."""
+    returned, stands = len(summary["returned"]), len(summary["stands"])
+    said = f"{returned} bet{'s' if returned != 1 else ''} returned ({summary['returned_total']})"
+    if stands:
+        said += f"; {stands} settled bet{'s' if stands != 1 else ''} stand (paid {summary['stands_payout_total']})"
+    return said

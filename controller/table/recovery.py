@@ -25,14 +25,17 @@ alert, so the hold and the alert survive restarts until the pit dismisses the ho
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from controller.journal import Journal
 from controller.table import inputs, snapshot
-from controller.table.core import BETTING, IDLE, SETTLING, TableCore
-from controller.table.effects import DeviceCommand, Draw, Effect, Gate, Record
-from controller.table.holds import ERROR, Hold, alert
+from controller.table.core import TableCore
+from controller.table.effects import DeviceCommand, Draw, Effect, Record
+from controller.table.game_device import resumption
+from controller.table.holds import ERROR, alert
 from controller.verify import ChainBreak, chained
 
 TABLE_SOURCE = "table"
@@ -95,7 +98,7 @@ def replay(journal: Journal, core: TableCore, *, snapshots: bool = True) -> Repl
     # a journal cut short or written without the key (found at open) derives nothing either
     clean = broken is None and not journal.problems
     stepped, written, rounds_closed = _step_all(journal, core, start, until, seen, write=clean)
-    core.rules = current  # new rounds from now on: the rules of the config started with
+    core.started_with(current)  # new rounds from now on: the rules of the config started with
     if damaged:
         core.written(journal.append(inputs.ALERT, alert(ERROR, SNAPSHOT_DAMAGED, "; ".join(damaged) + (
             ": the start replayed from an older snapshot or the journal instead; check the journal "
@@ -133,7 +136,7 @@ def _step_all(journal: Journal, core: TableCore, start: int, until: int, seen: _
 def _started(core: TableCore, payload: dict[str, Any]) -> None:
     core.restarted(hold_open_round=bool(payload.get("hold_open_round")))
     if "rules" in payload:  # rounds opened after that start: the rules it journaled
-        core.rules = core.adapter.rules_from_dump(payload["rules"])
+        core.started_with(core.adapter.rules_from_dump(payload["rules"]))
     core.set_burn(int(payload.get("burn_on_new_shoe", 0)))
 
 
@@ -166,30 +169,37 @@ def _integrity_problem(journal: Journal, broken: ChainBreak | None) -> str | Non
 
 
 def _hold_for_integrity(journal: Journal, core: TableCore, message: str, seq: int) -> None:
-    """One alert, a hold the pit can dismiss once it has looked, and a snapshot past the damage."""
-    if core.hold is None:
-        core.hold = Hold(INTEGRITY, message, ("dismiss",), seq)
-        core.changed()
-    payload = alert(ERROR, INTEGRITY, message, seq, hold=core.hold, seq=seq)
+    """One alert, a hold only the pit can release (with a reason) once it has looked, and a
+    snapshot past the damage. The rounds opened in the entries not applied still count: no round
+    id is issued twice."""
+    for number in _round_numbers(journal, core.table_id, after=seq - 1 if seq else journal.last_seq()):
+        core.round.seen(number)
+    hold = core.raise_hold(INTEGRITY, message, ("dismiss",), cause=seq, pit_only=True, announce=False)
+    payload = alert(ERROR, INTEGRITY, message, seq, hold=hold, seq=seq)
     core.written(journal.append(inputs.ALERT, payload, source=TABLE_SOURCE, round_id=core.round_id))
     journal.triggers_missing = False  # said once, in the journal
     journal.problems = []
     snapshot.take(journal, core, journal.last_seq())
 
 
+def _round_numbers(journal: Journal, table_id: str, after: int) -> Iterator[int]:
+    """The numbers of this table's round ids in the entries after ``after`` (not applied: read
+    as they stand, whatever the damage)."""
+    own = re.compile(rf"{re.escape(table_id)}-(\d{{1,12}})")
+    for entry in journal.entries(after=after):
+        found = own.fullmatch(entry.round_id or "")
+        if found:
+            yield int(found.group(1))
+
+
 def device_sync(core: TableCore) -> list[Effect]:
-    """The gate as the rebuilt table needs it: locked unless cards are being dealt; a resumed
-    round's device game started again; and the random draw the round was waiting for when the
-    process stopped (never journaled: made now)."""
-    # a table holding on the restart deals nothing until the dealer resumes (``resume`` unlocks it)
-    out: list[Effect] = [Gate(locked=core.hold is not None or (core.phase in (IDLE, BETTING) and core.shoe.burn_left == 0))]
+    """What the devices need for the rebuilt table (``game_device.resumption``: the gate, a
+    resumed round's device game, the draw it waits for; while the table holds on the restart
+    the dealer's ``resume`` starts the device's game), and a fault of the game's own device in
+    the journal cleared afresh (the new driver never saw it)."""
+    out = resumption(core)
     own = core.adapter.device
-    if own is not None and core.engine is not None and core.phase != SETTLING and core.hold is None:
-        # a resumed round on the game's own device: start its game again (the wheel's *u 1);
-        # while the table holds on the restart, the dealer's ``resume`` starts it
-        out += [DeviceCommand(own, name) for name in core.adapter.open_commands(core.rules)]
     if own is not None and core.health.fault(own) is not None:
-        out += [DeviceCommand(own, name) for name in core.adapter.recover_commands()]
-    if core.draw_due():
-        out.append(Draw(core.round_id))
+        at = next((i for i, e in enumerate(out) if isinstance(e, Draw)), len(out))  # before the draw
+        out[at:at] = [DeviceCommand(own, name) for name in core.adapter.recover_commands()]
     return out

@@ -2,9 +2,10 @@
 
 A ``Game`` names what a game is made of: its engine (the round class, controller/games), the
 config model of its ``[rules]`` keys, its table adapter (controller/table/games), its house-edge
-analysis (controller/analysis) and the simulated people of batch mode. The config's ``game``
-key, ``croupier house-edge`` and the table all read this registry, so a new game is one entry
-here plus its own modules.
+analysis (controller/analysis). The config's ``game`` key, ``croupier house-edge`` and the
+table all read this registry, so a new game is one entry here plus its own modules. The
+registry imports no runtime (batch mode's simulated people are the table's own business), so
+the config can read it without an import circle.
 """
 
 from __future__ import annotations
@@ -34,8 +35,6 @@ from controller.table.games.catch_a_wave import CatchAWaveAdapter
 from controller.table.games.roulette import RouletteAdapter, RouletteTableRules, TableRouletteRound
 from controller.table.games.russian_poker import RussianPokerAdapter
 from controller.table.games.three_card_blackjack import ThreeCardBlackjackAdapter
-from controller.table.players import SimulatedTable
-from controller.table.wheel import WheelTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,22 +48,17 @@ class Game:
     adapter: GameAdapter
     #: ``croupier house-edge <name>``: the analysis through the same engine
     house_edge: Callable[[HouseEdgeOptions], dict[str, Any]]
-    #: the simulated people of ``croupier run --rounds`` (the adapter words their bets and answers)
-    players: type[SimulatedTable]
 
 
 GAMES: dict[str, Game] = {game.name: game for game in (
-    Game("blackjack", BlackjackRound, BlackjackRules, BlackjackAdapter(), blackjack_analysis.house_edge,
-         SimulatedTable),
-    Game("roulette", TableRouletteRound, RouletteTableRules, RouletteAdapter(), roulette_analysis.house_edge,
-         WheelTable),
+    Game("blackjack", BlackjackRound, BlackjackRules, BlackjackAdapter(), blackjack_analysis.house_edge),
+    Game("roulette", TableRouletteRound, RouletteTableRules, RouletteAdapter(), roulette_analysis.house_edge),
     Game("three-card-blackjack", ThreeCardBlackjackRound, ThreeCardBlackjackRules, ThreeCardBlackjackAdapter(),
-         three_card_blackjack_analysis.house_edge, SimulatedTable),
-    Game("catch-a-wave", CatchAWaveRound, CatchAWaveRules, CatchAWaveAdapter(), catch_a_wave_analysis.house_edge,
-         SimulatedTable),
-    Game("baccarat", BaccaratRound, BaccaratRules, BaccaratAdapter(), baccarat_analysis.house_edge, SimulatedTable),
+         three_card_blackjack_analysis.house_edge),
+    Game("catch-a-wave", CatchAWaveRound, CatchAWaveRules, CatchAWaveAdapter(), catch_a_wave_analysis.house_edge),
+    Game("baccarat", BaccaratRound, BaccaratRules, BaccaratAdapter(), baccarat_analysis.house_edge),
     Game("russian-poker", RussianPokerRound, RussianPokerRules, RussianPokerAdapter(),
-         russian_poker_analysis.house_edge, SimulatedTable),
+         russian_poker_analysis.house_edge),
 )}
 #: the table adapters by game name
 ADAPTERS: dict[str, GameAdapter] = {name: game.adapter for name, game in GAMES.items()}

@@ -265,6 +265,17 @@ class ShoeDevice:
         table.emit(LoadShoe(self.shoe.shoe_id, self.decks))
         table.emit(Gate(locked=self.shoe.burn_left == 0))
 
+    def round_opened(self) -> int:
+        """A round opened on this shoe: its index in the shoe (1 for the shoe's first)."""
+        self.shoe.rounds += 1
+        return self.shoe.rounds
+
+    def round_closed(self, new_shoe_every_round: bool) -> None:
+        """A round closed: after the cut card (or in a game dealt from a fresh deck every round)
+        the next one needs a new shoe."""
+        if self.shoe.cut_seen or new_shoe_every_round:
+            self.shoe.needs_new = True
+
     def set_burn(self, count: int, round_open: bool) -> bool:
         """The ``burn_on_new_shoe`` from now on; a shoe nothing has left yet is burned by it
         too. True when that changed the current shoe."""

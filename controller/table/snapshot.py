@@ -4,14 +4,15 @@ Every ``every`` inputs the loop pickles the ``TableCore`` (the game adapter left
 rebuilt from the config), compresses it and journals it as a ``snapshot`` row whose payload
 carries the blob's SHA-256 and ``covers``, the seq of the last input the core had applied. The
 row is in the hash chain like any other, so an edited blob or row is a break. Loading goes
-through ``SafeUnpickler``: only this project's state classes (never its functions, never the
-modules that do I/O) and a few plain standard-library types, so a blob can build data, never
-run code. A snapshot written by other code (a different ``fingerprint``: an upgrade) is not
+through ``SafeUnpickler``: only this project's state classes (data by their kind: never its
+functions, never a class that does I/O) and a few plain standard-library types, so a blob can
+build data, never run code. A snapshot written by other code (a different ``fingerprint``: an upgrade) is not
 used; that start replays the whole journal once (docs/deployment.md, "Upgrades").
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import logging
@@ -19,12 +20,17 @@ import os
 import pickle
 import zlib
 from dataclasses import dataclass
+from enum import Enum
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
+from controller.games.base import EngineRound
 from controller.journal import SNAPSHOT, Entry, Journal, JournalFull
 from controller.table.core import TableCore
+from controller.table.shoe_device import ShoeDevice
 
 log = logging.getLogger(__name__)
 
@@ -34,13 +40,25 @@ EVERY = 1000
 TABLE_SOURCE = "table"
 _ADAPTER = "adapter"
 
-#: where state classes may come from (modules that do I/O or wire processes are excluded)
-_STATE_MODULES = ("controller.games.", "controller.table.", "controller.shoe", "controller.money", "controller.cards")
-_NOT_STATE = frozenset({
-    "controller.table.app", "controller.table.loop", "controller.table.spots", "controller.table.wheel",
-    "controller.table.devices", "controller.table.keyboard", "controller.table.printer",
-    "controller.table.players", "controller.table.recall", "controller.table.recovery", "controller.table.snapshot",
-})
+#: the pure layers (the layering test keeps I/O out of them): any class of theirs is state
+_PURE_MODULES = ("controller.games.", "controller.shoe", "controller.money", "controller.cards")
+#: the table's layer, which also holds the runtime (the loop, devices, the feed's wiring)
+_TABLE = "controller.table."
+#: the two plain classes of the table's state (every other one is data, see ``_is_state``)
+_STATE_ROOTS = (TableCore, ShoeDevice)
+_STATE_MODULES = (*_PURE_MODULES, _TABLE)
+
+
+def _is_state(cls: type) -> bool:
+    """A class a snapshot may build: any class of the pure layers, and of the table's layer one
+    that is data by its kind (a dataclass, a pydantic model, an enum, an engine's round, the
+    table and its shoe accounting), whose construction runs no code of its own. A class that
+    does I/O or wires processes (the loop, a device, the feed's listener) is none of these,
+    whatever module it is in: there is no list of modules to keep by hand."""
+    if cls.__module__.startswith(_PURE_MODULES):
+        return True
+    return cls.__module__.startswith(_TABLE) and (
+        dataclasses.is_dataclass(cls) or issubclass(cls, (BaseModel, Enum, EngineRound, *_STATE_ROOTS)))
 _STDLIB = frozenset({
     ("fractions", "Fraction"), ("decimal", "Decimal"), ("collections", "OrderedDict"), ("collections", "deque"),
     ("collections", "Counter"), ("collections", "defaultdict"), ("datetime", "datetime"), ("datetime", "date"),
@@ -63,9 +81,9 @@ class SafeUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) in _STDLIB:
             return super().find_class(module, name)
-        if module.startswith(_STATE_MODULES) and module not in _NOT_STATE:
+        if module.startswith(_STATE_MODULES):
             found = super().find_class(module, name)
-            if isinstance(found, type):
+            if isinstance(found, type) and _is_state(found):
                 return found
         raise SnapshotRefused(f"a snapshot may not build {module}.{name}")
 

@@ -3,21 +3,65 @@ docs/pit.md). Read-only views of the core; nothing here changes the table."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from controller.games.base import GameRules
+from controller.table.corrections import CorrectionBook
+from controller.table.games.base import Engine, GameAdapter
+from controller.table.health import DeviceHealth
+from controller.table.holds import Hold
 from controller.table.phases import SETTLING
-
-if TYPE_CHECKING:
-    from controller.table.core import TableCore
+from controller.table.shoe_device import ShoeState
 
 
-def prompt(core: TableCore) -> str:
+class ViewedTable(Protocol):
+    """What people are shown of the table (read only)."""
+
+    @property
+    def notice(self) -> str | None: ...
+    @property
+    def hold(self) -> Hold | None: ...
+    @property
+    def outage(self) -> Hold | None: ...
+    @property
+    def shoe(self) -> ShoeState: ...
+    @property
+    def keyin(self) -> int | None: ...
+    @property
+    def engine(self) -> Engine | None: ...
+    @property
+    def closing(self) -> bool: ...
+    @property
+    def adapter(self) -> GameAdapter: ...
+    @property
+    def health(self) -> DeviceHealth: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def preset(self) -> str | None: ...
+    @property
+    def currency(self) -> tuple[str, int]: ...
+    @property
+    def round_id(self) -> str | None: ...
+    @property
+    def dealer(self) -> str | None: ...
+    @property
+    def rules(self) -> GameRules: ...
+    @property
+    def devices(self) -> dict[str, dict[str, Any]]: ...
+    @property
+    def alerts_open(self) -> dict[int, dict[str, Any]]: ...
+    @property
+    def book(self) -> CorrectionBook: ...
+
+
+def prompt(core: ViewedTable) -> str:
     """The dealer's current instruction (with a refused press's reason until the state changes)."""
     text = _instruction(core)
     return f"{text} [{core.notice}]" if core.notice else text
 
 
-def _instruction(core: TableCore) -> str:
+def _instruction(core: ViewedTable) -> str:
     hold, shoe = core.outage or core.hold, core.shoe
     if hold is not None:
         return f"HOLD {hold.code}: {hold.message} — {' or '.join(hold.options)}"
@@ -40,12 +84,14 @@ def _instruction(core: TableCore) -> str:
     return core.adapter.prompt(core.engine, core.engine.expects())
 
 
-def state(core: TableCore) -> dict[str, Any]:
+def state(core: ViewedTable) -> dict[str, Any]:
     """The retained ``state`` snapshot of the pit feed (devices are added by the loop)."""
     shoe, shown = core.shoe, core.outage or core.hold
     return {
         "game": core.adapter.game,
         "preset": core.preset,
+        "currency": core.currency[0],
+        "currency_digits": core.currency[1],
         "phase": "hold" if shown is not None else core.phase,
         "round": core.round_id,
         "dealer": core.dealer,

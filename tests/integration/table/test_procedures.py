@@ -58,9 +58,9 @@ async def test_card_while_bets_are_open_voids_with_refunds(table_factory):
     assert t.prompt == "Open betting"
 
 
-async def test_void_after_early_settlements_refunds_every_stake(table_factory):
-    """A blackjack paid 3:2 at once and a doubled hand: a void refunds every stake, the early
-    payout reversed."""
+async def test_void_after_early_settlements_keeps_them_and_refunds_what_still_rides(table_factory):
+    """A blackjack paid 3:2 at once and a doubled hand: a void returns only the doubled hand's
+    stake, which still rides; the blackjack stays paid (RULES.md: a void never un-pays)."""
     t = await table_factory(stacked=["AS", "TD", "6H", "KC", "6S", "9D"], preset="ru6")
     await t.play((1, 1000, "A"), (2, 2000, "B"))
     await t.deal("AS", "TD", "6H", "KC", "6S")  # box 1 A-K blackjack; box 2 T-6 vs 6
@@ -68,7 +68,8 @@ async def test_void_after_early_settlements_refunds_every_stake(table_factory):
     await t.cmd("void_round", reason="dealer error")
     (r,) = t.rounds()
     assert r["status"] == "void"
-    assert bets(r) == [(1, 1, "main", "A", 1000, 1000), (2, 1, "main", "B", 4000, 4000)]
+    assert bets(r) == [(1, 1, "main", "A", 1000, 2500), (2, 1, "main", "B", 4000, 4000)]
+    assert r["outcome"]["void"]["returned"] == [1] and r["outcome"]["void"]["stands"] == [0]
 
 
 async def test_impossible_card_holds_and_burn_goes_on(table_factory):

@@ -104,8 +104,9 @@ async def test_a_card_the_tableau_does_not_call_for_holds(game_table):
     assert r["outcome"]["burned"] == ["8D"] and r["outcome"]["banker"]["cards"] == ["6D", "JS"]
 
 
-async def test_void_on_a_hold_refunds_every_bet(game_table):
-    """Both hands stand (Player 7, Banker 6) and a fifth card comes out: the dealer voids."""
+async def test_void_on_a_hold_keeps_what_was_settled(game_table):
+    """Both hands stand (Player 7, Banker 6) and a fifth card comes out: the dealer voids. The
+    coup was settled before the card came: a void never un-pays, so nothing is returned."""
     t = await game_table(game="baccarat", stacked=["4H", "3S", "3D", "3C", "KD"], limits=LIMITS)
     await open_with_bets(t, *BETS)
     await t.deal("4H", "3S", "3D", "3C")
@@ -115,5 +116,6 @@ async def test_void_on_a_hold_refunds_every_bet(game_table):
     await t.cmd("void_round", reason="card out of turn")
     (r,) = t.rounds()
     assert r["status"] == "void" and r["outcome"]["burned"] == ["KD"]
-    assert bets(r) == [(1, 1, "banker", "A", 1010, 1010), (2, 1, "player", "B", 2000, 2000),
-                       (3, 1, "banker", "C", 300, 300), (3, 1, "tie", "C", 500, 500)]
+    assert sorted(bets(r)) == [(1, 1, "banker", "A", 1010, 0), (2, 1, "player", "B", 2000, 4000),
+                               (3, 1, "banker", "C", 300, 0), (3, 1, "tie", "C", 500, 0)]
+    assert r["outcome"]["void"]["returned"] == []

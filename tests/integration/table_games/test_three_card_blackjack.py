@@ -117,13 +117,14 @@ async def test_a_card_during_decisions_holds_until_burned(game_table):
     assert r["outcome"]["burned"] == ["7C"]
 
 
-async def test_void_reverses_an_ace_plus_already_paid(game_table):
-    """Voided on the hold: every stake comes back, the Ace Plus paid at the turn reversed."""
+async def test_void_keeps_an_ace_plus_already_paid(game_table):
+    """Voided on the hold: the Ante still rides and comes back; the Ace Plus paid at the turn
+    stays paid (a void never un-pays)."""
     t = await game_table(game="three-card-blackjack", stacked=ONE_BOX + ["7C"], limits=LIMITS)
     await open_with_bets(t, (1, "ante", 1000, "A"), (1, "ace_plus", 500, "A"))
     await t.deal(*ONE_BOX, "7C")
     await t.cmd("void_round", reason="card out of turn")
     (r,) = t.rounds()
     assert r["status"] == "void"
-    assert bets(r) == [(1, 1, "ace_plus", "A", 500, 500), (1, 1, "ante", "A", 1000, 1000)]
+    assert bets(r) == [(1, 1, "ace_plus", "A", 500, 2000), (1, 1, "ante", "A", 1000, 1000)]
     assert t.prompt == "Shuffle: load a new deck"

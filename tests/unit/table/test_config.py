@@ -80,3 +80,12 @@ def test_not_toml_and_missing_file(tmp_path):
         _load(tmp_path, "[table\nid=1")
     with pytest.raises(ConfigError, match="nope.toml"):
         load(tmp_path / "nope.toml")
+
+
+def test_the_tables_state_carries_its_currency(tmp_path):
+    from controller.table.app import build_core
+
+    text = GOOD.replace('journal = "j/bj1.journal"', 'journal = "j/bj1.journal"\ncurrency = "JPY"\ncurrency_digits = 0')
+    state = build_core(_load(tmp_path, text)).state()
+    assert (state["currency"], state["currency_digits"]) == ("JPY", 0)
+    assert build_core(_load(tmp_path, GOOD)).state()["currency"] == "EUR"

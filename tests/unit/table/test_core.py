@@ -4,17 +4,31 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.commands.parse import parse_order
 from controller.games.blackjack.rules import blackjack_rules
 from controller.journal import Journal
 from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.effects import Gate, LoadShoe, Record
+from controller.table.inputs import InputRefused
 from controller.table.recovery import replay
 from controller.table.registry import adapter_for
 
 
 def new_core() -> TableCore:
     return TableCore("t1", adapter_for("blackjack"), blackjack_rules("ru6"), "ru6")
+
+
+def refused_at_the_edge(journal: Journal, payload: dict[str, Any]) -> bool:
+    """As the loop's edge: a command that is no command of the model is refused before it is
+    journaled (an ``input.refused`` alert instead)."""
+    try:
+        parse_order(payload)
+    except InputRefused as refused:
+        journal.append(inputs.ALERT, {"severity": "warning", "code": "input.refused", "cause": 0,
+                                      "message": refused.message}, source="table")
+        return True
+    return False
 
 
 class Live:
@@ -40,7 +54,8 @@ class Live:
         return effects
 
     def cmd(self, name: str, **args: Any) -> list[Any]:
-        return self.put(inputs.COMMAND, inputs.command(name, **args))
+        payload = inputs.command(name, **args)
+        return [] if refused_at_the_edge(self.journal, payload) else self.put(inputs.COMMAND, payload)
 
     def card(self, card: str, n: int | None = None) -> list[Any]:
         if n is None:
@@ -119,13 +134,18 @@ def test_card_with_no_round_can_only_be_burned():
     assert live.core.shoe.composition.left("QS") == 5  # it did leave the shoe
 
 
-def test_malformed_and_unknown_commands_are_refused():
+def test_malformed_and_unknown_commands_are_refused_at_the_edge_and_hold_when_journaled():
     live = Live(Journal(":memory:"))
     serial = live.core.serial
-    live.put(inputs.COMMAND, {"command": "shuffle"})
-    live.put(inputs.COMMAND, {"command": "bet", "box": 1})
-    assert [a["code"] for a in live.alerts()] == ["table.command.malformed"] * 2
-    assert live.core.serial == serial
+    assert live.cmd("shuffle") == [] and live.cmd("bet", box=1) == []
+    assert [a["code"] for a in live.alerts()] == ["input.refused"] * 2 and live.core.serial == serial
+    assert "unknown command 'shuffle'" in live.alerts()[0]["message"]
+    # written into the journal behind the edge's back: the table holds on it, naming the entry
+    bad = live.journal.append(inputs.COMMAND, {"command": "bet", "box": 1}, source="editor")
+    live.core.step(bad)
+    hold = live.core.hold
+    assert hold is not None and hold.code == "table.entry_unapplicable" and hold.cause == bad.seq
+    assert "bet needs 'amount'" in hold.message and hold.options == ("dismiss",)
 
 
 def test_pit_void_and_close_after_round():

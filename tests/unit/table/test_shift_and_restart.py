@@ -52,7 +52,7 @@ def test_sign_in_is_taken_during_a_hold_and_a_bad_id_is_refused():
     live.cmd("sign_in", dealer="dlr-07")
     assert live.core.dealer == "dlr-07" and live.core.hold is not None
     live.cmd("sign_in", dealer="no spaces allowed")
-    assert live.alerts()[-1]["code"] == "table.sign_in.dealer" and live.core.dealer == "dlr-07"
+    assert live.alerts()[-1]["code"] == "input.refused" and live.core.dealer == "dlr-07"
     live.cmd("sign_out")
     live.cmd("sign_out")
     assert live.alerts()[-1]["code"] == "table.sign_out.nobody"

@@ -29,9 +29,9 @@ def test_a_bet_the_engine_chokes_on_holds_the_replayed_round_and_void_releases_i
     live = Live(journal)
     live.cmd("open_round")
     live.cmd("bet", box=1, amount=1000, player="A")
-    # a bet kind that is a list: the engine's lookup raises TypeError, not a RuleError
-    hostile = journal.append(inputs.COMMAND, {"command": "bet", "box": 2, "amount": 1000, "kind": ["main"]},
-                             source="dealer", round_id="t1-000001")
+    # a card without its count: no device event can be read from it
+    hostile = journal.append(inputs.DEVICE, {"type": "card", "device": "shoe", "card": "AH"},
+                             source="shoe", round_id="t1-000001")
     journal.append(inputs.COMMAND, {"command": "close_betting"}, source="dealer", round_id="t1-000001")
 
     core = fresh()
@@ -40,7 +40,7 @@ def test_a_bet_the_engine_chokes_on_holds_the_replayed_round_and_void_releases_i
     assert result.round_id == "t1-000001"
     assert core.hold is not None and core.hold.code == "table.entry_unapplicable"
     assert core.hold.options == ("void_round",) and core.hold.cause == hostile.seq
-    assert f"journal entry {hostile.seq} (command)" in core.prompt()
+    assert f"journal entry {hostile.seq} (device)" in core.prompt()
     raised = alerts(journal, "table.entry_unapplicable")
     assert len(raised) == 1 and raised[0]["entry"] == hostile.seq and raised[0]["severity"] == "error"
     # the close_betting behind it was refused by the hold, not applied

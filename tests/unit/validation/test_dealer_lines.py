@@ -23,11 +23,11 @@ async def test_a_box_that_is_no_number_is_refused_and_the_table_goes_on_and_rest
 
     answer = submit_line(t.loop, "bet box=x amount=1000 player=A")
 
-    assert answer == "? bet refused: box must be a box number from 1 to 99, not 'x'"
+    assert answer == "? bet refused: box: must be a box number from 1 to 99, not 'x'"
     await t.settled()
     assert not t.task.done(), "the table task must survive a bad line"
     assert [e.kind for e in list(t.journal.entries())[rows:]] == [inputs.ALERT], "journaled as a refusal only"
-    assert t.alerts()[-1]["code"] == "input.refused" and "box must be a box number" in t.alerts()[-1]["message"]
+    assert t.alerts()[-1]["code"] == "input.refused" and "box: must be a box number" in t.alerts()[-1]["message"]
     assert not [e for e in t.journal.entries() if e.kind == inputs.COMMAND and e.payload.get("box") == "x"]
 
     assert submit_line(t.loop, "bet box=1 amount=1000 player=A") is None
@@ -58,7 +58,7 @@ async def test_fractional_money_is_refused_in_every_game(table, game: str) -> No
 
     answer = submit_line(t.loop, f"bet box=1 amount=1050.5 player=A kind={MAIN[game]}")
 
-    assert answer is not None and "amount must be a whole number of minor units" in answer and "1050.5" in answer
+    assert answer is not None and "amount: must be a whole number of minor units" in answer and "1050.5" in answer
     await t.settled()
     assert t.core.adapter.open_bets(t.core.engine) == []
     assert [e.kind for e in list(t.journal.entries())[rows:]] == [inputs.ALERT]
@@ -70,13 +70,13 @@ async def test_fractional_money_is_refused_in_every_game(table, game: str) -> No
 
 
 @pytest.mark.parametrize(("line", "says"), [
-    ("bet box=1 amount=500 colour=red", "colour is not an argument of bet"),
-    ("bet amount=500", "box is missing (a box number from 1 to 99)"),
-    ("decide box=1 action=HIT!", "action must be a decision such as hit, stand or double"),
-    ("key_card card=ZZ", "card must be a card such as AH, TS or 10D, not 'ZZ'"),
-    ("void_round reason=''", "reason must be text of 1 to 200 printable characters"),
-    ("sign_in dealer='anna k'", "dealer must be a dealer id of 1 to 32"),
-    ("key_result number=37", "number must be a pocket from 0 to 36, or 00"),
+    ("bet box=1 amount=500 colour=red", "colour: Extra inputs are not permitted (bet takes box, amount, kind, player)"),
+    ("bet amount=500", "box: missing; bet needs 'box' (a box number from 1 to 99)"),
+    ("decide box=1 action=HIT!", "action: must be a decision such as hit, stand or double"),
+    ("key_card card=ZZ", "card: must be a card such as AH, TS or 10D, not 'ZZ'"),
+    ("void_round reason=''", "reason: must be text of 1 to 200 printable characters"),
+    ("sign_in dealer='anna k'", "dealer: must be a dealer id of 1 to 32"),
+    ("key_result number=37", "number: must be a pocket from 0 to 36, or 00"),
     ("bet box=[[[[[[1]]]]]] amount=5", "box: nested 6 deep"),
     ("opne_round", "unknown command 'opne_round'"),
 ])

@@ -1,0 +1,69 @@
+"""Where a device event goes at the table: health (online, offline), a bet spot's press (the
+command it stands for, ``presses``), the game's own device (``game_device``), the shoe's
+accounting (``shoe_device``). The table is seen through ``EventTable`` only."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from controller.commands.models import Command
+from controller.commands.parse import parse_order
+from controller.jsonbound import InputRefused
+from controller.table.events import device_of
+from controller.table.games.base import Engine, GameAdapter
+from controller.table.holds import ERROR, WARNING
+from controller.table.presses import PressRefused, press_command
+from controller.table.refusal import Refusal
+from controller.table.shoe_device import SHOE, ShoeDevice, ShoeTable
+from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline, Refused
+from drivers.spots.events import SpotPress
+
+
+class EventTable(ShoeTable, Protocol):
+    """What a device event needs of the table."""
+
+    @property
+    def engine(self) -> Engine | None: ...
+
+    @property
+    def adapter(self) -> GameAdapter: ...
+
+    @property
+    def shoe_device(self) -> ShoeDevice: ...
+
+    def command(self, order: Command) -> None: ...
+
+    def game_device_step(self, device: str, event: DeviceEvent) -> None: ...
+
+    def press_refused(self, notice: str) -> None: ...
+
+
+def route(table: EventTable, event: DeviceEvent) -> None:
+    device = device_of(event)
+    match event:
+        case DeviceOnline():
+            table.health_change(device, online=True)
+        case DeviceOffline(reason=reason):
+            table.health_change(device, online=False)
+            table.alert(ERROR, "device.offline", f"{device} offline: {reason}")
+        case SpotPress():
+            _press(table, event)
+        case _ if device == table.adapter.device:
+            table.game_device_step(device, event)
+        case Refused(reason=reason, raw=raw) if device != SHOE:
+            table.alert(WARNING, "device.refused", f"{device}: {reason}", raw=raw)
+        case _ if device == SHOE:
+            table.shoe_device.device_step(table, event)
+        case _:  # another device's own event: journaled (and its presence tracked), no game step
+            pass
+
+
+def _press(table: EventTable, press: SpotPress) -> None:
+    """A bet-spot press: the command it stands for now, or refused with the reason left on the
+    dealer's prompt."""
+    try:
+        payload: dict[str, Any] = press_command(press.model_dump(mode="json"), table.engine)
+        table.command(parse_order(payload))
+    except (PressRefused, Refusal, InputRefused) as exc:
+        table.press_refused(f"spot {press.spot} {press.button} refused: {exc.message}")
+        raise Refusal(exc.code, exc.message) from None
