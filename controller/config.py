@@ -238,6 +238,19 @@ def money_message(value: Any, currency: str = "EUR", digits: int = 2) -> str:
 KEY_ENV = "CROUPIER_JOURNAL_KEY"
 
 
+#: the simulated players' styles (controller/protection/styles.py)
+PlayerStyle = Literal["flat", "random", "counter-1-8", "counter-1-12", "counter-cover", "wonger"]
+
+
+class ProtectionSection(_Strict):
+    """``[protection]`` (docs/protection.md): the advantage-play watch of a blackjack table, which
+    flags a player to the pit (an alert) once the evidence passes ``alpha`` over ``min_rounds``."""
+
+    advantage_play: bool = True
+    alpha: float = Field(1e-5, gt=0, le=0.05)
+    min_rounds: int = Field(50, ge=10, le=100_000)
+
+
 class JournalSection(_Strict):
     """The journal's key (docs/security.md, "The journal chain"): a file only the service user
     can read (mode 0600), or ``CROUPIER_JOURNAL_KEY``; never the journal itself."""
@@ -254,6 +267,10 @@ class TableConfig(_Strict):
     mqtt: Mqtt = Mqtt()
     console: ConsoleSection = ConsoleSection()
     metrics: MetricsSection = MetricsSection()
+    protection: ProtectionSection = ProtectionSection()
+    #: ``[simulated_players]``: box number -> style of the simulated player there in ``--rounds``
+    #: runs (docs/protection.md); none: three flat bettors
+    simulated_players: dict[Annotated[int, Field(ge=1, le=99)], PlayerStyle] = {}
     #: ``[accounts.<name>]``: who may sign in to the console (and the pit dashboard)
     accounts: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.-]{1,32}$")], AccountSection] = {}
     #: the directory relative paths are resolved against (set by ``load``)

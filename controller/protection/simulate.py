@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import random
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,39 +20,24 @@ from typing import Any
 from controller.config import TableConfig
 from controller.journal import Entry, Journal
 from controller.protection.advantage import AdvantageWatch
-from controller.protection.hilo import ShoeCount
-from controller.protection.styles import STYLES, Bettor, bettor
-from controller.table.core import TableCore
-from controller.table.players import SeatedPlayer
+from controller.protection.seating import TableCount, seat
+from controller.protection.styles import STYLES
 
 GAMES = ("blackjack",)
 
 
-class _ShoeWatcher:
-    """Keeps the players' count from the journal as it is written, and says when ``shoes`` are done."""
+class _ShoeWatcher(TableCount):
+    """The players' count, and the end of the ``shoes`` asked for."""
 
     def __init__(self, decks: int, shoes: int) -> None:
-        self.count = ShoeCount(decks)
+        super().__init__(decks)
         self.shoes = shoes
         self.done = asyncio.Event()
 
     def on_entry(self, entry: Entry) -> None:
-        self.count.apply(entry.kind, entry.payload)
+        super().on_entry(entry)
         if self.count.shoes > self.shoes:  # the next shoe is loaded: every asked-for shoe was dealt
             self.done.set()
-
-    def on_prompt(self, prompt: str, core: TableCore) -> None:
-        """Prompts are for people; the players here only count."""
-
-
-def _player(style: str, box: int, unit: int, count: ShoeCount, rng: random.Random) -> SeatedPlayer:
-    chosen: Bettor = bettor(style, rng)
-
-    def stakes() -> int | None:
-        units = chosen.units(count.true_count)
-        return None if units is None else units * unit
-
-    return SeatedPlayer(f"{style}-box{box}", box, unit, stakes)
 
 
 def check_styles(styles: Sequence[str], boxes: int) -> None:
@@ -81,8 +65,7 @@ async def simulate(config: TableConfig, styles: Sequence[str], shoes: int, seed:
         table = _simulated(config, directory / "protection.journal", seed)
         watcher = _ShoeWatcher(rules.decks, shoes)
         unit = rules.limits["main"].min
-        seated = [_player(style, box, unit, watcher.count, random.Random(f"{seed}-{box}"))
-                  for box, style in enumerate(styles, start=1)]
+        seated = seat(dict(enumerate(styles, start=1)), unit, watcher.count, seed)
 
         async def on_ready(loop: Any, devices: Any) -> None:
             loop.listeners.append(watcher)

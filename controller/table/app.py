@@ -17,6 +17,8 @@ from typing import Any, TextIO
 from controller.config import TableConfig
 from controller.journal import Journal
 from controller.metrics import table_metrics
+from controller.protection.live import watch_table
+from controller.protection.seating import TableCount, seat
 from controller.sd_notify import Notifier
 from controller.table import inputs
 from controller.table.core import TableCore
@@ -97,6 +99,9 @@ async def run_table(
         loop.applied_hooks.append(metrics.applied)
     printer = Printer(out, as_json, prompts, currency=config.table.currency, digits=config.table.currency_digits)
     loop.listeners.append(printer)
+    advantage_watch = watch_table(loop, journal, config)  # a blackjack table's flags to the pit (docs/protection.md)
+    if advantage_watch is not None:
+        loop.listeners.append(advantage_watch)
     if result.round_id is not None and not as_json:
         out.write(f"resumed round {result.round_id} from the journal ({result.inputs} inputs replayed)\n")
     devices = await open_devices(config, core, loop.device_event)  # the game's and every other configured one
@@ -130,7 +135,8 @@ async def run_table(
             await asyncio.Event().wait()  # stdin closed: the devices still play, until stopped
             return 0
         limits = core.rules.limits.get(core.adapter.bet_kind)
-        players = seated or default_players(limits.min if limits else 100)
+        unit = limits.min if limits else 100
+        players = seated or _styled_players(config, loop, unit) or default_players(unit)
         sim = simulated_people(config, loop, devices, players, rounds, pace, result.rounds_closed)
         sim.stop_when_closed = stop_when_closed
         tasks.append(asyncio.create_task(sim.run(), name="simulated-people"))
@@ -159,6 +165,15 @@ def _progressing(loop: TableLoop, table: asyncio.Task[Any]) -> Callable[[], bool
         return not table.done() and ((loop.pending == 0 and not loop.busy) or last != previous)
 
     return alive
+
+
+def _styled_players(config: TableConfig, loop: TableLoop, unit: int) -> list[SeatedPlayer]:
+    """``[simulated_players]``: a player per box in its style, counting the cards the table journals."""
+    if not config.simulated_players:
+        return []
+    count = TableCount(getattr(config.game_rules(), "decks", 6))
+    loop.listeners.append(count)
+    return seat(config.simulated_players, unit, count.count, config.table.id)
 
 
 async def _until(done: asyncio.Event, tasks: list[asyncio.Task[Any]]) -> None:

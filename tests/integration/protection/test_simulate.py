@@ -55,3 +55,44 @@ def test_the_command_prints_one_json_object(styles: str) -> None:
     for row in result["players"].values():
         assert set(row) >= {"style", "box", "rounds", "flagged", "statistic", "p_value", "edge_per_hour"}
         assert isinstance(row["edge_per_hour"], int)
+
+
+def _table(tmp_path: Path, extra: str) -> Path:
+    text = CONFIG.read_text().replace('journal = "../var/bj-ru6.journal"', f'journal = "{tmp_path / "bj.journal"}"')
+    text = text.replace('broker = "embedded"', 'broker = "none"')
+    config = tmp_path / "bj.toml"
+    config.write_text(text + extra)
+    return config
+
+
+def _flags(journal: Path) -> list[dict]:
+    from controller.journal import Journal
+
+    with Journal(journal) as read:
+        return [e.payload for e in read.entries() if e.kind == "alert" and e.payload["code"] == "protection.advantage_play"]
+
+
+def test_a_live_table_flags_its_counter_to_the_pit_once_and_not_again_after_a_restart(tmp_path: Path) -> None:
+    """``croupier run`` with [simulated_players] in the config: the watch runs at the table and
+    journals the flag as an alert (which the feed publishes and the back office keeps)."""
+    config = _table(tmp_path, '\n[protection]\nalpha = 0.01\nmin_rounds = 20\n\n'
+                              '[simulated_players]\n1 = "flat"\n2 = "counter-1-12"\n')
+    run = [sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--quiet"]
+    first = subprocess.run([*run, "--new-journal", "--rounds", "150"], capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    flags = _flags(tmp_path / "bj.journal")
+    assert [f["player"] for f in flags] == ["counter-1-12-box2"]
+    flag = flags[0]
+    assert flag["severity"] == "warning" and "bets follow the count" in flag["message"]
+    assert " EUR an hour" in flag["message"] and flag["evidence"]["p_value"] < 0.005
+    assert "count" not in {k for k in flag if k != "evidence"}  # the shoe's count is never published
+    again = subprocess.run([*run, "--rounds", "20"], capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert [f["player"] for f in _flags(tmp_path / "bj.journal")] == ["counter-1-12-box2"]
+
+
+def test_simulated_players_in_the_config_are_checked_at_load(tmp_path: Path) -> None:
+    from controller.config import ConfigError
+
+    with pytest.raises(ConfigError, match="simulated_players"):
+        load(_table(tmp_path, '\n[simulated_players]\n1 = "card-sharp"\n'))
