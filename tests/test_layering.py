@@ -87,6 +87,12 @@ RULES = [
     ("controller.commands", "drivers", "the command model knows no device"),
     ("controller.jsonbound", "controller", "the bounded JSON parser is the standard library's alone"),
     ("controller.jsonbound", "drivers", "the bounded JSON parser is the standard library's alone"),
+    *(("controller.boards", face, "result boards are computed from round records: no table, feed or page")
+      for face in ("controller.table", "controller.feed", "controller.console", "controller.pit", "drivers")),
+    *(("controller.protection", face, "the watches read the journal and journal their alerts: no page, no feed")
+      for face in ("controller.feed", "controller.console", "controller.pit")),
+    *(("controller.web", inner, "the pages' shared web side knows no table and no game")
+      for inner in ("controller.table", "controller.games", "controller.feed", "drivers")),
 ]
 
 
