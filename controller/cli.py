@@ -183,6 +183,7 @@ table_cli.register(app)
 importlib.import_module("controller.pit.cli").register(app)
 importlib.import_module("controller.demo").register(app)
 importlib.import_module("controller.hil.cli").register(app)
+importlib.import_module("controller.backoffice.cli").register(app)
 
 
 def main() -> None:
