@@ -59,7 +59,8 @@ def register(app: typer.Typer) -> None:
 
     @app.command("recall")
     def recall_cmd(
-        config: Annotated[Path, typer.Option(help="the table's TOML config file")],
+        config: Annotated[Path | None, typer.Option(help="the table's TOML config file")] = None,
+        journal: Annotated[Path | None, typer.Option(help="a journal file by its path, instead of --config")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="a JSON array of round records")] = False,
         last: Annotated[int | None, typer.Option(min=1, help="the last N rounds (default 10)")] = None,
         all_: Annotated[bool, typer.Option("--all", help="every round in the journal")] = False,
@@ -71,10 +72,15 @@ def register(app: typer.Typer) -> None:
 
         if sum((last is not None, all_, round_id is not None)) > 1:
             raise typer.BadParameter("give at most one of --last, --all, --round")
-        cfg = _config(config)
-        records = recall(cfg.journal_path, last=None if all_ else (last or 10), round_id=round_id)
+        if (config is None) == (journal is None):
+            raise typer.BadParameter("give --config or --journal (one of them)")
+        if journal is not None and not journal.is_file():
+            typer.echo(f"error: no journal at {journal}", err=True)
+            raise typer.Exit(2)
+        journal_path = journal if journal is not None else _config(config).journal_path  # type: ignore[arg-type]
+        records = recall(journal_path, last=None if all_ else (last or 10), round_id=round_id)
         if round_id is not None and not records:
-            typer.echo(f"error: no closed round {round_id!r} in {cfg.journal_path}", err=True)
+            typer.echo(f"error: no closed round {round_id!r} in {journal_path}", err=True)
             raise typer.Exit(1)
         if as_json:
             typer.echo(json.dumps(records))

@@ -104,7 +104,10 @@ def _grouped(rows: Sequence[Row]) -> list[tuple[str, list[tuple[Any, ...]]]]:
     return sorted(pending.items(), key=lambda item: first.get(item[0], 3))
 
 
-_DOWN = (psycopg.OperationalError, psycopg.errors.AdminShutdown, PoolTimeout)
+#: what a row's content can make the database refuse (a NUL byte, a broken constraint); any
+#: other error (connection lost, server shutting down or starting, a missing table) means the
+#: database cannot take the batch now, and it is retried whole
+_REFUSED = (psycopg.DataError, psycopg.IntegrityError)
 
 
 async def write(pool: AsyncConnectionPool[Any], rows: Sequence[Row]) -> int:
@@ -119,11 +122,9 @@ async def write(pool: AsyncConnectionPool[Any], rows: Sequence[Row]) -> int:
                     for sql, params in _grouped(rows):
                         await cur.executemany(sql, params)
                 return 0
-            except _DOWN:
-                raise
-            except psycopg.DatabaseError:
+            except _REFUSED:
                 return await _one_by_one(conn, rows)
-    except _DOWN as exc:
+    except (psycopg.Error, PoolTimeout) as exc:
         raise DatabaseDown(str(exc).strip() or type(exc).__name__) from None
 
 
@@ -135,9 +136,7 @@ async def _one_by_one(conn: psycopg.AsyncConnection[Any], rows: Sequence[Row]) -
                 async with conn.transaction():
                     for sql, params in statements(row):
                         await cur.execute(sql, params)
-            except _DOWN:
-                raise
-            except psycopg.DatabaseError as exc:
+            except _REFUSED as exc:
                 refused += 1
                 topic, payload = _described(row)
                 await cur.execute(REJECTED_SQL, (topic, payload, f"database refused it: {str(exc).strip()[:300]}"))
