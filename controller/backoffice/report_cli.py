@@ -18,11 +18,19 @@ ConfigLoader = Callable[[Path | None], BackofficeConfig]
 DatabasePicker = Callable[[BackofficeConfig, str | None], str]
 
 
-def _day(text: str) -> date:
+def _day(text: str, cfg: BackofficeConfig) -> date:
+    """``YYYY-MM-DD``, or ``today``: the gaming day open now."""
+    if text == "today":
+        from datetime import UTC, datetime
+
+        from controller.backoffice.gaming_day import day_of
+
+        b = cfg.backoffice
+        return day_of(datetime.now(UTC), clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone))
     try:
         return date.fromisoformat(text)
     except ValueError:
-        raise typer.BadParameter(f"a gaming day as YYYY-MM-DD, not {text!r}", param_hint="--day") from None
+        raise typer.BadParameter(f"a gaming day as YYYY-MM-DD (or today), not {text!r}", param_hint="--day") from None
 
 
 def _format(as_json: bool, as_csv: bool, as_html: bool) -> str:
@@ -34,7 +42,7 @@ def _format(as_json: bool, as_csv: bool, as_html: bool) -> str:
 def register(office: typer.Typer, load_config: ConfigLoader, pick_database: DatabasePicker) -> None:
     @office.command("report")
     def report_cmd(
-        day: Annotated[str, typer.Option(help="the gaming day, YYYY-MM-DD")],
+        day: Annotated[str, typer.Option(help="the gaming day, YYYY-MM-DD, or today")],
         config: Annotated[Path | None, typer.Option(help="TOML with \\[backoffice] (gaming day, shifts, pits)")] = None,
         database: Annotated[str | None, typer.Option(help="postgresql://user@host/db")] = None,
         shift: Annotated[str | None, typer.Option(help="one named shift of the day")] = None,
@@ -62,7 +70,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
                 typer.echo(f"error: no pit {pit!r} in [backoffice.pits] (known: {', '.join(b.pits) or 'none'})", err=True)
                 raise typer.Exit(2)
             tables = [t for t in b.pits[pit] if tables is None or t in tables]
-        spec = ReportSpec(_day(day), clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone),
+        spec = ReportSpec(_day(day, cfg), clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone),
                           {k: clock_time(v, k) for k, v in b.shifts.items()}, shift,
                           tuple(tables) if tables is not None else None, b.pits, b.z_flag)
         try:
@@ -87,7 +95,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
 
     @office.command("ratings")
     def ratings_cmd(
-        day: Annotated[str, typer.Option(help="the gaming day, YYYY-MM-DD")],
+        day: Annotated[str, typer.Option(help="the gaming day, YYYY-MM-DD, or today")],
         config: Annotated[Path | None, typer.Option(help="TOML with \\[backoffice]")] = None,
         database: Annotated[str | None, typer.Option(help="postgresql://user@host/db")] = None,
         player: Annotated[str | None, typer.Option(help="only this player id")] = None,
@@ -109,7 +117,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         cfg = load_config(config)
         url = pick_database(cfg, database)
         b = cfg.backoffice
-        starts, zone, last = clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone), _day(day)
+        starts, zone, last = clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone), _day(day, cfg)
         period = Period("days", gaming_day(last - timedelta(days=days - 1), starts, zone).start,
                         gaming_day(last, starts, zone).end)
         try:
