@@ -5,6 +5,9 @@ each publish only what it owns (docs/security.md, docs/protocols.md for the topi
 - ``<table>-controller``: the table's feed (``event round alert ledger state prompt online``)
   and the spots' lamps out; its ``command`` topic and the spots' ``press``/``online`` in;
 - ``<table>-spot-<n>``: its own ``press`` and ``online`` out, its own ``lamp`` in;
+- with ``--bind-client-ids``, every client's id is its user name (``use_username_as_clientid``),
+  so no password can take another account's session, and the table's spots link logs in as
+  ``<table>-spots`` (the controller's password) beside its feed as ``<table>-controller``;
 - the pit dashboard's account (``pit``): every table's topics in, and alone the ``command`` topics out;
 - read-only accounts (``viewer``): the feed topics in, nothing out;
 - the back office's account (``--backoffice``), read-only like a viewer, plus the pit commands;
@@ -121,7 +124,8 @@ def parse_bridges(specs: Iterable[str], tables: list[Table]) -> list[PitBridge]:
 
 
 def accounts(tables: Iterable[Table], pit: str = "pit", readers: Iterable[str] = ("viewer",), *,
-             backoffice: str | None = None, bridges: Iterable[PitBridge] = (), central: bool = False) -> list[Account]:
+             backoffice: str | None = None, bridges: Iterable[PitBridge] = (), central: bool = False,
+             bind_client_ids: bool = False) -> list[Account]:
     """Every account of the floor with a fresh random password and the topics it may use."""
     tables = list(tables)
     bridges = list(bridges)
@@ -132,10 +136,15 @@ def accounts(tables: Iterable[Table], pit: str = "pit", readers: Iterable[str] =
     out: list[Account] = []
     for t in [] if central else tables:
         root = f"croupier/{t.id}"
-        controller = [("write", f"{root}/{leaf}") for leaf in FEED_LEAVES]
-        controller += [("write", f"{root}/spot/+/lamp"), ("read", f"{root}/command"),
-                       ("read", f"{root}/spot/+/press"), ("read", f"{root}/spot/+/online")]
-        out.append(_account(f"{t.id}-controller", controller))
+        controller = [("write", f"{root}/{leaf}") for leaf in FEED_LEAVES] + [("read", f"{root}/command")]
+        spot_link = [("write", f"{root}/spot/+/lamp"), ("read", f"{root}/spot/+/press"), ("read", f"{root}/spot/+/online")]
+        if bind_client_ids:
+            # one connection per account: the table's spots link gets its own account, same password
+            own = _account(f"{t.id}-controller", controller)
+            out += [own, Account(f"{t.id}-spots", own.password, tuple(spot_link))]
+        else:
+            # one account for both of the table's links, its rights in the order they always had
+            out.append(_account(f"{t.id}-controller", [*controller[:-1], spot_link[0], controller[-1], *spot_link[1:]]))
         for n in range(1, t.spots + 1):
             spot = f"{root}/spot/{n}"
             out.append(_account(f"{t.id}-spot-{n}", [("write", f"{spot}/press"), ("write", f"{spot}/online"),
@@ -182,7 +191,7 @@ def passwd_text(accounts: Iterable[Account]) -> str:
 
 
 def mosquitto_conf(directory: Path, tls: TlsPaths, *, port: int = 8883, bind: str | None = None,
-                   client_certificates: bool = False) -> str:
+                   client_certificates: bool = False, bind_client_ids: bool = False) -> str:
     """One TLS listener, no anonymous clients, the password file and ACL in ``directory``."""
     listener = f"listener {port} {bind}" if bind else f"listener {port}"
     lines = [
@@ -203,6 +212,8 @@ def mosquitto_conf(directory: Path, tls: TlsPaths, *, port: int = 8883, bind: st
         "tls_version tlsv1.2",
         f"require_certificate {'true' if client_certificates else 'false'}",
     ]
+    if bind_client_ids:  # a client's id is its user name: no account can take another's session
+        lines.append("use_username_as_clientid true")
     return "\n".join(lines) + "\n"
 
 
@@ -299,7 +310,8 @@ def write_files(out: Path, floor: list[Account], conf: str) -> list[Path]:
 def generate(out: Path, tables: list[Table], *, tls: TlsPaths | None, make_ca: bool, hosts: list[str],
              port: int = 8883, bind: str | None = None, pit: str = "pit", readers: Iterable[str] = ("viewer",),
              client_certificates: bool = False, install_dir: Path | None = None, backoffice: str | None = None,
-             bridges: Iterable[PitBridge] = (), central: bool = False, bridge_to: BridgeTo | None = None) -> list[str]:
+             bridges: Iterable[PitBridge] = (), central: bool = False, bridge_to: BridgeTo | None = None,
+             bind_client_ids: bool = False) -> list[str]:
     """Everything ``croupier broker-config`` writes; returns what to tell the operator.
     ValueError (or ``lab_ca.CaError``) on anything it cannot do, before writing a file."""
     if (out / "mosquitto.conf").exists():
@@ -309,7 +321,8 @@ def generate(out: Path, tables: list[Table], *, tls: TlsPaths | None, make_ca: b
     bridges = list(bridges)
     if central and bridge_to is not None:
         raise ValueError("a central broker has no bridge of its own: give --central or --bridge-to, not both")
-    floor = accounts(tables, pit, readers, backoffice=backoffice, bridges=bridges, central=central)
+    floor = accounts(tables, pit, readers, backoffice=backoffice, bridges=bridges, central=central,
+                     bind_client_ids=bind_client_ids)
     home = (install_dir or out).absolute()
     notes: list[str] = []
     if make_ca:
@@ -321,7 +334,8 @@ def generate(out: Path, tables: list[Table], *, tls: TlsPaths | None, make_ca: b
         notes.append(f"lab CA: {out / 'tls' / 'ca.pem'} (give it to every client as ?cafile=); "
                      f"broker certificate for {', '.join(hosts)}; keep {out / 'tls' / 'ca.key'} off the floor")
     assert tls is not None
-    conf = mosquitto_conf(home, tls, port=port, bind=bind, client_certificates=client_certificates)
+    conf = mosquitto_conf(home, tls, port=port, bind=bind, client_certificates=client_certificates,
+                          bind_client_ids=bind_client_ids)
     if bridge_to is not None:
         conf += bridge_conf(bridge_to, tables)
         notes.append(f"bridge of pit {bridge_to.name} to {bridge_to.host}:{bridge_to.port} "
@@ -337,6 +351,9 @@ def generate(out: Path, tables: list[Table], *, tls: TlsPaths | None, make_ca: b
                      f"that pit's broker-config as --bridge-password-file)")
     if backoffice:
         notes.append(f"back office: [mqtt] broker = \"mqtts://{backoffice}@{hosts[0]}:{port}?cafile=/etc/croupier/ca.pem\"")
+    for t in [] if central or not bind_client_ids else tables:
+        notes.append(f"table {t.id}: [devices.spots] broker = \"mqtts://{t.id}-spots@{hosts[0]}:{port}?cafile=/etc/croupier/ca.pem\""
+                     " (client ids are bound to accounts: the spots link has its own, with the controller's password)")
     for t in [] if central else tables:
         notes.append(f"table {t.id}: [mqtt] broker = \"mqtts://{t.id}-controller@{hosts[0]}:{port}?cafile=/etc/croupier/ca.pem\""
                      f", password_file = \"/etc/croupier/mqtt.secret\" (a copy of secrets/{t.id}-controller.secret)")

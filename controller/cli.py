@@ -137,6 +137,8 @@ def broker_config(
         help="with --bridge-to: the central broker's secrets/bridge-<name>.secret")] = None,
     bridge_commands: Annotated[bool, typer.Option("--bridge-commands", help="with --bridge-to: take command from the centre")]
     = False,
+    bind_client_ids: Annotated[bool, typer.Option(
+        "--bind-client-ids", help="each client's id is its user name; a table's spots link gets its own account")] = False,
 ) -> None:
     """Write a TLS mosquitto config, password file and ACL for these tables (docs/security.md)."""
     import socket
@@ -158,7 +160,8 @@ def broker_config(
                             install_dir=install_dir, backoffice=backoffice, central=central,
                             bridges=bc.parse_bridges(pit_bridge or [], floor),
                             bridge_to=bc.bridge_to(bridge_to, bridge_name, bridge_cafile, bridge_password_file,
-                                                   bridge_commands))
+                                                   bridge_commands),
+                            bind_client_ids=bind_client_ids)
     except (ValueError, CaError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

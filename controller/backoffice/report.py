@@ -119,7 +119,7 @@ def _per_hour(rounds: int, first: datetime | None, last: datetime | None) -> flo
 
 
 def _totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    keys = ("rounds", "void", "drop", "paid", "win", "theo_win", "theo_unknown_drop", "corrected")
+    keys = ("rounds", "settled", "void", "drop", "paid", "win", "theo_win", "theo_unknown_drop", "corrected")
     out: dict[str, Any] = {k: sum(int(r[k]) for r in rows) for k in keys}
     out["tables"] = len(rows)
     money = {(r.get("currency"), r.get("currency_digits")) for r in rows}
