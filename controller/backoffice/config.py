@@ -128,19 +128,13 @@ class BackofficeConfig(_Strict):
         return url
 
     def broker_url(self, broker: str | None = None, insecure: bool = False) -> str:
-        """As the pit's: ``--broker`` or ``[mqtt] broker``, under the ``[mqtt]`` policy."""
-        section = self.mqtt.model_dump(exclude_unset=True)
-        if broker is not None:
-            section["broker"] = broker
-        if insecure:
-            section["insecure"] = True
+        """As the pit dashboard's: ``--broker`` or ``[mqtt] broker``, under the ``[mqtt]`` policy."""
+        from controller.pit.config import PitConfig, PitConfigError
+
         try:
-            mqtt = Mqtt.model_validate(section)
-        except ValidationError as exc:
-            raise BackofficeConfigError("; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())) from None
-        if mqtt.broker in ("none", "embedded"):
-            raise BackofficeConfigError("no broker: give --broker URL or [mqtt] broker")
-        return mqtt.connect_url()
+            return PitConfig(mqtt=self.mqtt).broker_url(broker, insecure)
+        except PitConfigError as exc:
+            raise BackofficeConfigError(str(exc)) from None
 
     def pit_of(self, table: str) -> str | None:
         for pit, tables in self.backoffice.pits.items():

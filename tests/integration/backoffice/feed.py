@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import paho.mqtt.client as paho
 
+from controller.backoffice.consumer import Consumer
+from drivers.mqtt.url import BrokerUrl
 from tests.fixtures.mosquitto import MosquittoBroker
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -51,3 +56,17 @@ class Publisher:
     def close(self) -> None:
         self.client.loop_stop()
         self.client.disconnect()
+
+
+@asynccontextmanager
+async def running(broker: str | BrokerUrl, database: str, wait: float = 60.0, **kwargs: Any) -> AsyncIterator[Consumer]:
+    """A consumer in this loop, connected; stopped cleanly on the way out."""
+    consumer = Consumer(broker, database, backoff_max=0.5, **kwargs)
+    stop = asyncio.Event()
+    task = asyncio.create_task(consumer.run(stop))
+    await asyncio.wait_for(consumer.wait_connected(), wait)
+    try:
+        yield consumer
+    finally:
+        stop.set()
+        await asyncio.wait_for(task, wait)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 import psycopg
@@ -18,7 +18,7 @@ import pytest
 from controller import broker_config
 from controller.backoffice.consumer import Consumer
 from controller.backoffice.migrate import migrate
-from tests.integration.backoffice.feed import round_record
+from tests.integration.backoffice.feed import round_record, running
 from tests.integration.mqtt_security.conftest import FloorBroker
 
 WAIT = 60.0
@@ -69,17 +69,8 @@ def north(tmp_path: Path, central: FloorBroker) -> Iterator[BridgedBroker]:
     broker.close()
 
 
-@asynccontextmanager
-async def office(central: FloorBroker, database: str) -> AsyncIterator[Consumer]:
-    consumer = Consumer(central.url("backoffice"), database, backoff_max=0.5)
-    stop = asyncio.Event()
-    task = asyncio.create_task(consumer.run(stop))
-    await asyncio.wait_for(consumer.wait_connected(), WAIT)
-    try:
-        yield consumer
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, WAIT)
+def office(central: FloorBroker, database: str) -> AbstractAsyncContextManager[Consumer]:
+    return running(central.url("backoffice"), database, WAIT)
 
 
 async def publish(broker: FloorBroker, user: str, bodies: list[dict[str, object]]) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 
 import psycopg
 import pytest
@@ -16,22 +16,14 @@ from controller.backoffice.cluster import Cluster
 from controller.backoffice.consumer import Consumer
 from controller.backoffice.migrate import migrate
 from tests.fixtures.mosquitto import MosquittoBroker
+from tests.integration.backoffice import feed
 from tests.integration.backoffice.feed import T0, Publisher, event, round_record, ts
 
 WAIT = 60.0
 
 
-@asynccontextmanager
-async def running(mosquitto: MosquittoBroker, database: str, **kwargs: object) -> AsyncIterator[Consumer]:
-    consumer = Consumer(mosquitto.tcp_url(mosquitto.pit), database, backoff_max=0.5, **kwargs)  # type: ignore[arg-type]
-    stop = asyncio.Event()
-    task = asyncio.create_task(consumer.run(stop))
-    await asyncio.wait_for(consumer.wait_connected(), WAIT)
-    try:
-        yield consumer
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, WAIT)
+def running(mosquitto: MosquittoBroker, database: str) -> AbstractAsyncContextManager[Consumer]:
+    return feed.running(mosquitto.tcp_url(mosquitto.pit), database, WAIT)
 
 
 async def received(consumer: Consumer, count: int) -> None:
