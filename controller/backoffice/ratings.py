@@ -21,14 +21,12 @@ from controller.backoffice.gaming_day import Period
 SESSION_GAP = timedelta(minutes=30)
 
 PLAYER_ROUNDS = """
-WITH latest AS (
-  SELECT DISTINCT ON (table_id, round_id) table_id, round_id, version, status, game, preset, opened, closed
-  FROM rounds WHERE closed >= %(start)s AND closed < %(end)s
-    AND (%(tables)s::text[] IS NULL OR table_id = ANY(%(tables)s))
-  ORDER BY table_id, round_id, version DESC)
 SELECT b.player, l.table_id, l.round_id, l.status, l.game, coalesce(l.preset, t.preset), l.opened, l.closed,
        split_part(b.kind, ':', 1), sum(b.stake)::bigint, sum(b.payout)::bigint, count(*)
-FROM latest l JOIN bets b USING (table_id, round_id, version) LEFT JOIN floor_tables t USING (table_id)
+FROM (SELECT table_id, round_id, version, status, game, preset, opened, closed FROM rounds
+      WHERE NOT superseded AND closed >= %(start)s AND closed < %(end)s
+        AND (%(tables)s::text[] IS NULL OR table_id = ANY(%(tables)s))) l
+JOIN bets b USING (table_id, round_id, version) LEFT JOIN floor_tables t USING (table_id)
 WHERE b.player IS NOT NULL AND (%(player)s::text IS NULL OR b.player = %(player)s)
 GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
 ORDER BY 1, 2, 7"""

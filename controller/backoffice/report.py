@@ -55,37 +55,27 @@ class ReportSpec:
         raise ValueError(f"no shift {self.shift!r}; the shifts are {', '.join(p.name for p in self.periods())}")
 
 
-LATEST = """
-SELECT DISTINCT ON (table_id, round_id) table_id, round_id, version, status, game, preset, opened, closed,
-       dealer, stake_total, payout_total
-FROM rounds WHERE closed >= %(start)s AND closed < %(end)s AND (%(tables)s::text[] IS NULL OR table_id = ANY(%(tables)s))
-ORDER BY table_id, round_id, version DESC"""
+#: the period's rounds, each in its latest version (``superseded`` is kept by the schema's triggers)
+WHERE_LATEST = """NOT superseded AND closed >= %(start)s AND closed < %(end)s
+  AND (%(tables)s::text[] IS NULL OR table_id = ANY(%(tables)s))"""
 
 TABLE_FIGURES = f"""
-WITH latest AS ({LATEST})
 SELECT table_id, min(game), count(*), count(*) FILTER (WHERE status = 'void'),
        coalesce(sum(stake_total) FILTER (WHERE status = 'settled'), 0)::bigint,
        coalesce(sum(payout_total) FILTER (WHERE status = 'settled'), 0)::bigint,
-       min(opened), max(closed), count(*) FILTER (WHERE version > 0)
-FROM latest GROUP BY table_id ORDER BY table_id"""
+       min(opened), max(closed), count(*) FILTER (WHERE version > 0), avg(boxes)::float8, max(players)
+FROM rounds WHERE {WHERE_LATEST} GROUP BY table_id ORDER BY table_id"""
 
 STAKES_BY_KIND = f"""
-WITH latest AS ({LATEST})
 SELECT l.table_id, l.game, coalesce(l.preset, t.preset), split_part(b.kind, ':', 1), sum(b.stake)::bigint
-FROM latest l JOIN bets b USING (table_id, round_id, version) LEFT JOIN floor_tables t USING (table_id)
-WHERE l.status = 'settled' GROUP BY 1, 2, 3, 4"""
-
-OCCUPANCY = f"""
-WITH latest AS ({LATEST}),
-boxes AS (SELECT l.table_id, l.round_id, count(DISTINCT b.box) AS n, count(DISTINCT b.player) AS players
-          FROM latest l LEFT JOIN bets b USING (table_id, round_id, version) GROUP BY 1, 2)
-SELECT table_id, avg(n)::float8, max(players) FROM boxes GROUP BY 1"""
+FROM (SELECT table_id, round_id, version, game, preset FROM rounds WHERE {WHERE_LATEST} AND status = 'settled') l
+JOIN bets b USING (table_id, round_id, version) LEFT JOIN floor_tables t USING (table_id)
+GROUP BY 1, 2, 3, 4"""
 
 DEALER_FIGURES = f"""
-WITH latest AS ({LATEST})
 SELECT coalesce(dealer, ''), count(*), count(*) FILTER (WHERE status = 'void'), count(*) FILTER (WHERE version > 0),
        min(opened), max(closed), count(DISTINCT table_id)
-FROM latest GROUP BY 1 ORDER BY 1"""
+FROM rounds WHERE {WHERE_LATEST} GROUP BY 1 ORDER BY 1"""
 
 DEALER_HOLDS = """
 SELECT coalesce(coalesce(r.dealer, d.dealer), ''), count(*)
@@ -97,15 +87,11 @@ LEFT JOIN LATERAL (SELECT dealer FROM dealer_events d WHERE d.table_id = a.table
 WHERE a.hold AND a.ts >= %(start)s AND a.ts < %(end)s AND (%(tables)s::text[] IS NULL OR a.table_id = ANY(%(tables)s))
 GROUP BY 1"""
 
-DAILY = """
-WITH latest AS (
-  SELECT DISTINCT ON (table_id, round_id) table_id, status, closed, stake_total, payout_total
-  FROM rounds WHERE closed >= %(start)s AND closed < %(end)s AND (%(tables)s::text[] IS NULL OR table_id = ANY(%(tables)s))
-  ORDER BY table_id, round_id, version DESC)
+DAILY = f"""
 SELECT table_id, ((closed AT TIME ZONE %(zone)s) - %(starts)s::interval)::date AS day,
        coalesce(sum(stake_total) FILTER (WHERE status = 'settled'), 0)::bigint,
        coalesce(sum(payout_total) FILTER (WHERE status = 'settled'), 0)::bigint
-FROM latest GROUP BY 1, 2"""
+FROM rounds WHERE {WHERE_LATEST} GROUP BY 1, 2"""
 
 
 def hold_pct(win: int, drop: int) -> float:
@@ -142,10 +128,6 @@ class Reporter:
         params = self._params(spec, window)
         tables = self._tables(params)
         self._theo(params, tables)
-        for table_id, (occupancy, players) in self._occupancy(params).items():
-            if table_id in tables:
-                tables[table_id]["occupancy"] = round(occupancy, 3)
-                tables[table_id]["players_max"] = players
         currencies = {t: (c, d) for t, c, d in self.conn.execute(
             "SELECT table_id, currency, currency_digits FROM floor_tables WHERE table_id = ANY(%s)", (list(tables),))}
         for table_id, figures in tables.items():
@@ -170,13 +152,14 @@ class Reporter:
 
     def _tables(self, params: dict[str, Any]) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
-        for table_id, game, rounds, void, drop, paid, first, last, corrected in self.conn.execute(TABLE_FIGURES, params):
+        for table_id, game, rounds, void, drop, paid, first, last, corrected, boxes, players in self.conn.execute(
+                TABLE_FIGURES, params):
             out[table_id] = {
                 "game": game, "preset": None, "rounds": rounds, "settled": rounds - void, "void": void,
                 "drop": drop, "paid": paid, "win": drop - paid, "hold_pct": hold_pct(drop - paid, drop),
                 "theo_win": 0, "theo_unknown_drop": 0, "corrected": corrected,
-                "rounds_per_hour": _per_hour(rounds, first, last), "occupancy": 0.0, "players_max": 0,
-                "first": first.isoformat(), "last": last.isoformat(),
+                "rounds_per_hour": _per_hour(rounds, first, last), "occupancy": round(float(boxes or 0.0), 3),
+                "players_max": int(players or 0), "first": first.isoformat(), "last": last.isoformat(),
             }
         return out
 
@@ -192,9 +175,6 @@ class Reporter:
                 theo[table_id] += stake * edge
         for table_id, value in theo.items():
             tables[table_id]["theo_win"] = round(value)
-
-    def _occupancy(self, params: dict[str, Any]) -> dict[str, tuple[float, int]]:
-        return {t: (float(avg or 0.0), int(players or 0)) for t, avg, players in self.conn.execute(OCCUPANCY, params)}
 
     def _dealers(self, spec: ReportSpec, period: Period) -> list[dict[str, Any]]:
         params = self._params(spec, period)

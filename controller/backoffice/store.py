@@ -43,9 +43,9 @@ ON CONFLICT (table_id) DO UPDATE SET game = excluded.game, preset = excluded.pre
 WHERE t.updated <= excluded.updated"""
 ROUND_SQL = """
 INSERT INTO rounds (table_id, round_id, version, seq, game, preset, status, opened, closed, dealer, shoe,
-                    shoe_round, stake_total, payout_total, outcome, corrections, record)
+                    shoe_round, stake_total, payout_total, outcome, corrections, record, boxes, players)
 VALUES (%s, %s, %s, %s, %s, coalesce(%s, (SELECT preset FROM floor_tables WHERE table_id = %s AND game = %s)),
-        %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+        %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
 ON CONFLICT DO NOTHING"""
 BET_SQL = """
 INSERT INTO bets (table_id, round_id, version, n, box, hand, kind, player, stake, payout)
@@ -75,7 +75,8 @@ def statements(row: Row) -> list[tuple[str, tuple[Any, ...]]]:
         out: list[tuple[str, tuple[Any, ...]]] = [(ROUND_SQL, (
                             r.table, r.round, v, r.seq, r.game, None, r.table, r.game, r.status, r.opened, r.closed,
                             r.dealer, r.shoe, r.shoe_round, r.stake_total, r.payout_total, _json(r.outcome),
-                            _json(r.corrections), _json(row.raw)))]
+                            _json(r.corrections), _json(row.raw), len({b.box for b in r.bets}),
+                            len({b.player for b in r.bets if b.player is not None})))]
         out += [(BET_SQL, (r.table, r.round, v, n, b.box, b.hand, b.kind, b.player, b.stake, b.payout))
                 for n, b in enumerate(r.bets)]
         return out

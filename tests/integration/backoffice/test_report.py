@@ -165,3 +165,16 @@ def test_player_ratings_from_the_rounds_they_played(migrated: str, tmp_path: Pat
     assert p7["seconds_played"] == 3 * 60 + 40
     assert p7["theo_win"] == round(4000 * 0.002695830932473239)
     assert players["p8"]["win"] == 500
+
+
+def test_the_latest_version_wins_whatever_order_the_versions_arrive_in(migrated: str, tmp_path: Path) -> None:
+    at = DAY_START + timedelta(hours=1)
+    first = round_record("bj1", 1, seq=10, stake=1000, payout=0, at=at)
+    second = {**round_record("bj1", 1, seq=20, stake=1000, payout=2000, at=at), "corrections": [{"seq": 15}]}
+    third = {**round_record("bj1", 1, seq=30, stake=1000, payout=1500, at=at), "corrections": [{"seq": 15}, {"seq": 25}]}
+    seed(migrated, [("croupier/bj1/round", third), ("croupier/bj1/round", first), ("croupier/bj1/round", second)])
+    t = report(migrated, tmp_path)["tables"]["bj1"]
+    assert (t["rounds"], t["paid"], t["corrected"]) == (1, 1500, 1)
+    with psycopg.connect(migrated) as conn:
+        assert conn.execute("SELECT version, superseded FROM rounds ORDER BY version").fetchall() == [
+            (0, True), (1, True), (2, False)]
