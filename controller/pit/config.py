@@ -49,6 +49,8 @@ class PitSection(_Strict):
     port: int = Field(default=8600, ge=0, le=65535)
     session_ttl: float = Field(default=8 * 3600.0, gt=0)
     client_id: str = Field(default="croupier-pit", min_length=1, max_length=64)
+    #: the back office's database (docs/backoffice.md): history, day reports and exports from it
+    backoffice: str | None = Field(default=None, pattern=r"^postgres(ql)?://")
 
 
 class PitMetricsSection(MetricsSection):
