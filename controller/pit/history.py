@@ -82,28 +82,31 @@ class History:
         out = [{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in zip(keys, row)} for row in rows]
         return JSONResponse({"day": spec.day.isoformat(), "rounds": out})
 
-    async def report(self, request: Request) -> Response:
+    async def _day_report(self, request: Request) -> tuple[date, dict[str, Any]] | Response:
+        """The asked day's report, or the error response to send instead."""
         if not self.signed_in(request):
             return _error(401, "sign in")
         try:
             spec = self._spec(request)
-            result = await asyncio.to_thread(self._report, spec)
+            return spec.day, await asyncio.to_thread(self._report, spec)
         except ValueError as exc:
             return _error(400, str(exc))
-        return Response(json.dumps(result), media_type="application/json")
+
+    async def report(self, request: Request) -> Response:
+        found = await self._day_report(request)
+        if isinstance(found, Response):
+            return found
+        return Response(json.dumps(found[1]), media_type="application/json")
 
     async def report_csv(self, request: Request) -> Response:
         from controller.backoffice.render import report_csv
 
-        if not self.signed_in(request):
-            return _error(401, "sign in")
-        try:
-            spec = self._spec(request)
-            result = await asyncio.to_thread(self._report, spec)
-        except ValueError as exc:
-            return _error(400, str(exc))
+        found = await self._day_report(request)
+        if isinstance(found, Response):
+            return found
+        day, result = found
         return Response(report_csv(result), media_type="text/csv", headers={
-            "Content-Disposition": f'attachment; filename="gaming-day-{spec.day.isoformat()}.csv"'})
+            "Content-Disposition": f'attachment; filename="gaming-day-{day.isoformat()}.csv"'})
 
     def _query(self, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
         with psycopg.connect(self.database, connect_timeout=5) as conn:
