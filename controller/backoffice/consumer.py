@@ -88,6 +88,7 @@ class Consumer:
         self._connection = 0
         self._overflow = asyncio.Event()
         self._connected = asyncio.Event()
+        self.connections = 0  # successful connections to the broker so far
         self.committed = 0  # messages whose rows are committed (and acknowledged, where the link allowed)
         self._progress = asyncio.Condition()
 
@@ -134,6 +135,7 @@ class Consumer:
             try:
                 async with client:
                     self._client = client
+                    self.connections += 1
                     delay = 0.05
                     await client.subscribe([(f, 1) for f in FILTERS])
                     self.metrics.broker_up.set(1)

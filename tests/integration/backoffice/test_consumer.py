@@ -148,3 +148,27 @@ async def test_what_was_received_but_never_committed_comes_again(mosquitto: Mosq
     async with running(mosquitto, migrated) as second:
         await asyncio.wait_for(second.wait_committed(5), WAIT)
     assert rows(migrated, "SELECT count(*) FROM rounds") == [(5,)]
+
+
+async def test_past_its_queue_limit_it_lets_the_broker_hold_the_rest(mosquitto: MosquittoBroker, migrated: str,
+                                                                     postgres: Cluster, publisher: Publisher) -> None:
+    """The database down and more messages in flight than the consumer may hold: it drops the
+    link rather than the messages, and the broker redelivers what was never acknowledged."""
+    async with feed.running(mosquitto.tcp_url(mosquitto.pit), migrated, WAIT, queue_limit=10) as consumer:
+        await asyncio.to_thread(postgres.stop, "fast")
+        for n in range(1, 41):
+            await send(publisher, "croupier/bj1/round", round_record("bj1", n, seq=n))
+
+        async def link_dropped() -> None:
+            while consumer.connections < 2:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(link_dropped(), WAIT)  # past the limit it made the link again
+        assert consumer.committed == 0
+        await asyncio.to_thread(postgres.start)
+
+        async def all_stored() -> None:
+            while rows(migrated, "SELECT count(*) FROM rounds") != [(40,)]:
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(all_stored(), WAIT)
