@@ -12,8 +12,12 @@ time in ``ts``, so lag is measured on one clock:
 * baseline: a bare ``COPY`` of the same rows into a table of the same shape, in the same run,
   as rows/s against the consumer's.
 
+With ``--outage S`` the database is stopped for S seconds a third of the way in (the broker holds
+the messages; its queue is raised to 1,000,000 for this), and the catch-up time from the
+database's restart to the last held round committed is printed.
+
 Run: ``.venv/bin/python bench/backoffice_lag.py [--tables 1000] [--round-every 30] [--events 10]
-[--seconds 30] [--procs 2]``.
+[--seconds 30] [--procs 2] [--outage 0]``.
 """
 
 from __future__ import annotations
@@ -40,6 +44,15 @@ import psycopg
 from controller.backoffice.cluster import Cluster
 from controller.backoffice.migrate import migrate
 from tests.fixtures.mosquitto import MosquittoBroker
+
+
+class DeepQueueBroker(MosquittoBroker):
+    """The test broker with room for a long outage's messages."""
+
+    def _write_config(self) -> None:
+        super()._write_config()
+        conf = self.dir / "mosquitto.conf"
+        conf.write_text(conf.read_text().replace("max_queued_messages 10000", "max_queued_messages 1000000"))
 
 
 def stamp() -> str:
@@ -106,9 +119,10 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=10, help="event messages per round")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--procs", type=int, default=2)
+    parser.add_argument("--outage", type=float, default=0.0, help="seconds the database is down mid-run")
     args = parser.parse_args()
     tables = [f"t{i:04d}" for i in range(args.tables)]
-    with Cluster() as pg, MosquittoBroker(spots=0) as broker:
+    with Cluster() as pg, DeepQueueBroker(spots=0) as broker:
         with psycopg.connect(pg.url(), autocommit=True) as conn:
             conn.execute("CREATE DATABASE bench")
         url = pg.url("bench")
@@ -126,6 +140,22 @@ def main() -> None:
                                                                  until, counts)) for i in range(args.procs)]
         for p in procs:
             p.start()
+        catch_up = None
+        if args.outage > 0:
+            time.sleep(args.seconds / 3)
+            pg.stop("immediate")
+            time.sleep(args.outage)
+            pg.start()
+            back = time.time()
+            with psycopg.connect(url) as conn:  # until what was published before the restart is stored
+                held_until = datetime.fromtimestamp(back, UTC)
+                while True:
+                    late = conn.execute("SELECT max(record->>'ts') FROM rounds").fetchone()[0]
+                    conn.commit()
+                    if late is not None and datetime.fromisoformat(late.replace("Z", "+00:00")) >= held_until:
+                        break
+                    time.sleep(0.05)
+            catch_up = time.time() - back
         for p in procs:
             p.join()
         published = counts.value
@@ -163,6 +193,7 @@ def main() -> None:
             "consumer_rounds_per_s": round(stored / span, 1),
             "baseline_copy_rounds_and_bets_s": round(copy_s, 3),
             "baseline_copy_rounds_per_s": round(stored / copy_s, 1) if copy_s else None,
+            "outage_s": args.outage, "catch_up_s": round(catch_up, 2) if catch_up is not None else None,
         }, indent=1))
 
 

@@ -41,13 +41,13 @@ SELECT 't' || lpad((i %% %(tables)s)::text, 4, '0'), %(prefix)s || i, 0, i, 'bla
        CASE WHEN i %% 200 = 0 THEN 'void' ELSE 'settled' END,
        %(start)s::timestamptz + (i * 86000.0 / %(n)s) * interval '1 second',
        %(start)s::timestamptz + (i * 86000.0 / %(n)s + 40) * interval '1 second',
-       'd' || (i %% 300), 'S-1', 1 + i %% 60, 3000, (i * 7919) %% 6000, '{}', '[]', '{}', 3, 3
+       'd' || (i %% 300), 'S-1', 1 + i %% 60, 3000, (i::bigint * 7919) %% 6000, '{}', '[]', '{}', 3, 3
 FROM generate_series(1, %(n)s) AS i"""
 BETS = """
 INSERT INTO bets (table_id, round_id, version, n, box, hand, kind, player, stake, payout)
 SELECT 't' || lpad((i %% %(tables)s)::text, 4, '0'), %(prefix)s || i, 0, b, b + 1, 1,
        CASE WHEN b = 2 THEN 'perfect_pairs' ELSE 'main' END, 'p' || ((i * 31 + b) %% 50000), 1000,
-       CASE WHEN b = 0 THEN (i * 7919) %% 6000 ELSE 0 END
+       CASE WHEN b = 0 THEN (i::bigint * 7919) %% 6000 ELSE 0 END
 FROM generate_series(1, %(n)s) AS i CROSS JOIN generate_series(0, 2) AS b"""
 
 

@@ -178,3 +178,11 @@ def test_the_latest_version_wins_whatever_order_the_versions_arrive_in(migrated:
     with psycopg.connect(migrated) as conn:
         assert conn.execute("SELECT version, superseded FROM rounds ORDER BY version").fetchall() == [
             (0, True), (1, True), (2, False)]
+
+
+def test_the_consumer_refuses_a_database_without_its_schema(database: str) -> None:
+    result = runner.invoke(app, ["backoffice", "run", "--database", database, "--broker", "mqtt://u:p@127.0.0.1:1",
+                                 "--insecure"])
+    assert result.exit_code == 2 and "run croupier backoffice migrate" in result.output
+    refused = runner.invoke(app, ["backoffice", "run", "--database", database, "--broker", "mqtt://127.0.0.1:1"])
+    assert refused.exit_code == 2 and "plaintext" in refused.output
