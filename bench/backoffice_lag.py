@@ -47,12 +47,14 @@ from tests.fixtures.mosquitto import MosquittoBroker
 
 
 class DeepQueueBroker(MosquittoBroker):
-    """The test broker with room for a long outage's messages."""
+    """The test broker with room for a long outage's messages, and the in-flight window that
+    ``broker-config`` writes (the back office's batch)."""
 
     def _write_config(self) -> None:
         super()._write_config()
         conf = self.dir / "mosquitto.conf"
-        conf.write_text(conf.read_text().replace("max_queued_messages 10000", "max_queued_messages 1000000"))
+        conf.write_text(conf.read_text().replace("max_queued_messages 10000",
+                                                 "max_queued_messages 1000000\nmax_inflight_messages 200"))
 
 
 def stamp() -> str:

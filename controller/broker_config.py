@@ -203,6 +203,9 @@ def mosquitto_conf(directory: Path, tls: TlsPaths, *, port: int = 8883, bind: st
         "persistence true",
         "persistence_location /var/lib/mosquitto/",
         "max_queued_messages 10000",
+        # QoS 1 messages in flight to one client at a time: the back office acknowledges after its
+        # commit, so this is its largest batch (mosquitto's default of 20 caps it near 1,000 msg/s)
+        "max_inflight_messages 200",
         "",
         listener,
         "protocol mqtt",
