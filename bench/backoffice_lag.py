@@ -123,6 +123,8 @@ def main() -> None:
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--outage", type=float, default=0.0, help="seconds the database is down mid-run")
     args = parser.parse_args()
+    if args.outage and args.seconds / 3 + args.outage > args.seconds * 0.8:
+        parser.error("--outage must end well before the run does (seconds/3 + outage <= 0.8 * seconds)")
     tables = [f"t{i:04d}" for i in range(args.tables)]
     with Cluster() as pg, DeepQueueBroker(spots=0) as broker:
         with psycopg.connect(pg.url(), autocommit=True) as conn:
@@ -134,69 +136,77 @@ def main() -> None:
                                    "--broker", broker.tcp_url(broker.pit), "--insecure"],
                                   stdout=log.open("wb"), stderr=subprocess.STDOUT)
         time.sleep(2.0)  # the consumer's first connection (a bench, not a test: timing is the point)
-        counts = multiprocessing.Value("i", 0)
-        start = time.time()
-        until = start + args.seconds
-        procs = [multiprocessing.Process(target=publisher, args=(broker.port, broker.controller.username,
-                                                                 broker.controller.password, tables[i::args.procs], args,
-                                                                 until, counts)) for i in range(args.procs)]
-        for p in procs:
-            p.start()
-        catch_up = None
-        if args.outage > 0:
-            time.sleep(args.seconds / 3)
-            pg.stop("immediate")
-            time.sleep(args.outage)
-            pg.start()
-            back = time.time()
-            with psycopg.connect(url) as conn:  # until what was published before the restart is stored
-                held_until = datetime.fromtimestamp(back, UTC)
-                while True:
-                    late = conn.execute("SELECT max(record->>'ts') FROM rounds").fetchone()[0]
-                    conn.commit()
-                    if late is not None and datetime.fromisoformat(late.replace("Z", "+00:00")) >= held_until:
-                        break
-                    time.sleep(0.05)
-            catch_up = time.time() - back
-        for p in procs:
-            p.join()
-        published = counts.value
-        drain_start = time.time()
-        with psycopg.connect(url) as conn:
-            while conn.execute("SELECT count(*) FROM rounds").fetchone()[0] < published and time.time() - drain_start < 120:
-                time.sleep(0.1)
-            lags = [float(r[0]) for r in conn.execute(
-                "SELECT extract(epoch FROM received - (record->>'ts')::timestamptz) FROM rounds")]
-            stored, bets = conn.execute("SELECT count(*), (SELECT count(*) FROM bets) FROM rounds").fetchone()
-            conn.execute("CREATE TABLE copy_rounds (LIKE rounds INCLUDING ALL)")
-            conn.execute("CREATE TABLE copy_bets (LIKE bets INCLUDING ALL)")
-            dumped = {}
-            with conn.cursor() as cur:
-                for name in ("rounds", "bets"):
-                    with cur.copy(f"COPY {name} TO STDOUT") as copy:
-                        dumped[name] = b"".join(bytes(block) for block in copy)
-            conn.commit()
-            t0 = time.perf_counter()
-            with conn.cursor() as cur:
-                for name in ("rounds", "bets"):
-                    with cur.copy(f"COPY copy_{name} FROM STDIN") as copy:
-                        copy.write(dumped[name])
-            conn.commit()
-            copy_s = time.perf_counter() - t0
-        office.send_signal(signal.SIGTERM)
-        office.wait(timeout=30)
-        span = max(1e-9, args.seconds)
-        print(json.dumps({
-            "tables": args.tables, "seconds": args.seconds, "rounds_published": published, "rounds_stored": stored,
-            "bets_stored": bets, "messages_published": published * (args.events + 2),
-            "messages_per_s": round(published * (args.events + 2) / span, 1),
-            "lag_p50_ms": round(1000 * pct(lags, 0.5), 1), "lag_p99_ms": round(1000 * pct(lags, 0.99), 1),
-            "lag_max_ms": round(1000 * max(lags), 1) if lags else None,
-            "consumer_rounds_per_s": round(stored / span, 1),
-            "baseline_copy_rounds_and_bets_s": round(copy_s, 3),
-            "baseline_copy_rounds_per_s": round(stored / copy_s, 1) if copy_s else None,
-            "outage_s": args.outage, "catch_up_s": round(catch_up, 2) if catch_up is not None else None,
-        }, indent=1))
+        try:
+            run(args, tables, pg, broker, url, office)
+        finally:
+            if office.poll() is None:
+                office.send_signal(signal.SIGTERM)
+                office.wait(timeout=30)
+
+
+def run(args: argparse.Namespace, tables: list[str], pg: Cluster, broker: MosquittoBroker, url: str,
+        office: subprocess.Popen[bytes]) -> None:
+    counts = multiprocessing.Value("i", 0)
+    start = time.time()
+    until = start + args.seconds
+    procs = [multiprocessing.Process(target=publisher, args=(broker.port, broker.controller.username,
+                                                             broker.controller.password, tables[i::args.procs], args,
+                                                             until, counts)) for i in range(args.procs)]
+    for p in procs:
+        p.start()
+    catch_up = None
+    if args.outage > 0:
+        time.sleep(args.seconds / 3)
+        pg.stop("immediate")
+        time.sleep(args.outage)
+        pg.start()
+        back = time.time()
+        with psycopg.connect(url) as conn:  # until what was published before the restart is stored
+            held_until = datetime.fromtimestamp(back, UTC)
+            while time.time() - back < 600:
+                late = conn.execute("SELECT max(record->>'ts') FROM rounds").fetchone()[0]
+                conn.commit()
+                if late is not None and datetime.fromisoformat(late.replace("Z", "+00:00")) >= held_until:
+                    break
+                time.sleep(0.05)
+        catch_up = time.time() - back
+    for p in procs:
+        p.join()
+    published = counts.value
+    drain_start = time.time()
+    with psycopg.connect(url) as conn:
+        while conn.execute("SELECT count(*) FROM rounds").fetchone()[0] < published and time.time() - drain_start < 120:
+            time.sleep(0.1)
+        lags = [float(r[0]) for r in conn.execute(
+            "SELECT extract(epoch FROM received - (record->>'ts')::timestamptz) FROM rounds")]
+        stored, bets = conn.execute("SELECT count(*), (SELECT count(*) FROM bets) FROM rounds").fetchone()
+        conn.execute("CREATE TABLE copy_rounds (LIKE rounds INCLUDING ALL)")
+        conn.execute("CREATE TABLE copy_bets (LIKE bets INCLUDING ALL)")
+        dumped = {}
+        with conn.cursor() as cur:
+            for name in ("rounds", "bets"):
+                with cur.copy(f"COPY {name} TO STDOUT") as copy:
+                    dumped[name] = b"".join(bytes(block) for block in copy)
+        conn.commit()
+        t0 = time.perf_counter()
+        with conn.cursor() as cur:
+            for name in ("rounds", "bets"):
+                with cur.copy(f"COPY copy_{name} FROM STDIN") as copy:
+                    copy.write(dumped[name])
+        conn.commit()
+        copy_s = time.perf_counter() - t0
+    span = max(1e-9, args.seconds)
+    print(json.dumps({
+        "tables": args.tables, "seconds": args.seconds, "rounds_published": published, "rounds_stored": stored,
+        "bets_stored": bets, "messages_published": published * (args.events + 2),
+        "messages_per_s": round(published * (args.events + 2) / span, 1),
+        "lag_p50_ms": round(1000 * pct(lags, 0.5), 1), "lag_p99_ms": round(1000 * pct(lags, 0.99), 1),
+        "lag_max_ms": round(1000 * max(lags), 1) if lags else None,
+        "consumer_rounds_per_s": round(stored / span, 1),
+        "baseline_copy_rounds_and_bets_s": round(copy_s, 3),
+        "baseline_copy_rounds_per_s": round(stored / copy_s, 1) if copy_s else None,
+        "outage_s": args.outage, "catch_up_s": round(catch_up, 2) if catch_up is not None else None,
+    }, indent=1))
 
 
 if __name__ == "__main__":
