@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-fast system-deps bench
+.PHONY: demo test test-fast system-deps demo-deps bench
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -14,10 +14,15 @@ $(STAMP): pyproject.toml
 system-deps:
 	@bash scripts/system-deps
 
+# Debian's postgresql for the demo's back office (the demo runs without it if it cannot be had).
+demo-deps:
+	@bash scripts/demo-deps
+
 # A small simulated floor (embedded MQTT broker; blackjack, roulette and baccarat tables with
-# simulated devices, players and dealer; a console per table and the pit dashboard), printing
-# each page's URL and the demo accounts, until stopped with Ctrl-C.
-demo: $(STAMP)
+# simulated devices, players and dealer; a console per table, the pit dashboard and a back office
+# on a throwaway PostgreSQL), printing each page's URL, the database's and the demo accounts,
+# until stopped with Ctrl-C.
+demo: $(STAMP) demo-deps
 	$(VENV)/bin/croupier demo
 
 # Lint (ruff), types (mypy, strict on controller/ and drivers/), then the suite.

@@ -154,6 +154,20 @@ def broker_config(
     readers: Annotated[str, typer.Option(help="read-only accounts for the feed, comma-separated")] = "viewer",
     client_certs: Annotated[bool, typer.Option("--client-certs", help="clients must also present a certificate")] = False,
     install_dir: Annotated[Path | None, typer.Option(help="where the files will live on the broker (default: --out)")] = None,
+    backoffice: Annotated[str | None, typer.Option(help="the back office's read-only account (docs/backoffice.md)")] = None,
+    central: Annotated[bool, typer.Option("--central", help="a central broker: pit bridges and readers, no table accounts")]
+    = False,
+    pit_bridge: Annotated[list[str] | None, typer.Option(
+        help="with --central: PIT=T1,T2 (PIT+commands=... to send it commands), one account per pit's bridge")] = None,
+    bridge_to: Annotated[str | None, typer.Option(help="this pit broker bridges to the central broker at HOST:PORT")] = None,
+    bridge_name: Annotated[str | None, typer.Option(help="with --bridge-to: this pit's name (account bridge-<name>)")] = None,
+    bridge_cafile: Annotated[Path | None, typer.Option(help="with --bridge-to: the central broker's CA")] = None,
+    bridge_password_file: Annotated[Path | None, typer.Option(
+        help="with --bridge-to: the central broker's secrets/bridge-<name>.secret")] = None,
+    bridge_commands: Annotated[bool, typer.Option("--bridge-commands", help="with --bridge-to: take command from the centre")]
+    = False,
+    bind_client_ids: Annotated[bool, typer.Option(
+        "--bind-client-ids", help="each client's id is its user name; a table's spots link gets its own account")] = False,
 ) -> None:
     """Write a TLS mosquitto config, password file and ACL for these tables (docs/security.md)."""
     import socket
@@ -168,10 +182,15 @@ def broker_config(
         tls = None
         if cafile and certfile and keyfile:
             tls = bc.TlsPaths(cafile.absolute(), certfile.absolute(), keyfile.absolute())
-        notes = bc.generate(out, bc.parse_tables(tables, spots), tls=tls, make_ca=make_ca,
+        floor = bc.parse_tables(tables, spots)
+        notes = bc.generate(out, floor, tls=tls, make_ca=make_ca,
                             hosts=host or [socket.gethostname(), "localhost", "127.0.0.1"], port=port, bind=bind,
                             pit=pit, readers=[r for r in readers.split(",") if r], client_certificates=client_certs,
-                            install_dir=install_dir)
+                            install_dir=install_dir, backoffice=backoffice, central=central,
+                            bridges=bc.parse_bridges(pit_bridge or [], floor),
+                            bridge_to=bc.bridge_to(bridge_to, bridge_name, bridge_cafile, bridge_password_file,
+                                                   bridge_commands),
+                            bind_client_ids=bind_client_ids)
     except (ValueError, CaError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -214,6 +233,7 @@ importlib.import_module("controller.demo").register(app)
 importlib.import_module("controller.hil.cli").register(app)
 importlib.import_module("controller.anchor").register(app)
 importlib.import_module("controller.protection.cli").register(app)
+importlib.import_module("controller.backoffice.cli").register(app)
 
 
 def main() -> None:

@@ -79,6 +79,7 @@ class Demo:
         #: each table's loop once it takes inputs (tests drive pit commands through it)
         self.loops: dict[str, TableLoop] = {}
         self.pit_url = ""
+        self.backoffice_url: str | None = None
         self._ready = asyncio.Event()
 
     def _say(self, line: str) -> None:
@@ -97,6 +98,10 @@ class Demo:
             pit = await stack.enter_async_context(PitServer(broker.url, self.accounts, host=self.host, port=self.pit_port,
                                                             client_id="croupier-demo-pit"))
             self.pit_url = pit.url
+            from controller.backoffice.demo import DemoBackoffice  # the floor's memory, when PostgreSQL is there
+
+            office = await stack.enter_async_context(DemoBackoffice(self.directory, broker.url))
+            self.backoffice_url = office.url
             sink = stack.enter_context(open(os.devnull, "w"))  # noqa: SIM115  # prompts go to the consoles
             tasks: list[asyncio.Task[int]] = []
             for config in configs:
@@ -114,6 +119,7 @@ class Demo:
             for config in configs:
                 self._say(f"console {config.table.id}: {self.consoles[config.table.id]}")
             self._say(f"pit: {self.pit_url}")
+            self._say(office.line)
             for a in self.accounts_shown:
                 self._say(f"account {a.user} ({a.role.replace('_', ' ')}): password {a.password}")
             if ready is not None:

@@ -105,11 +105,14 @@ def register(app: typer.Typer) -> None:
 
     @app.command("recall")
     def recall_cmd(
-        config: Annotated[Path, typer.Option(help="the table's TOML config file")],
+        config: Annotated[Path | None, typer.Option(help="the table's TOML config file")] = None,
+        journal: Annotated[Path | None, typer.Option(help="a journal file by its path, instead of --config")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="a JSON array of round records")] = False,
         last: Annotated[int | None, typer.Option(min=1, help="the last N rounds (default 10)")] = None,
         all_: Annotated[bool, typer.Option("--all", help="every round in the journal")] = False,
         round_id: Annotated[str | None, typer.Option("--round", help="one round by id")] = None,
+        currency: Annotated[str, typer.Option(help="with --journal: the table's currency (ISO 4217)")] = "EUR",
+        digits: Annotated[int, typer.Option(min=0, max=3, help="with --journal: its minor unit's digits")] = 2,
     ) -> None:
         """Print closed rounds from the journal (works while the table runs or holds)."""
         from controller.table.printer import round_line
@@ -117,16 +120,23 @@ def register(app: typer.Typer) -> None:
 
         if sum((last is not None, all_, round_id is not None)) > 1:
             raise typer.BadParameter("give at most one of --last, --all, --round")
-        cfg = _config(config)
-        records = recall(cfg.journal_path, last=None if all_ else (last or 10), round_id=round_id)
+        if (config is None) == (journal is None):
+            raise typer.BadParameter("give --config or --journal (one of them)")
+        if journal is not None and not journal.is_file():
+            typer.echo(f"error: no journal at {journal}", err=True)
+            raise typer.Exit(2)
+        cfg = _config(config) if config is not None else None
+        journal_path = journal if journal is not None else cfg.journal_path  # type: ignore[union-attr]
+        records = recall(journal_path, last=None if all_ else (last or 10), round_id=round_id)
         if round_id is not None and not records:
-            typer.echo(f"error: no closed round {round_id!r} in {cfg.journal_path}", err=True)
+            typer.echo(f"error: no closed round {round_id!r} in {journal_path}", err=True)
             raise typer.Exit(1)
         if as_json:
             typer.echo(json.dumps(records))
         else:
             for record in records:
-                typer.echo(round_line(record, currency=cfg.table.currency, digits=cfg.table.currency_digits))
+                typer.echo(round_line(record, currency=cfg.table.currency if cfg else currency,
+                                      digits=cfg.table.currency_digits if cfg else digits))
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ async def serve(config: PitConfig, broker: str) -> None:
 
     async with PitServer(broker, config.make_accounts(), host=config.pit.host, port=config.pit.port,
                          client_id=config.pit.client_id, metrics=config.metrics_at(),
-                         **config.server_options()) as pit:
+                         backoffice=config.pit.backoffice, **config.server_options()) as pit:
         typer.echo(f"pit: {pit.url}", err=False)
         if pit.metrics is not None and pit.metrics.server is not None:
             typer.echo(f"metrics: {pit.metrics.server.url}", err=False)

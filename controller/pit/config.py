@@ -65,6 +65,8 @@ class PitSection(_Strict):
         if (self.tls_cert is None) != (self.tls_key is None):
             raise ValueError("give both tls_cert and tls_key, or neither")
         return self
+    #: the back office's database (docs/backoffice.md): history, day reports and exports from it
+    backoffice: str | None = Field(default=None, pattern=r"^postgres(ql)?://")
 
 
 class PitMetricsSection(MetricsSection):

@@ -36,7 +36,7 @@ class PitServer:
     def __init__(self, broker: str, accounts: Accounts, *, host: str = "127.0.0.1", port: int = 0,
                  client_id: str = "croupier-pit", tick: float = 0.1, metrics: tuple[str, int] | None = None,
                  tls: tuple[str, str] | None = None, currency: tuple[str, int] = ("EUR", 2),
-                 limits: Limits = DEFAULT_LIMITS) -> None:
+                 limits: Limits = DEFAULT_LIMITS, backoffice: str | None = None) -> None:
         self.accounts = accounts
         #: what the pages show money in when a table's state names no currency
         self.currency = currency
@@ -45,6 +45,10 @@ class PitServer:
         self.link = MqttLink(broker, client_id, backoff_max=2.0)
         self._feed = self.link.subscribe(*(f"croupier/+/{leaf}" for leaf in LEAVES), qos=1)
         self.web = PitWeb(self)
+        if backoffice is not None:  # history from the back office's database (controller/pit/history.py)
+            from controller.pit.history import History
+
+            self.web.routes.router.routes[:0] = History(backoffice, lambda r: self.web._session(r) is not None).routes()
         self.host, self.port, self.tick = host, port, tick
         #: seconds from a message's ``ts`` to its being folded into the model (feed lag)
         self.lags: deque[float] = deque(maxlen=LAG_SAMPLES)

@@ -1,0 +1,246 @@
+"""``croupier backoffice``: every table's feed into PostgreSQL, losing nothing and counting
+nothing twice (docs/backoffice.md).
+
+The session is persistent (stable client id, ``clean_session=False``, QoS 1), and the broker's
+acknowledgement is sent by hand, **after** the rows a message gave are committed. So:
+
+- killed (``kill -9``) before a commit: the broker still holds the message and sends it again
+  on the next connection;
+- killed between commit and acknowledgement: it comes again, and the idempotent keys of
+  ``store`` make the second insert a no-op;
+- the database away: nothing is acknowledged, the broker stops sending once its in-flight
+  window is full and queues the rest in the session, and the batch is retried until the
+  database is back.
+
+paho acknowledges a QoS 1 message as soon as its callback returns unless told otherwise, so
+the manual mode is set on the client before it connects: a session resumed with messages
+waiting delivers them right after CONNACK. Acknowledgements go out in the order the messages
+came, as MQTT requires. What is held in memory is bounded by ``queue_limit``: past it the
+link is dropped and made again, and the broker redelivers what was not acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import aiomqtt
+from psycopg_pool import AsyncConnectionPool
+
+from controller.backoffice import records, store
+from controller.backoffice.metrics import BackofficeMetrics
+from drivers.mqtt.link import TCP_NODELAY, _routing_queue
+from drivers.mqtt.tls import tls_context
+from drivers.mqtt.url import BrokerUrl
+
+log = logging.getLogger(__name__)
+
+FILTERS = tuple(f"croupier/+/{leaf}" for leaf in records.LEAVES)
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """One message as received: the connection it came on (its ack is only valid there), its
+    packet id, and the rows it gives."""
+
+    connection: int
+    mid: int
+    qos: int
+    retain: bool
+    rows: list[records.Row]
+
+
+def published(row: records.Row) -> datetime | None:
+    if isinstance(row, records.RoundRow):
+        ts = row.raw.get("ts")
+        return records.parse_timestamp(ts) if isinstance(ts, str) else row.record.closed
+    if isinstance(row, records.AlertRow):
+        return row.alert.ts
+    if isinstance(row, records.HeadRow):
+        return row.head.ts
+    if isinstance(row, records.DealerRow | records.CommandRow | records.TableRow):
+        return row.ts
+    return None
+
+
+class Consumer:
+    def __init__(self, broker: str | BrokerUrl, database: str, *, client_id: str = "croupier-backoffice",
+                 batch_max: int = 500, queue_limit: int = 10_000, metrics: BackofficeMetrics | None = None,
+                 keepalive: int = 10, backoff_max: float = 5.0, wall: Callable[[], float] = time.time) -> None:
+        self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
+        self._tls = tls_context(self.url)
+        self.database = database
+        self.client_id = client_id
+        self.batch_max = batch_max
+        self.queue_limit = queue_limit
+        self.metrics = metrics or BackofficeMetrics()
+        self._keepalive = keepalive
+        self._backoff_max = backoff_max
+        self._wall = wall
+        self._queue: asyncio.Queue[Delivery] = asyncio.Queue()
+        self._client: aiomqtt.Client | None = None
+        self._connection = 0
+        self._overflow = asyncio.Event()
+        self._connected = asyncio.Event()
+        self.connections = 0  # successful connections to the broker so far
+        self.committed = 0  # messages whose rows are committed (and acknowledged, where the link allowed)
+        self._progress = asyncio.Condition()
+
+    # -- running -------------------------------------------------------------------------------
+    async def run(self, stop: asyncio.Event | None = None) -> None:
+        """Until ``stop`` is set (or cancelled): the link and the writer side by side."""
+        stop = stop or asyncio.Event()
+        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(self.database, min_size=1, max_size=2, open=False,
+                                                              timeout=5.0, reconnect_timeout=0)
+        await pool.open(wait=False)
+        try:
+            async with asyncio.TaskGroup() as tasks:
+                link = tasks.create_task(self._link())
+                writer = tasks.create_task(self._writer(pool))
+                await stop.wait()
+                link.cancel()
+                writer.cancel()
+        finally:
+            await pool.close()
+
+    async def wait_connected(self) -> None:
+        await self._connected.wait()
+
+    async def wait_committed(self, count: int) -> None:
+        """Until at least ``count`` messages have been committed since start."""
+        async with self._progress:
+            await self._progress.wait_for(lambda: self.committed >= count)
+
+    # -- the broker side -------------------------------------------------------------------------
+    def _new_client(self) -> aiomqtt.Client:
+        client = aiomqtt.Client(
+            self.url.host, self.url.port, transport=self.url.transport, username=self.url.username,
+            password=self.url.password, identifier=self.client_id, clean_session=False,
+            keepalive=self._keepalive, queue_type=_routing_queue(self._route), tls_context=self._tls,
+            socket_options=TCP_NODELAY if self.url.transport == "tcp" else ())
+        client._client.manual_ack_set(True)  # before CONNECT: a resumed session delivers at once
+        return client
+
+    async def _link(self) -> None:
+        delay = 0.05
+        while True:
+            client = self._new_client()
+            self._connection += 1
+            try:
+                async with client:
+                    self._client = client
+                    self.connections += 1
+                    delay = 0.05
+                    await client.subscribe([(f, 1) for f in FILTERS])
+                    self.metrics.broker_up.set(1)
+                    self._connected.set()
+                    log.info("backoffice: connected to %s as %s", self.url.redacted(), self.client_id)
+                    watch = asyncio.create_task(self._watch(client))
+                    overflow = asyncio.create_task(self._overflow.wait())
+                    try:
+                        await asyncio.wait((watch, overflow), return_when=asyncio.FIRST_COMPLETED)
+                    finally:
+                        for task in (watch, overflow):
+                            task.cancel()
+                    if self._overflow.is_set():
+                        log.warning("backoffice: %d messages waiting; reconnecting so the broker holds the rest",
+                                    self._queue.qsize())
+                    else:
+                        watch.result()  # the disconnect's MqttError, if any
+            except aiomqtt.MqttError as exc:
+                log.warning("backoffice: broker %s: %s; retrying in %.1f s", self.url.redacted(), exc, delay)
+            finally:
+                self._client = None
+                self._connected.clear()
+                self._overflow.clear()
+                self.metrics.broker_up.set(0)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, self._backoff_max)
+
+    async def _watch(self, client: aiomqtt.Client) -> None:
+        async for _ in client.messages:  # routed by the queue hook; this only ends by raising
+            pass
+
+    def _route(self, message: aiomqtt.Message) -> None:
+        if self._overflow.is_set():
+            return  # unacknowledged: the broker sends it again after the reconnect
+        if self._queue.qsize() >= self.queue_limit:
+            self._overflow.set()
+            return
+        payload = message.payload if isinstance(message.payload, bytes) else str(message.payload or "").encode()
+        topic = str(message.topic)
+        where = records.table_of(topic)
+        self.metrics.messages.labels(where[1] if where else "other").inc()
+        rows = records.parse(topic, payload)
+        self._queue.put_nowait(Delivery(self._connection, message.mid, int(message.qos), bool(message.retain), rows))
+        self.metrics.queued.set(self._queue.qsize())
+
+    def _ack(self, deliveries: list[Delivery]) -> None:
+        client = self._client
+        for d in deliveries:
+            if client is not None and d.connection == self._connection and d.qos > 0:
+                client._client.ack(d.mid, d.qos)
+            # else: that connection is gone; the broker redelivers and the keys dedupe
+
+    # -- the database side -----------------------------------------------------------------------
+    async def _writer(self, pool: AsyncConnectionPool[Any]) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while len(batch) < self.batch_max and not self._queue.empty():
+                batch.append(self._queue.get_nowait())
+            rows = [row for d in batch for row in d.rows]
+            refused = await self._commit(pool, rows)
+            now = self._wall()
+            self._ack(batch)
+            self._count(batch, rows, refused, now)
+
+    async def _commit(self, pool: AsyncConnectionPool[Any], rows: list[records.Row]) -> int:
+        delay, down = 0.1, False
+        while True:
+            try:
+                refused = await store.write(pool, rows)
+            except store.DatabaseDown as exc:
+                self.metrics.database_up.set(0)
+                self.metrics.database_errors.inc()
+                if not down:
+                    log.warning("backoffice: database unavailable (%s); holding %d messages in the broker's session",
+                                exc, self._queue.qsize() + 1)
+                    down = True
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self._backoff_max)
+                continue
+            self.metrics.database_up.set(1)
+            if down:
+                log.warning("backoffice: database back; catching up")
+            return refused
+
+    def _count(self, batch: list[Delivery], rows: list[records.Row], refused: int, now: float) -> None:
+        m = self.metrics
+        m.batches.inc()
+        for row in rows:
+            m.rows.labels(type(row).__name__.removesuffix("Row").lower()).inc()
+        m.rejected.inc(refused + sum(isinstance(r, records.Rejected) for r in rows))
+        for d in batch:
+            if d.retain:
+                continue  # a retained message is as old as its table's last change
+            for row in d.rows:
+                ts = published(row)
+                if ts is not None:
+                    lag = max(0.0, now - ts.timestamp())
+                    m.lag.observe(lag)
+                    m.last_lag.set(lag)
+                    break
+        m.queued.set(self._queue.qsize())
+        self.committed += len(batch)
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().create_task(self._notify())
+
+    async def _notify(self) -> None:
+        async with self._progress:
+            self._progress.notify_all()

@@ -1,0 +1,97 @@
+"""Player ratings from the rounds actually dealt (docs/backoffice.md, "Player ratings"): per
+player id (a seat's player card, or the id keyed with the bet), over a period.
+
+Time played is the player's sessions added up: consecutive rounds at one table with no break
+longer than ``SESSION_GAP`` make a session, from its first round's opening to its last round's
+close. Theoretical win is each of the player's own bets times its kind's edge, over the rounds
+the player actually played; no fixed hands-per-hour enters it.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime, timedelta
+from typing import Any
+
+import psycopg
+
+from controller.backoffice import edges as bet_edges
+from controller.backoffice.gaming_day import Period
+
+SESSION_GAP = timedelta(minutes=30)
+
+PLAYER_ROUNDS = """
+SELECT b.player, l.table_id, l.round_id, l.status, l.game, coalesce(l.preset, t.preset), l.opened, l.closed,
+       split_part(b.kind, ':', 1), sum(b.stake)::bigint, sum(b.payout)::bigint, count(*)
+FROM (SELECT table_id, round_id, version, status, game, preset, opened, closed FROM rounds
+      WHERE NOT superseded AND closed >= %(start)s AND closed < %(end)s
+        AND (%(tables)s::text[] IS NULL OR table_id = ANY(%(tables)s))) l
+JOIN bets b USING (table_id, round_id, version) LEFT JOIN floor_tables t USING (table_id)
+WHERE b.player IS NOT NULL AND (%(player)s::text IS NULL OR b.player = %(player)s)
+GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
+ORDER BY 1, 2, 7"""
+
+
+class _Player:
+    def __init__(self) -> None:
+        self.rounds: set[tuple[str, str]] = set()
+        self.bets = 0
+        self.drop = self.paid = 0
+        self.theo = 0.0
+        self.theo_unknown = 0
+        self.tables: set[str] = set()
+        self.games: set[str] = set()
+        self.seconds = 0.0
+        self._session: tuple[str, datetime, datetime] | None = None
+
+    def play(self, table: str, opened: datetime, closed: datetime) -> None:
+        s = self._session
+        if s is not None and s[0] == table and opened - s[2] <= SESSION_GAP:
+            self._session = (table, s[1], max(s[2], closed))
+            return
+        self.close_session()
+        self._session = (table, opened, closed)
+
+    def close_session(self) -> None:
+        if self._session is not None:
+            self.seconds += (self._session[2] - self._session[1]).total_seconds()
+        self._session = None
+
+
+def ratings(conn: psycopg.Connection[Any], period: Period, *, player: str | None = None,
+            tables: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """By player id: time played, rounds, bets, average bet, drop, actual win, theoretical win."""
+    players: dict[str, _Player] = defaultdict(_Player)
+    seen: set[tuple[str, str, str]] = set()
+    params = {"start": period.start, "end": period.end, "player": player, "tables": tables}
+    for pid, table, rnd, status, game, preset, opened, closed, kind, stake, payout, count in conn.execute(PLAYER_ROUNDS, params):
+        p = players[pid]
+        if (pid, table, rnd) not in seen:
+            seen.add((pid, table, rnd))
+            p.rounds.add((table, rnd))
+            p.play(table, opened, closed)
+        p.tables.add(table)
+        p.games.add(game)
+        if status != "settled":
+            continue  # a void round refunds: no drop, no win, no theo
+        p.bets += count
+        p.drop += stake
+        p.paid += payout
+        edge = bet_edges.bet_edges(game, preset).get(kind)
+        if edge is None:
+            p.theo_unknown += stake
+        else:
+            p.theo += stake * edge
+    money = {t: (c, d) for t, c, d in conn.execute("SELECT table_id, currency, currency_digits FROM floor_tables")}
+    out: dict[str, dict[str, Any]] = {}
+    for pid, p in sorted(players.items()):
+        currencies = {money.get(t, (None, None)) for t in p.tables}
+        p.close_session()
+        out[pid] = {
+            "rounds": len(p.rounds), "bets": p.bets, "seconds_played": round(p.seconds),
+            "average_bet": round(p.drop / p.bets) if p.bets else 0,
+            "drop": p.drop, "paid": p.paid, "win": p.drop - p.paid, "theo_win": round(p.theo),
+            "theo_unknown_drop": p.theo_unknown, "tables": sorted(p.tables), "games": sorted(p.games),
+        }
+        out[pid]["currency"], out[pid]["currency_digits"] = currencies.pop() if len(currencies) == 1 else (None, None)
+    return out

@@ -1,0 +1,262 @@
+"""Feed messages (docs/protocols.md §4) as the rows the back office keeps. Pure: no I/O.
+
+Each message is validated at the edge against the fields the back office stores, and ignores
+fields it does not know (the feed may add fields, never remove or rename them). A message
+that does not parse becomes a ``Rejected`` row, kept with its reason, so nothing the broker
+delivered is silently lost. Every row carries its own idempotency key: a round by (table,
+round, version), where the version is the number of corrections it carries; a journal-derived
+row by (table, seq); a journal head by (table, seq, hash), so a second hash for one seq (a
+rewritten journal) is kept beside the first, not dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+Amount = Annotated[int, Field(ge=0, le=10**15, strict=True)]
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+HEX64 = re.compile(r"[0-9a-f]{64}")
+#: the topic leaves the back office subscribes to
+LEAVES = ("round", "alert", "event", "head", "state")
+MAX_PAYLOAD = 1 << 20
+
+
+def parse_timestamp(value: object) -> datetime:
+    if not isinstance(value, str):
+        raise ValueError("a timestamp is an ISO 8601 string")
+    parsed = datetime.fromisoformat(value)
+    if parsed.tzinfo is None:
+        raise ValueError(f"timestamp {value!r} has no time zone (the feed writes UTC)")
+    return parsed.astimezone(UTC)
+
+
+class _Lenient(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class BetIn(_Lenient):
+    box: int = Field(ge=0, le=10_000, strict=True)
+    hand: int = Field(ge=0, le=100, strict=True)
+    kind: str = Field(min_length=1, max_length=64)
+    player: str | None = Field(default=None, max_length=64)
+    stake: Amount
+    payout: Amount
+
+
+class RoundIn(_Lenient):
+    table: str
+    round: str = Field(min_length=1, max_length=64)
+    seq: int = Field(ge=1, strict=True)
+    game: str = Field(min_length=1, max_length=32)
+    opened: datetime
+    closed: datetime
+    status: Literal["settled", "void"]
+    dealer: str | None = Field(default=None, max_length=64)
+    shoe: str | None = Field(default=None, max_length=64)
+    shoe_round: int | None = Field(default=None, ge=0, strict=True)
+    outcome: dict[str, Any]
+    bets: list[BetIn]
+    stake_total: Amount
+    payout_total: Amount
+    corrections: list[dict[str, Any]] = Field(default_factory=list)
+
+    _ts = field_validator("opened", "closed", mode="before")(parse_timestamp)
+
+
+class AlertIn(_Lenient):
+    table: str
+    round: str | None = None
+    ts: datetime
+    seq: int = Field(ge=1, strict=True)
+    severity: str = Field(max_length=16)
+    code: str = Field(max_length=128)
+    message: str = Field(default="", max_length=4096)
+    hold: bool | None = None
+
+    _ts = field_validator("ts", mode="before")(parse_timestamp)
+
+
+class EventIn(_Lenient):
+    table: str
+    round: str | None = None
+    ts: datetime
+    seq: int = Field(ge=1, strict=True)
+    kind: str
+    source: str = ""
+    payload: dict[str, Any]
+
+    _ts = field_validator("ts", mode="before")(parse_timestamp)
+
+
+class HeadIn(_Lenient):
+    v: Literal[1]
+    table: str
+    seq: int = Field(ge=0, strict=True)
+    hash: str
+    ts: datetime
+
+    _ts = field_validator("ts", mode="before")(parse_timestamp)
+
+    @field_validator("hash")
+    @classmethod
+    def _hex(cls, value: str) -> str:
+        if not HEX64.fullmatch(value):
+            raise ValueError("hash: 64 lowercase hex digits")
+        return value
+
+
+class StateIn(_Lenient):
+    table: str
+    game: str = Field(min_length=1, max_length=32)
+    preset: str | None = Field(default=None, max_length=64)
+    currency: str | None = Field(default=None, max_length=8)
+    currency_digits: int | None = Field(default=None, ge=0, le=6, strict=True)
+    ts: datetime
+
+    _ts = field_validator("ts", mode="before")(parse_timestamp)
+
+
+# -- the rows ------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class RoundRow:
+    record: RoundIn
+    raw: dict[str, Any]
+
+    @property
+    def version(self) -> int:
+        return len(self.record.corrections)
+
+
+@dataclass(frozen=True, slots=True)
+class AlertRow:
+    alert: AlertIn
+    raw: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class DealerRow:
+    table: str
+    seq: int
+    ts: datetime
+    action: Literal["sign_in", "sign_out"]
+    dealer: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CommandRow:
+    table: str
+    seq: int
+    ts: datetime
+    round: str | None
+    command: str
+    sender: str | None
+    command_id: str | None
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class HeadRow:
+    head: HeadIn
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """What a table plays (from its retained ``state`` or a ``table_started`` entry)."""
+
+    table: str
+    game: str
+    preset: str | None
+    ts: datetime
+    currency: str | None = None
+    currency_digits: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    topic: str
+    payload: bytes
+    reason: str
+
+
+Row = RoundRow | AlertRow | DealerRow | CommandRow | HeadRow | TableRow | Rejected
+
+
+def table_of(topic: str) -> tuple[str, str] | None:
+    """``croupier/<table>/<leaf>`` -> (table, leaf), for the leaves the back office reads."""
+    parts = topic.split("/")
+    if len(parts) != 3 or parts[0] != "croupier" or parts[2] not in LEAVES or not TABLE_ID.fullmatch(parts[1]):
+        return None
+    return parts[1], parts[2]
+
+
+def parse(topic: str, payload: bytes) -> list[Row]:
+    """The rows one delivered message gives: none for what the back office does not keep
+    (most journal events), a ``Rejected`` for what it cannot read."""
+    where = table_of(topic)
+    if where is None:
+        return [Rejected(topic, payload[:4096], "not a feed topic the back office reads")]
+    table, leaf = where
+    if len(payload) > MAX_PAYLOAD:
+        return [Rejected(topic, payload[:4096], f"payload over {MAX_PAYLOAD} bytes")]
+    try:
+        body = json.loads(payload, parse_constant=_no_constant)
+    except (ValueError, UnicodeDecodeError) as exc:
+        return [Rejected(topic, payload[:4096], f"not JSON: {exc}")]
+    if not isinstance(body, dict):
+        return [Rejected(topic, payload[:4096], "not a JSON object")]
+    if body.get("table", table) != table:
+        return [Rejected(topic, payload[:4096], f"table {body.get('table')!r} on {table}'s topic")]
+    body.setdefault("table", table)
+    try:
+        return _rows(leaf, body)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where_ = ".".join(str(p) for p in first["loc"]) or leaf
+        return [Rejected(topic, payload[:4096], f"{leaf}: {where_}: {first['msg']}")]
+    except ValueError as exc:
+        return [Rejected(topic, payload[:4096], f"{leaf}: {exc}")]
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def _rows(leaf: str, body: dict[str, Any]) -> list[Row]:
+    if leaf == "round":
+        record = RoundIn.model_validate(body)
+        if sum(b.stake for b in record.bets) != record.stake_total or sum(b.payout for b in record.bets) != record.payout_total:
+            raise ValueError("stake_total or payout_total is not the sum of its bets")
+        return [RoundRow(record, body)]
+    if leaf == "alert":
+        return [AlertRow(AlertIn.model_validate(body), body)]
+    if leaf == "head":
+        return [HeadRow(HeadIn.model_validate(body))]
+    if leaf == "state":
+        s = StateIn.model_validate(body)
+        return [TableRow(s.table, s.game, s.preset, s.ts, s.currency, s.currency_digits)]
+    return event_rows(EventIn.model_validate(body))
+
+
+def event_rows(event: EventIn) -> list[Row]:
+    """The journal entries the back office keeps from the ``event`` stream: dealer sign-in and
+    sign-out, pit commands, and the game a (re)started table plays."""
+    p = event.payload
+    if event.kind == "command" and p.get("command") in ("sign_in", "sign_out"):
+        dealer = p.get("dealer")
+        return [DealerRow(event.table, event.seq, event.ts, p["command"], str(dealer)[:64] if dealer is not None else None)]
+    if event.kind == "pit_command":
+        name = p.get("command")
+        sender, ident = p.get("sender"), p.get("id")
+        return [CommandRow(event.table, event.seq, event.ts, event.round, str(name)[:64] if name else "?",
+                           str(sender)[:64] if sender is not None else None,
+                           str(ident)[:64] if ident is not None else None, p)]
+    if event.kind == "table_started" and isinstance(p.get("game"), str):
+        preset = p.get("preset")
+        return [TableRow(event.table, p["game"][:32], preset[:64] if isinstance(preset, str) else None, event.ts)]
+    return []

@@ -1,0 +1,224 @@
+"""A gaming day's report from the stored rounds (docs/backoffice.md, "Reports"): deterministic
+and recomputable, every figure SQL over the rounds in their latest corrected version.
+
+Definitions, as the pit's (docs/pit.md): **drop** is the stakes of settled rounds (a void
+round counts in neither drop nor win), **paid** what was returned to players on them, **win**
+= drop - paid, **hold_pct** = 100 * win / drop (0.0 without drop). **theo_win** is each bet's
+stake times its own kind's edge for the table's game and preset, rounded to the minor unit.
+A round belongs to the gaming day (and shift) in which it closed; a correction keeps the
+round's close time, so a corrected round never moves to another day.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import psycopg
+
+from controller.backoffice import edges as bet_edges
+from controller.backoffice.gaming_day import Period, day_of, gaming_day, shifts
+
+BASELINES = (7, 30)
+MIN_BASELINE_DAYS = 3
+
+
+@dataclass(frozen=True)
+class ReportSpec:
+    day: date
+    starts: time
+    zone: ZoneInfo
+    shifts: dict[str, time] = field(default_factory=dict)
+    shift: str | None = None
+    tables: tuple[str, ...] | None = None  # None: every table
+    pits: dict[str, list[str]] = field(default_factory=dict)
+    z_flag: float = 3.0
+
+    def pit_of(self, table: str) -> str | None:
+        return next((pit for pit, tables in self.pits.items() if table in tables), None)
+
+    def periods(self) -> list[Period]:
+        return shifts(self.day, self.starts, self.zone, self.shifts)
+
+    def window(self) -> Period:
+        """The whole day, or the one shift asked for (ValueError naming the known ones)."""
+        if self.shift is None:
+            return gaming_day(self.day, self.starts, self.zone)
+        for period in self.periods():
+            if period.name == self.shift:
+                return period
+        raise ValueError(f"no shift {self.shift!r}; the shifts are {', '.join(p.name for p in self.periods())}")
+
+
+#: the period's rounds, each in its latest version (``superseded`` is kept by the schema's triggers)
+WHERE_LATEST = """NOT superseded AND closed >= %(start)s AND closed < %(end)s
+  AND (%(tables)s::text[] IS NULL OR table_id = ANY(%(tables)s))"""
+
+TABLE_FIGURES = f"""
+SELECT table_id, min(game), count(*), count(*) FILTER (WHERE status = 'void'),
+       coalesce(sum(stake_total) FILTER (WHERE status = 'settled'), 0)::bigint,
+       coalesce(sum(payout_total) FILTER (WHERE status = 'settled'), 0)::bigint,
+       min(opened), max(closed), count(*) FILTER (WHERE version > 0), avg(boxes)::float8, max(players)
+FROM rounds WHERE {WHERE_LATEST} GROUP BY table_id ORDER BY table_id"""
+
+STAKES_BY_KIND = f"""
+SELECT l.table_id, l.game, coalesce(l.preset, t.preset), split_part(b.kind, ':', 1), sum(b.stake)::bigint
+FROM (SELECT table_id, round_id, version, game, preset FROM rounds WHERE {WHERE_LATEST} AND status = 'settled') l
+JOIN bets b USING (table_id, round_id, version) LEFT JOIN floor_tables t USING (table_id)
+GROUP BY 1, 2, 3, 4"""
+
+DEALER_FIGURES = f"""
+SELECT coalesce(dealer, ''), count(*), count(*) FILTER (WHERE status = 'void'), count(*) FILTER (WHERE version > 0),
+       min(opened), max(closed), count(DISTINCT table_id)
+FROM rounds WHERE {WHERE_LATEST} GROUP BY 1 ORDER BY 1"""
+
+DEALER_HOLDS = """
+SELECT coalesce(coalesce(r.dealer, d.dealer), ''), count(*)
+FROM alerts a
+LEFT JOIN LATERAL (SELECT dealer FROM rounds r WHERE r.table_id = a.table_id AND r.round_id = a.round_id
+                   ORDER BY version LIMIT 1) r ON true
+LEFT JOIN LATERAL (SELECT dealer FROM dealer_events d WHERE d.table_id = a.table_id AND d.ts <= a.ts
+                   ORDER BY d.ts DESC, d.seq DESC LIMIT 1) d ON true
+WHERE a.hold AND a.ts >= %(start)s AND a.ts < %(end)s AND (%(tables)s::text[] IS NULL OR a.table_id = ANY(%(tables)s))
+GROUP BY 1"""
+
+DAILY = f"""
+SELECT table_id, ((closed AT TIME ZONE %(zone)s) - %(starts)s::interval)::date AS day,
+       coalesce(sum(stake_total) FILTER (WHERE status = 'settled'), 0)::bigint,
+       coalesce(sum(payout_total) FILTER (WHERE status = 'settled'), 0)::bigint
+FROM rounds WHERE {WHERE_LATEST} GROUP BY 1, 2"""
+
+
+def hold_pct(win: int, drop: int) -> float:
+    return round(100.0 * win / drop, 4) if drop else 0.0
+
+
+def _per_hour(rounds: int, first: datetime | None, last: datetime | None) -> float | None:
+    if first is None or last is None or last <= first:
+        return None
+    return round(rounds * 3600.0 / (last - first).total_seconds(), 2)
+
+
+def _totals(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    keys = ("rounds", "settled", "void", "drop", "paid", "win", "theo_win", "theo_unknown_drop", "corrected")
+    out: dict[str, Any] = {k: sum(int(r[k]) for r in rows) for k in keys}
+    out["tables"] = len(rows)
+    money = {(r.get("currency"), r.get("currency_digits")) for r in rows}
+    out["currency"], out["currency_digits"] = money.pop() if len(money) == 1 else (None, None)
+    out["hold_pct"] = hold_pct(out["win"], out["drop"])
+    out["win_vs_theo"] = out["win"] - out["theo_win"]
+    return out
+
+
+class Reporter:
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.conn = conn
+
+    def _params(self, spec: ReportSpec, window: Period) -> dict[str, Any]:
+        tables = list(spec.tables) if spec.tables is not None else None
+        return {"start": window.start, "end": window.end, "tables": tables}
+
+    def report(self, spec: ReportSpec) -> dict[str, Any]:
+        window = spec.window()
+        params = self._params(spec, window)
+        tables = self._tables(params)
+        self._theo(params, tables)
+        currencies = {t: (c, d) for t, c, d in self.conn.execute(
+            "SELECT table_id, currency, currency_digits FROM floor_tables WHERE table_id = ANY(%s)", (list(tables),))}
+        for table_id, figures in tables.items():
+            figures["currency"], figures["currency_digits"] = currencies.get(table_id, (None, None))
+            figures["pit"] = spec.pit_of(table_id)
+            figures["win_vs_theo"] = figures["win"] - figures["theo_win"]
+        self._baselines(spec, tables)
+        pits: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for figures in tables.values():
+            pits[figures["pit"] or ""].append(figures)
+        periods = [window] if spec.shift is not None else spec.periods()
+        return {
+            "day": spec.day.isoformat(),
+            "shift": spec.shift,
+            "period": {"start": window.start.isoformat(), "end": window.end.isoformat(), "timezone": str(spec.zone),
+                       "gaming_day_starts": spec.starts.strftime("%H:%M")},
+            "tables": tables,
+            "pits": {pit or "(no pit)": _totals(rows) for pit, rows in sorted(pits.items())},
+            "floor": _totals(list(tables.values())),
+            "dealers": [row for period in periods for row in self._dealers(spec, period)],
+        }
+
+    def _tables(self, params: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        out: dict[str, dict[str, Any]] = {}
+        for table_id, game, rounds, void, drop, paid, first, last, corrected, boxes, players in self.conn.execute(
+                TABLE_FIGURES, params):
+            out[table_id] = {
+                "game": game, "preset": None, "rounds": rounds, "settled": rounds - void, "void": void,
+                "drop": drop, "paid": paid, "win": drop - paid, "hold_pct": hold_pct(drop - paid, drop),
+                "theo_win": 0, "theo_unknown_drop": 0, "corrected": corrected,
+                "rounds_per_hour": _per_hour(rounds, first, last), "occupancy": round(float(boxes or 0.0), 3),
+                "players_max": int(players or 0), "first": first.isoformat(), "last": last.isoformat(),
+            }
+        return out
+
+    def _theo(self, params: dict[str, Any], tables: dict[str, dict[str, Any]]) -> None:
+        theo: dict[str, float] = defaultdict(float)
+        for table_id, game, preset, kind, stake in self.conn.execute(STAKES_BY_KIND, params):
+            figures = tables[table_id]
+            figures["preset"] = figures["preset"] or preset
+            edge = bet_edges.bet_edges(game, preset).get(kind)
+            if edge is None:
+                figures["theo_unknown_drop"] += stake
+            else:
+                theo[table_id] += stake * edge
+        for table_id, value in theo.items():
+            tables[table_id]["theo_win"] = round(value)
+
+    def _dealers(self, spec: ReportSpec, period: Period) -> list[dict[str, Any]]:
+        params = self._params(spec, period)
+        holds = dict(self.conn.execute(DEALER_HOLDS, params).fetchall())
+        out = []
+        for dealer, rounds, void, corrected, first, last, tables in self.conn.execute(DEALER_FIGURES, params):
+            out.append({"shift": period.name, "dealer": dealer or None, "rounds": rounds,
+                        "rounds_per_hour": _per_hour(rounds, first, last), "holds": int(holds.pop(dealer, 0)),
+                        "corrections": corrected, "voids": void, "tables": tables})
+        for dealer, count in sorted(holds.items()):  # holds raised with no round closed in the period
+            out.append({"shift": period.name, "dealer": dealer or None, "rounds": 0, "rounds_per_hour": None,
+                        "holds": int(count), "corrections": 0, "voids": 0, "tables": 0})
+        return out
+
+    def _baselines(self, spec: ReportSpec, tables: dict[str, dict[str, Any]]) -> None:
+        """Each table's daily hold over the 7 and 30 gaming days before this one, and how far
+        this day's hold lies from them (z-score, flagged at ``z_flag``)."""
+        longest = max(BASELINES)
+        start = gaming_day(spec.day - timedelta(days=longest), spec.starts, spec.zone).start
+        end = gaming_day(spec.day, spec.starts, spec.zone).start
+        params = {"start": start, "end": end, "tables": list(tables), "zone": str(spec.zone),
+                  "starts": f"{spec.starts.hour} hours {spec.starts.minute} minutes"}
+        daily: dict[str, dict[date, float]] = defaultdict(dict)
+        for table_id, day, drop, paid in self.conn.execute(DAILY, params):
+            if drop:
+                daily[table_id][day] = 100.0 * (drop - paid) / drop
+        for table_id, figures in tables.items():
+            figures["baseline"] = {str(n): _baseline(daily.get(table_id, {}), spec.day, n, figures, spec.z_flag)
+                                   for n in BASELINES}
+
+
+def _baseline(holds: dict[date, float], day: date, days: int, today: dict[str, Any], z_flag: float) -> dict[str, Any]:
+    values = [h for d, h in holds.items() if day - timedelta(days=days) <= d < day]
+    out: dict[str, Any] = {"days": len(values), "hold_pct_mean": None, "hold_pct_stdev": None, "z": None, "flag": False}
+    if len(values) < MIN_BASELINE_DAYS:
+        return out
+    mean, stdev = statistics.fmean(values), statistics.stdev(values)
+    out["hold_pct_mean"], out["hold_pct_stdev"] = round(mean, 4), round(stdev, 4)
+    if today["drop"] and stdev > 0:
+        z = (today["hold_pct"] - mean) / stdev
+        out["z"] = round(z, 3) if math.isfinite(z) else None
+        out["flag"] = out["z"] is not None and abs(z) >= z_flag
+    return out
+
+
+def gaming_day_of(instant: datetime, spec: ReportSpec) -> date:
+    return day_of(instant, spec.starts, spec.zone)

@@ -1,0 +1,173 @@
+"""A small real floor for the back office's end-to-end tests: tables as ``croupier run
+--rounds N`` processes with simulated devices, the back office as ``croupier backoffice run``,
+both on the real mosquitto, and what each table's journal says through ``croupier recall``."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from controller.journal import Journal
+from tests.fixtures.mosquitto import MosquittoBroker
+
+CLI = [sys.executable, "-m", "controller.cli"]
+
+BLACKJACK = """
+[table]
+id = "{id}"
+game = "blackjack"
+preset = "ru6"
+currency = "EUR"
+journal = "{id}.journal"
+
+[limits]
+main = {{ min = 100, max = 100000 }}
+
+[devices.shoe]
+transport = "simulated"
+port = "serial"
+gap_timeout = 2.0
+
+[devices.shoe.simulated]
+seed = {seed}
+
+[mqtt]
+broker = "{broker}"
+insecure = true
+"""
+
+BACCARAT = """
+[table]
+id = "{id}"
+game = "baccarat"
+preset = "standard"
+journal = "{id}.journal"
+
+[limits]
+player = {{ min = 500, max = 1000000 }}
+banker = {{ min = 500, max = 1000000 }}
+tie = {{ min = 100, max = 100000 }}
+
+[devices.shoe]
+transport = "simulated"
+port = "serial"
+gap_timeout = 2.0
+
+[devices.shoe.simulated]
+seed = {seed}
+
+[mqtt]
+broker = "{broker}"
+insecure = true
+"""
+
+
+def table_config(directory: Path, table_id: str, template: str, broker: str, seed: int) -> Path:
+    path = directory / f"{table_id}.toml"
+    text = template.format(id=table_id, broker=broker, seed=seed)
+    try:
+        from controller.config import TableSection
+
+        if "currency" not in TableSection.model_fields:
+            text = text.replace('currency = "EUR"\n', "")
+    except ImportError:
+        text = text.replace('currency = "EUR"\n', "")
+    path.write_text(text)
+    with Journal(directory / f"{table_id}.journal"):
+        pass  # an operator's `croupier init`: the journal exists before the first run
+    return path
+
+
+def start_table(config: Path, rounds: int, log: Path) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        return subprocess.Popen([*CLI, "run", "--config", str(config), "--rounds", str(rounds), "--quiet"],
+                                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+
+def office_config(directory: Path) -> Path:
+    """UTC gaming days starting 12 hours from now: the test's rounds all fall in today's."""
+    hour = (datetime.now(UTC).hour + 12) % 24
+    path = directory / "backoffice.toml"
+    path.write_text(f'[backoffice]\ngaming_day_starts = "{hour:02d}:00"\ntimezone = "UTC"\n'
+                    'client_id = "croupier-backoffice-test"\n')
+    return path
+
+
+def gaming_day_today(config: Path) -> str:
+    from datetime import time as clock
+
+    from controller.backoffice.config import load
+    from controller.backoffice.gaming_day import day_of
+
+    b = load(config).backoffice
+    hour, minute = map(int, b.gaming_day_starts.split(":"))
+    from zoneinfo import ZoneInfo
+
+    return day_of(datetime.now(UTC), clock(hour, minute), ZoneInfo(b.timezone)).isoformat()
+
+
+def start_office(config: Path, database: str, broker: MosquittoBroker, log: Path) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        return subprocess.Popen([*CLI, "backoffice", "run", "--config", str(config), "--database", database,
+                                 "--broker", broker.tcp_url(broker.pit), "--insecure", "--log-level", "info"],
+                                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+
+def kill_hard(process: subprocess.Popen[bytes]) -> None:
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            kill_hard(process)
+
+
+def recall_all(journal: Path) -> list[dict[str, Any]]:
+    result = subprocess.run([*CLI, "recall", "--journal", str(journal), "--all", "--json"], capture_output=True,
+                            check=True, stdin=subprocess.DEVNULL)
+    return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+
+def journal_round_entries(journal: Path) -> int:
+    """``round_closed`` entries in the journal: every version of every round."""
+    with Journal(journal) as j:
+        return sum(1 for e in j.entries() if e.kind == "round_closed")
+
+
+def stored(database: str, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    try:
+        with psycopg.connect(database, connect_timeout=5) as conn:
+            return conn.execute(sql, args).fetchall()
+    except psycopg.OperationalError:
+        return []
+
+
+def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll ``condition`` (a cheap read of a database or journal) until it holds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.05)
+
+
+def office_report(config: Path, database: str, day: str) -> dict[str, Any]:
+    result = subprocess.run([*CLI, "backoffice", "report", "--config", str(config), "--database", database,
+                             "--day", day, "--json"], capture_output=True, check=True, stdin=subprocess.DEVNULL,
+                            env={**os.environ})
+    return json.loads(result.stdout)  # type: ignore[no-any-return]
