@@ -167,7 +167,9 @@ def broker_config(
     bridge_commands: Annotated[bool, typer.Option("--bridge-commands", help="with --bridge-to: take command from the centre")]
     = False,
     bind_client_ids: Annotated[bool, typer.Option(
-        "--bind-client-ids", help="each client's id is its user name; a table's spots link gets its own account")] = False,
+        "--bind-client-ids/--shared-client-ids",
+        help="each client's id is its user name, so no password can take another client's session (a table's "
+             "spots link gets its own account); --shared-client-ids only for a floor not yet moved to it")] = True,
 ) -> None:
     """Write a TLS mosquitto config, password file and ACL for these tables (docs/security.md)."""
     import socket

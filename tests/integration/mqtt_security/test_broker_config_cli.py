@@ -28,12 +28,15 @@ def test_a_lab_floor_with_its_own_ca(tmp_path: Path) -> None:
                                  "--make-ca", "--host", "broker.lab", "--readers", "viewer,audit"])
     assert result.exit_code == 0, result.output
     users = sorted(p.stem for p in (out / "secrets").glob("*.secret"))
-    assert users == ["audit", "bj1-controller", "bj1-spot-1", "bj1-spot-2", "pit", "rl1-controller", "viewer"]
+    # client ids are bound to accounts by default: each table's spots link has an account of its own
+    assert users == ["audit", "bj1-controller", "bj1-spot-1", "bj1-spot-2", "bj1-spots", "pit", "rl1-controller",
+                     "rl1-spots", "viewer"]
     assert mode(out / "secrets") == 0o700 and mode(out / "passwd") == 0o600
     assert all(mode(p) == 0o600 for p in (out / "secrets").iterdir())
     assert mode(out / "tls" / "ca.key") == 0o600 and mode(out / "tls" / "broker.key") == 0o600
     conf = (out / "mosquitto.conf").read_text()
     assert "allow_anonymous false" in conf and "listener 8883\n" in conf and "require_certificate false" in conf
+    assert "use_username_as_clientid true" in conf
     assert f"cafile {out.absolute()}/tls/ca.pem" in conf and f"acl_file {out.absolute()}/acl" in conf
     assert "listener 1883" not in conf and "\nport " not in conf  # no plaintext listener at all
     assert 'broker = "mqtts://bj1-controller@broker.lab:8883?cafile=' in result.output
