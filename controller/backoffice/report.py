@@ -1,8 +1,9 @@
 """A gaming day's report from the stored rounds (docs/backoffice.md, "Reports"): deterministic
 and recomputable, every figure SQL over the rounds in their latest corrected version.
 
-Definitions, as the pit's (docs/pit.md): **drop** is the stakes of settled rounds (a void
-round counts in neither drop nor win), **paid** what was returned to players on them, **win**
+Definitions, as the pit's (docs/pit.md, controller/round_money.py): **drop** is the stakes of
+settled rounds and of the bets that stood in a void round (what a void returned counts in
+neither drop nor win), **paid** what was paid back on them, **win**
 = drop - paid, **hold_pct** = 100 * win / drop (0.0 without drop). **theo_win** is each bet's
 stake times its own kind's edge for the table's game and preset, rounded to the minor unit.
 A round belongs to the gaming day (and shift) in which it closed; a correction keeps the
@@ -55,14 +56,22 @@ class ReportSpec:
         raise ValueError(f"no shift {self.shift!r}; the shifts are {', '.join(p.name for p in self.periods())}")
 
 
+#: what a round returned (controller/round_money.py): nothing when settled; a void's
+#: ``outcome.void.returned_total``, or every stake for a void record from before voids kept settled bets
+RETURNED = """CASE WHEN status = 'settled' THEN 0
+  WHEN jsonb_typeof(outcome->'void'->'returned_total') = 'number'
+       AND (outcome->'void'->>'returned_total')::numeric BETWEEN 0 AND stake_total
+  THEN (outcome->'void'->>'returned_total')::numeric::bigint ELSE stake_total END"""
+DROP = f"coalesce(sum(stake_total - ({RETURNED})), 0)::bigint"
+PAID = f"coalesce(sum(greatest(0, payout_total - ({RETURNED}))), 0)::bigint"
+
 #: the period's rounds, each in its latest version (``superseded`` is kept by the schema's triggers)
 WHERE_LATEST = """NOT superseded AND closed >= %(start)s AND closed < %(end)s
   AND (%(tables)s::text[] IS NULL OR table_id = ANY(%(tables)s))"""
 
 TABLE_FIGURES = f"""
 SELECT table_id, min(game), count(*), count(*) FILTER (WHERE status = 'void'),
-       coalesce(sum(stake_total) FILTER (WHERE status = 'settled'), 0)::bigint,
-       coalesce(sum(payout_total) FILTER (WHERE status = 'settled'), 0)::bigint,
+       {DROP}, {PAID},
        min(opened), max(closed), count(*) FILTER (WHERE version > 0), avg(boxes)::float8, max(players)
 FROM rounds WHERE {WHERE_LATEST} GROUP BY table_id ORDER BY table_id"""
 
@@ -89,8 +98,7 @@ GROUP BY 1"""
 
 DAILY = f"""
 SELECT table_id, ((closed AT TIME ZONE %(zone)s) - %(starts)s::interval)::date AS day,
-       coalesce(sum(stake_total) FILTER (WHERE status = 'settled'), 0)::bigint,
-       coalesce(sum(payout_total) FILTER (WHERE status = 'settled'), 0)::bigint
+       {DROP}, {PAID}
 FROM rounds WHERE {WHERE_LATEST} GROUP BY 1, 2"""
 
 

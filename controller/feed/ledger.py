@@ -2,8 +2,9 @@
 
 Never stored: rebuilt by folding the journal on start, so it cannot drift from the rounds the
 pit has seen. A later ``round_closed`` for a round already counted (a correction) replaces the
-earlier record instead of counting the round twice. Stakes and payouts of void rounds are
-refunds, so they are counted apart from the settled totals (the handle excludes them).
+earlier record instead of counting the round twice. What a void round returned is a refund,
+counted apart from the totals (the handle excludes it); the bets that stood in a void round
+count in the totals like a settled round's (controller/round_money.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.feed.messages import ROUND_CLOSED, VERSION
 from controller.journal import Entry
+from controller.round_money import net_of_refunds, returned
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +35,12 @@ class RoundTotals(BaseModel):
     status: Literal["settled", "void"]
     stake_total: int = Field(ge=0)
     payout_total: int = Field(ge=0)
+    #: what a void returned (controller/round_money.py), read from the record's ``outcome.void``
+    returned: int = Field(0, ge=0)
+
+    def counted(self) -> tuple[int, int]:
+        """(drop, paid), as controller/round_money.py counts a round."""
+        return net_of_refunds(self.stake_total, self.payout_total, self.returned)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +76,7 @@ class Ledger:
         if entry.kind != ROUND_CLOSED:
             return False
         try:
-            record = RoundTotals.model_validate(entry.payload)
+            record = RoundTotals.model_validate({**entry.payload, "returned": returned(entry.payload)})
         except ValidationError as exc:
             self.rejected += 1
             log.error("round_closed seq %d not counted in the ledger: %s", entry.seq, exc.errors()[:3])
@@ -81,13 +89,14 @@ class Ledger:
         for sign, rec in ((-1, previous), (1, record)):
             if rec is None:
                 continue
+            counted_stake, counted_payout = rec.counted()
+            stake += sign * counted_stake
+            payout += sign * counted_payout
             if rec.status == "settled":
                 settled += sign
-                stake += sign * rec.stake_total
-                payout += sign * rec.payout_total
             else:
                 void += sign
-                refunds += sign * rec.stake_total
+                refunds += sign * rec.returned
         self._by_round[round_id] = record
         while len(self._by_round) > ROUNDS_KEPT:  # corrections reach only recent rounds
             del self._by_round[next(iter(self._by_round))]

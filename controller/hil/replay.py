@@ -13,7 +13,7 @@ refuses it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from controller.games.base import (
@@ -159,12 +159,12 @@ class RoundReplay:
         return self.engine.expects().kind in (ExpectKind.CARD, ExpectKind.DEALER_CARD)
 
     def settlements(self) -> list[Settlement]:
-        """What the round pays: its settlements; a void round returns every stake, bets settled
-        early included, as the table voids a round (docs/hil.md)."""
+        """What the round pays: its settlements; a void round keeps the bets settled before it
+        and returns what still rode (RULES.md), as the table voids a round (docs/hil.md)."""
         done: list[Settlement] = list(self.engine.settlements)
         if not self.voided:
             return done
-        return [replace(s, payout=s.stake) for s in done] + list(self.engine.open_bets())
+        return done + list(self.engine.open_bets())
 
 
 def settlement_key(s: Mapping[str, Any] | Settlement) -> tuple[Any, ...]:

@@ -1,8 +1,9 @@
 """Pit statistics from closed round records (docs/pit.md): per table and per dealer shift.
 
 Pure functions over the ``round`` records of the pit feed. Definitions, as a pit boss reads
-them: **drop** is the stakes of settled rounds (a void round refunds everything and counts in
-neither drop nor win); **win** is drop less what was paid back; **hold** is win / drop.
+them: **drop** is the stakes of settled rounds and of the bets that stood in a void round (what
+a void returned counts in neither drop nor win: controller/round_money.py); **win** is drop less
+what was paid back; **hold** is win / drop.
 Rounds per hour count settled and void rounds over the time from the first round's opening to
 the last round's close.
 
@@ -18,6 +19,8 @@ import math
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
+
+from controller.round_money import counted
 
 BIAS_ALPHA = 0.01
 #: a cell's expected count below this makes the chi-square approximation unreliable
@@ -48,10 +51,11 @@ def summary(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         rounds += 1
         if record.get("status") == "settled":
             settled += 1
-            drop += _amount(record.get("stake_total"))
-            paid += _amount(record.get("payout_total"))
         else:
             void += 1
+        stake, payout = counted(record)
+        drop += stake
+        paid += payout
         opened, closed = parse_ts(record.get("opened")), parse_ts(record.get("closed"))
         if opened is not None and (first is None or opened < first):
             first = opened
