@@ -108,3 +108,25 @@ def test_open_problems_see_what_the_cached_writer_wrote(tmp_path):
     db = sqlite3.connect(path)
     assert open_problems(db, KEY) == []
     db.close()
+
+
+def test_a_full_disk_leaves_the_held_head_where_the_file_is(tmp_path):
+    from controller.journal import JournalFull
+
+    path = tmp_path / "j.sqlite"
+    with Journal(path, exclusive=True) as j:
+        _rows(j, 3)
+        pages = j._db.execute("PRAGMA page_count").fetchone()[0]
+        j._db.execute(f"PRAGMA max_page_count = {pages}")
+        refused = 0
+        for n in range(200):  # until a row needs a page the limit refuses
+            try:
+                j.append("device", {"type": "card", "card": "QH", "n": n, "pad": "x" * 500}, source="shoe")
+            except JournalFull:
+                refused += 1
+                break
+        assert refused == 1
+        head = j.head()
+        j._db.execute("PRAGMA max_page_count = 1073741823")
+        assert j.append("alert", {"code": "space_back"}, source="table").seq == head[0] + 1
+    assert verify_file(path).ok
