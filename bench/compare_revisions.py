@@ -5,8 +5,9 @@ afterwards), and both trees' ``bench/table.py`` throughput runs alternate (A B A
 in its own subprocess with that tree on ``PYTHONPATH`` and as its working directory, so each
 tree's code runs its own bench: its ``full_stack`` (simulated shoe on a pty, fsynced journal,
 pit feed on a mosquitto started per run) and its ``core_alone`` over that run's inputs. Runs
-are niced; a shared machine's noise falls on both trees alike, and the medians are printed
-with the load average at the start and at the end.
+are niced. On a shared machine a burst of load can halve a run, so beside each tree's median
+and best run it prints every working run's ratio to the revision's run just before it and the
+median of those ratios (what such a burst moves least), with the load average before and after.
 
     python bench/compare_revisions.py [--rev 7e4b78e] [--rounds 100] [--runs 5] [--json]
 """
@@ -80,6 +81,8 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "runs_rounds_per_s": [round(r["rounds_per_s"], 1) for r in runs],
         "median_rounds_per_s": round(statistics.median(r["rounds_per_s"] for r in runs), 1),
+        "best_rounds_per_s": round(max(r["rounds_per_s"] for r in runs), 1),
+        "runs_cpu_ms_per_round": [round(r["cpu_ms_per_round"], 1) for r in runs],
         "median_core_rounds_per_s": round(statistics.median(r["core_rounds_per_s"] for r in runs)),
         "median_card_step_p50_us": round(statistics.median(r["card_step_p50_us"] for r in runs), 1),
         "median_cpu_ms_per_round": round(statistics.median(r["cpu_ms_per_round"] for r in runs), 1),
@@ -102,7 +105,11 @@ def compare(rev: str, rounds: int, runs: int, nice: int) -> dict[str, Any]:
         shutil.rmtree(parent, ignore_errors=True)
     head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
                           text=True, check=True).stdout.strip()
+    # each working run against the revision's run just before it: a burst of load on the shared
+    # machine falls on one pair, and the median ratio is what it does not move
+    ratios = [w["rounds_per_s"] / r["rounds_per_s"] for r, w in zip(results["revision"], results["working"], strict=True)]
     return {"rev": rev, "head": head, "rounds": rounds, "runs": runs,
+            "median_pair_ratio": round(statistics.median(ratios), 2), "pair_ratios": [round(x, 2) for x in ratios],
             "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in os.getloadavg()],
             "revision": summary(results["revision"]), "working": summary(results["working"])}
 
@@ -123,9 +130,11 @@ def main() -> None:
           f"(load {data['load_before']} -> {data['load_after']})")
     for label, key in ((f"{args.rev} ", "revision"), (f"working tree ({data['head']}+)", "working")):
         s = data[key]
-        print(f"  {label:<28} median {s['median_rounds_per_s']:6.1f} rounds/s  runs {s['runs_rounds_per_s']}")
+        print(f"  {label:<28} median {s['median_rounds_per_s']:6.1f} rounds/s, best {s['best_rounds_per_s']:.1f}  "
+              f"runs {s['runs_rounds_per_s']}")
         print(f"  {'':<28} CPU {s['median_cpu_ms_per_round']} ms/round; core alone {s['median_core_rounds_per_s']} "
               f"rounds/s, card step p50 {s['median_card_step_p50_us']} µs")
+    print(f"  working tree / {args.rev}, run by run: {data['pair_ratios']}, median {data['median_pair_ratio']}")
 
 
 if __name__ == "__main__":

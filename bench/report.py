@@ -132,6 +132,8 @@ def revisions(data: dict[str, Any]) -> list[Row]:
     return [
         (f"full-stack table vs {data['rev']}, median rounds/s", f"{work['median_rounds_per_s']:.1f} rounds/s",
          f"{rev['median_rounds_per_s']:.1f} rounds/s at {data['rev']} ({runs})"),
+        (f"full-stack table vs {data['rev']}, median of run-by-run ratios", f"× {data['median_pair_ratio']:.2f}",
+         f"best run {work['best_rounds_per_s']:.1f} against {rev['best_rounds_per_s']:.1f} rounds/s"),
         (f"full-stack table vs {data['rev']}, CPU per round", f"{work['median_cpu_ms_per_round']:.1f} ms",
          f"{rev['median_cpu_ms_per_round']:.1f} ms at {data['rev']}"),
         (f"TableCore.step of a card vs {data['rev']} (p50)", f"{work['median_card_step_p50_us']:.1f} µs",
