@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -122,6 +123,8 @@ def main() -> None:
     parser.add_argument("--nice", type=int, default=10)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    # a stop (SIGTERM; SIGINT may be ignored under a runner) still removes the checkout
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     data = compare(args.rev, args.rounds, args.runs, args.nice)
     if args.json:
         print(json.dumps(data))
