@@ -126,6 +126,21 @@ def flood(data: dict[str, Any]) -> list[Row]:
              f"{data['first_us']:.1f} µs over the first {data['window']:,}")]
 
 
+def revisions(data: dict[str, Any]) -> list[Row]:
+    rev, work = data["revision"], data["working"]
+    runs = f"{data['runs']} alternated runs of {data['rounds']} rounds each"
+    return [
+        (f"full-stack table vs {data['rev']}, median rounds/s", f"{work['median_rounds_per_s']:.1f} rounds/s",
+         f"{rev['median_rounds_per_s']:.1f} rounds/s at {data['rev']} ({runs})"),
+        (f"full-stack table vs {data['rev']}, median of run-by-run ratios", f"× {data['median_pair_ratio']:.2f}",
+         f"best run {work['best_rounds_per_s']:.1f} against {rev['best_rounds_per_s']:.1f} rounds/s"),
+        (f"full-stack table vs {data['rev']}, CPU per round", f"{work['median_cpu_ms_per_round']:.1f} ms",
+         f"{rev['median_cpu_ms_per_round']:.1f} ms at {data['rev']}"),
+        (f"TableCore.step of a card vs {data['rev']} (p50)", f"{work['median_card_step_p50_us']:.1f} µs",
+         f"{rev['median_card_step_p50_us']:.1f} µs at {data['rev']}"),
+    ]
+
+
 BENCHES = (
     Bench("blackjack", "blackjack.py", ("--rounds", "20000", "--repeat", "3"), (),
           game("blackjack ru6, basic strategy", "draws + strategy, no engine")),
@@ -139,6 +154,8 @@ BENCHES = (
     Bench("roulette", "roulette.py", ("--rounds", "5000"), (), game("roulette, 20 bets", "bare settlement of the bets")),
     Bench("devices", "devices.py", ("200",), ("500",), devices),
     Bench("table", "table.py", ("100", "20"), ("200", "30"), table),
+    Bench("revisions", "compare_revisions.py", ("--rounds", "60", "--runs", "3"), ("--rounds", "100", "--runs", "5"),
+          revisions, timeout=1800.0),
     Bench("console_latency", "console_latency.py", ("50",), ("200",), console),
     Bench("restart", "restart.py", ("--sizes", "10000,100000", "--baseline-max", "200000"),
           ("--sizes", "10000,100000,1000000", "--baseline-max", "200000"), restart, timeout=1800.0),

@@ -142,7 +142,7 @@ async def _pit(broker: MosquittoBroker, clock: PromptClock, ready: asyncio.Event
 async def full_stack(directory: Path, broker: MosquittoBroker, rounds: int, pace: float) -> dict[str, Any]:
     directory.mkdir()
     config = _config(directory, broker.tcp_url())
-    journal = Journal(config.journal_path)
+    journal = Journal(config.journal_path, exclusive=True)  # as the table opens it (app.py)
     core = build_core(config)
     BasicStrategy.for_rules(config.game_rules())  # computed once per process: not part of a round
     loop = TableLoop(core, journal)

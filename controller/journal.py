@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import hmac
 import json
@@ -110,13 +111,27 @@ def _is_full(exc: sqlite3.Error) -> bool:
 
 
 def utc_now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """Now in UTC, ISO-8601 to the millisecond (``2026-12-02T00:21:11.123Z``), the journal's ``ts``."""
+    seconds, nanos = divmod(time.time_ns(), 1_000_000_000)
+    return f"{_utc_second(seconds)}.{nanos // 1_000_000:03d}Z"
+
+
+@functools.lru_cache(maxsize=8)
+def _utc_second(seconds: int) -> str:
+    """The text of one UTC second (a busy table writes many rows within the same second)."""
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+#: the canonical encoders, built once (``json.dumps`` with options builds one per call);
+#: their output is exactly ``json.dumps``'s with the same options
+_CONTENT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_PAYLOAD = json.JSONEncoder(separators=(",", ":"), sort_keys=True)
 
 
 def chain_hash(prev: str, seq: int, ts: str, round_id: str | None, kind: str, source: str, payload: str) -> str:
     """SHA-256 (hex) of the previous row's hash and this row's content, as stored (``payload``
     is the stored JSON text): the one definition the writer and every verifier share."""
-    content = json.dumps([seq, ts, round_id, kind, source, payload], ensure_ascii=False, separators=(",", ":"))
+    content = _CONTENT.encode([seq, ts, round_id, kind, source, payload])
     return hashlib.sha256(f"{prev}\n{content}".encode()).hexdigest()
 
 
@@ -130,8 +145,26 @@ def checkpoint_mac(key: bytes, seq: int, digest: str) -> str:
     return hmac.new(key, f"checkpoint\n{seq}\n{digest}".encode(), hashlib.sha256).hexdigest()
 
 
+class Macs:
+    """``row_mac`` and ``checkpoint_mac`` for one key, its HMAC state keyed once (a writer's
+    per-row cost); the same MACs as the functions."""
+
+    def __init__(self, key: bytes) -> None:
+        self._keyed = hmac.new(key, digestmod=hashlib.sha256)
+
+    def row(self, seq: int, digest: str) -> str:
+        mac = self._keyed.copy()
+        mac.update(f"row\n{seq}\n{digest}".encode())
+        return mac.hexdigest()
+
+    def checkpoint(self, seq: int, digest: str) -> str:
+        mac = self._keyed.copy()
+        mac.update(f"checkpoint\n{seq}\n{digest}".encode())
+        return mac.hexdigest()
+
+
 def encode_payload(payload: dict[str, Any]) -> str:
-    return json.dumps(payload, separators=(",", ":"), sort_keys=True)
+    return _PAYLOAD.encode(payload)
 
 
 def _private_file(path: Path) -> None:
@@ -243,6 +276,12 @@ class Journal:
             self._unlock()
             raise
         self._lock = threading.Lock()
+        self._macs = Macs(key) if key is not None else None
+        #: the head this writer wrote last, (seq, hash) and SQLite's ``data_version`` then: the
+        #: sole writer (``exclusive``) chains onto it without reading the head back per row
+        self._head: tuple[int, str] | None = None
+        self._head_version = -1
+        self._exclusive = exclusive
         #: told of every row written, with the seconds the durable write took (metrics)
         self.observers: list[Callable[[Entry, float], None]] = []
         existed = bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone())
@@ -287,19 +326,7 @@ class Journal:
         started = time.perf_counter()
         try:
             with self._lock:
-                self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    seq, digest = self._insert(ts, round_id, kind, source, text)
-                    if blob is not None:
-                        self._db.execute("INSERT INTO snapshots (seq, data) VALUES (?, ?)", (seq, blob))
-                        self._db.execute(
-                            "DELETE FROM snapshots WHERE seq NOT IN"
-                            " (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)", (SNAPSHOTS_KEPT,))
-                    self._db.execute("COMMIT")
-                except BaseException:
-                    if self._db.in_transaction:
-                        self._db.execute("ROLLBACK")
-                    raise
+                seq, digest = self._commit(ts, round_id, kind, source, text, blob)
         except sqlite3.OperationalError as exc:
             if _is_full(exc):
                 raise JournalFull(f"journal {self.path}: disk full, entry {kind!r} not written") from exc
@@ -311,19 +338,70 @@ class Journal:
                 observe(entry, took)
         return entry
 
-    def _insert(self, ts: str, round_id: str | None, kind: str, source: str, text: str) -> tuple[int, str]:
+    def _commit(self, ts: str, round_id: str | None, kind: str, source: str, text: str,
+                blob: bytes | None) -> tuple[int, str]:
+        """One row (its checkpoint, its blob) in one durable transaction; the head it became.
+
+        The sole writer whose head is current (no other connection committed since its last
+        row: ``data_version``) chains onto the head it holds, and an unkeyed row without a blob
+        is one autocommitted INSERT; otherwise the head is read inside ``BEGIN IMMEDIATE``."""
+        head = self._current_head()
+        if head is not None and self._macs is None and blob is None:
+            seq, digest = self._chained(head, ts, round_id, kind, source, text)
+            self._db.execute(f"INSERT INTO events ({COLUMNS}, mac) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
+                             (seq, ts, round_id, kind, source, text, digest))
+            self._head = (seq, digest)
+            return seq, digest
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            seq, digest = self._insert(head or self._read_head(), ts, round_id, kind, source, text)
+            if blob is not None:
+                self._db.execute("INSERT INTO snapshots (seq, data) VALUES (?, ?)", (seq, blob))
+                self._db.execute(
+                    "DELETE FROM snapshots WHERE seq NOT IN"
+                    " (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)", (SNAPSHOTS_KEPT,))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._head = None  # read again from the file next time
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        if self._exclusive:
+            self._head, self._head_version = (seq, digest), self._data_version()
+        return seq, digest
+
+    def _current_head(self) -> tuple[int, str] | None:
+        """The head held from this writer's last row, if nobody else has written since."""
+        if self._head is None or self._data_version() != self._head_version:
+            self._head = None
+        return self._head
+
+    def _data_version(self) -> int:
+        return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+
+    def _read_head(self) -> tuple[int, str]:
+        """The last seq issued (a row cut off the end keeps its number) and the last row's hash."""
         last = self._db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         issued = self._db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'events'").fetchone()
-        seq = max(last[0] if last else 0, issued[0] if issued else 0) + 1
-        prev = last[1] if last and last[1] else GENESIS
-        digest = chain_hash(prev, seq, ts, round_id, kind, source, text)
-        mac = row_mac(self.key, seq, digest) if self.key is not None else None
+        seq = max(last[0] if last else 0, issued[0] if issued else 0)
+        return seq, (last[1] if last and last[1] else GENESIS)
+
+    @staticmethod
+    def _chained(head: tuple[int, str], ts: str, round_id: str | None, kind: str, source: str,
+                 text: str) -> tuple[int, str]:
+        seq = head[0] + 1
+        return seq, chain_hash(head[1], seq, ts, round_id, kind, source, text)
+
+    def _insert(self, head: tuple[int, str], ts: str, round_id: str | None, kind: str, source: str,
+                text: str) -> tuple[int, str]:
+        seq, digest = self._chained(head, ts, round_id, kind, source, text)
+        mac = self._macs.row(seq, digest) if self._macs is not None else None
         self._db.execute(
             f"INSERT INTO events ({COLUMNS}, mac) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (seq, ts, round_id, kind, source, text, digest, mac),
         )
-        if self.key is not None:  # the head, keyed, in the same transaction as the row
-            state = json.dumps({"hash": digest, "mac": checkpoint_mac(self.key, seq, digest)}, separators=(",", ":"))
+        if self._macs is not None:  # the head, keyed, in the same transaction as the row
+            state = json.dumps({"hash": digest, "mac": self._macs.checkpoint(seq, digest)}, separators=(",", ":"))
             self._db.execute(
                 "INSERT INTO cursors (name, seq, state) VALUES (?, ?, ?)"
                 " ON CONFLICT(name) DO UPDATE SET seq = excluded.seq, state = excluded.state",
@@ -379,11 +457,17 @@ class Journal:
         return read_checkpoint(self._db)
 
     def last_seq(self) -> int:
+        held = self._current_head()
+        if held is not None:  # the sole writer's own last row (asked per feed pump)
+            return held[0]
         row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM events").fetchone()
         return int(row[0])
 
     def head(self) -> tuple[int, str | None]:
         """The newest row's seq and hash ((0, None) for an empty journal)."""
+        held = self._current_head()
+        if held is not None:  # the sole writer's own last row (the feed stamps every state with it)
+            return held
         row = self._db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         return (int(row[0]), row[1]) if row else (0, None)
 

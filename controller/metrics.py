@@ -96,12 +96,17 @@ class TableMetrics(ServedMetrics):
                               ["table"], registry=r)
         self._arrived: OrderedDict[int, float] = OrderedDict()
         self._lock = threading.Lock()
+        # the children written per entry, looked up once (``labels`` takes a lock and builds a key)
+        self._append_child = self.append_seconds.labels(table)
+        self._head_child = self.head.labels(table)
+        self._online_children: dict[str, Any] = {}
+        self._event_children: dict[str, Any] = {}
 
     # -- from the journal ---------------------------------------------------------------------------
     def observe_append(self, entry: Entry, seconds: float) -> None:
         t = self.table
-        self.append_seconds.labels(t).observe(seconds)
-        self.head.labels(t).set(entry.seq)
+        self._append_child.observe(seconds)
+        self._head_child.set(entry.seq)
         p = entry.payload
         if entry.kind == "device":
             with self._lock:
@@ -123,10 +128,17 @@ class TableMetrics(ServedMetrics):
             with self._lock:
                 arrived = self._arrived.pop(entry.seq, None)
             if arrived is not None:
-                self.event_seconds.labels(self.table, device_label(entry.source)).observe(
+                self._child(self._event_children, self.event_seconds, entry.source).observe(
                     time.perf_counter() - arrived)
         for device, health in dict(getattr(core, "devices", {})).items():
-            self.online.labels(self.table, device_label(device)).set(1 if health.get("online") else 0)
+            self._child(self._online_children, self.online, device).set(1 if health.get("online") else 0)
+
+    def _child(self, children: dict[str, Any], metric: Any, device: str) -> Any:
+        """``metric``'s child for this table and ``device``, kept once made (labels are bounded)."""
+        child = children.get(device)
+        if child is None:
+            child = children[device] = metric.labels(self.table, device_label(device))
+        return child
 
     def watch_feed_lag(self, lag: Callable[[], float]) -> None:
         """``lag()`` is read at each scrape."""

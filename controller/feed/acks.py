@@ -9,7 +9,7 @@ cursor pass it.
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
 
 
@@ -26,6 +26,9 @@ class AckTracker:
         self._count = 0
         self.acked_seq: int | None = None  # the newest journal entry fully acknowledged
         self.retained_in_flight: set[str] = set()
+        #: counted as they are sent and settled (the feed asks per fill: no walk of the outbox)
+        self._entries = 0
+        self._retained: Counter[str] = Counter()
 
     def __len__(self) -> int:
         """Messages handed to the link and not yet acknowledged."""
@@ -33,7 +36,7 @@ class AckTracker:
 
     @property
     def entries_in_flight(self) -> int:
-        return sum(1 for s in self._sent if s.seq is not None)
+        return self._entries
 
     def acked_seq_or(self, default: int) -> int:
         return default if self.acked_seq is None else self.acked_seq
@@ -41,7 +44,10 @@ class AckTracker:
     def sent(self, *, seq: int | None = None, retained: str | None = None) -> None:
         self._count += 1
         self._sent.append(_Sent(self._count, seq, retained))
+        if seq is not None:
+            self._entries += 1
         if retained is not None:
+            self._retained[retained] += 1
             self.retained_in_flight.add(retained)
 
     def settle(self, pending: int) -> bool:
@@ -51,8 +57,12 @@ class AckTracker:
         while self._sent and self._sent[0].ordinal <= acknowledged:
             done = self._sent.popleft()
             if done.seq is not None:
+                self._entries -= 1
                 self.acked_seq = done.seq
                 moved = True
-            if done.retained is not None and not any(s.retained == done.retained for s in self._sent):
-                self.retained_in_flight.discard(done.retained)
+            if done.retained is not None:
+                self._retained[done.retained] -= 1
+                if not self._retained[done.retained]:
+                    del self._retained[done.retained]
+                    self.retained_in_flight.discard(done.retained)
         return moved

@@ -25,6 +25,7 @@ anything reaches the pit in order. Valid commands go to the table, which journal
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
 import logging
@@ -117,6 +118,7 @@ class Feed:
         self._ledger = Ledger()
         self._seen = RecentIds()
         self._wake = asyncio.Event()
+        self._sending = asyncio.Event()  # messages handed to the link since it last drained
         self._snapshots: dict[str, Message] = {}  # retained topic -> newest unsent value
         self._round: str | None = None  # the newest round in the journal, for snapshots without one
         self._round_seq = 0
@@ -185,6 +187,7 @@ class Feed:
             asyncio.create_task(self._pump(), name=f"feed {self.table}"),
             asyncio.create_task(self._listen(), name=f"feed commands {self.table}"),
             asyncio.create_task(self._check_retained_head(), name=f"feed head {self.table}"),
+            asyncio.create_task(self._watch_drained(), name=f"feed acks {self.table}"),
         ]
 
     async def close(self, drain_timeout: float = 2.0) -> None:
@@ -389,19 +392,28 @@ class Feed:
         return True
 
     async def _wait(self) -> None:
-        """Until an append, an acknowledgement round, a cursor save falling due, or the safety poll."""
-        waits: list[asyncio.Task[Any]] = [asyncio.create_task(self._wake.wait())]
+        """Until an append, the link drained, an acknowledgement round, a cursor save falling
+        due, or the safety poll (one wait on one event: this runs once per journal entry)."""
         timeout = self._poll_interval
         if len(self._acks):
-            waits.append(asyncio.create_task(self.link.drained()))
+            self._sending.set()
             timeout = self._ack_tick
         if self.stats.cursor > self._saved_cursor:
             timeout = min(timeout, max(self._save_due(), 0.0))
-        try:
-            await asyncio.wait(waits, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in waits:
-                task.cancel()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await self._wake.wait()
+
+    async def _watch_drained(self) -> None:
+        """Wakes the pump each time the link's outbox drains after messages were handed to it
+        (every acknowledgement in: the cursor may pass, a coalesced snapshot may go out)."""
+        while True:
+            await self._sending.wait()
+            await self.link.drained()
+            self._sending.clear()
+            if self.link.pending:  # more went out meanwhile: watch those too
+                self._sending.set()
+            self._wake.set()
 
     # -- commands: pit -> table --------------------------------------------------------------------
     async def _listen(self) -> None:

@@ -1,0 +1,144 @@
+"""Full-stack table throughput of another revision beside the working tree, in one invocation.
+
+The revision is checked out into a temporary directory (``git worktree add --detach``, removed
+afterwards), and both trees' ``bench/table.py`` throughput runs alternate (A B A B ...), each
+in its own subprocess with that tree on ``PYTHONPATH`` and as its working directory, so each
+tree's code runs its own bench: its ``full_stack`` (simulated shoe on a pty, fsynced journal,
+pit feed on a mosquitto started per run) and its ``core_alone`` over that run's inputs. Runs
+are niced. On a shared machine a burst of load can halve a run, so beside each tree's median
+and best run it prints every working run's ratio to the revision's run just before it and the
+median of those ratios (what such a burst moves least), with the load average before and after.
+
+    python bench/compare_revisions.py [--rev 7e4b78e] [--rounds 100] [--runs 5] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+#: the code before the hardening (issue 16's reference)
+DEFAULT_REV = "7e4b78e"
+
+#: one throughput run of the tree on sys.path (its own bench/table.py), one JSON line out
+RUNNER = """
+import asyncio, json, resource, shutil, statistics, sys, tempfile
+from pathlib import Path
+from bench import table
+from tests.fixtures.mosquitto import MosquittoBroker
+
+async def run(rounds):
+    work = Path(tempfile.mkdtemp(prefix="bench-compare-"))
+    try:
+        with MosquittoBroker() as broker:
+            cpu = resource.getrusage(resource.RUSAGE_SELF)
+            fast = await table.full_stack(work / "throughput", broker, rounds, 0.0)
+            after = resource.getrusage(resource.RUSAGE_SELF)
+        base = table.core_alone(fast["journal"], fast["config"])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    steps = base["card_steps"]
+    print(json.dumps({"rounds": fast["rounds"], "rounds_per_s": fast["rounds"] / fast["elapsed"],
+                      "entries": fast["entries"],
+                      "cpu_ms_per_round": (after.ru_utime + after.ru_stime - cpu.ru_utime - cpu.ru_stime)
+                                          * 1e3 / fast["rounds"],
+                      "core_rounds_per_s": base["rounds"] / base["elapsed"],
+                      "card_step_p50_us": statistics.median(steps) * 1e6}))
+
+asyncio.run(run(int(sys.argv[1])))
+"""
+
+
+def checkout(rev: str, into: Path) -> None:
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(into), rev], check=True)
+
+
+def remove_checkout(into: Path) -> None:
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(into)], check=False)
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], check=False)
+
+
+def one_run(tree: Path, rounds: int, nice: int) -> dict[str, Any]:
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    command = ["nice", "-n", str(nice), sys.executable, "-c", RUNNER, str(rounds)]
+    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=900)
+    if done.returncode != 0:
+        raise SystemExit(f"bench run in {tree} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "runs_rounds_per_s": [round(r["rounds_per_s"], 1) for r in runs],
+        "median_rounds_per_s": round(statistics.median(r["rounds_per_s"] for r in runs), 1),
+        "best_rounds_per_s": round(max(r["rounds_per_s"] for r in runs), 1),
+        "runs_cpu_ms_per_round": [round(r["cpu_ms_per_round"], 1) for r in runs],
+        "median_core_rounds_per_s": round(statistics.median(r["core_rounds_per_s"] for r in runs)),
+        "median_card_step_p50_us": round(statistics.median(r["card_step_p50_us"] for r in runs), 1),
+        "median_cpu_ms_per_round": round(statistics.median(r["cpu_ms_per_round"] for r in runs), 1),
+        "entries_per_run": runs[0]["entries"],
+    }
+
+
+def compare(rev: str, rounds: int, runs: int, nice: int) -> dict[str, Any]:
+    load_before = os.getloadavg()
+    parent = Path(tempfile.mkdtemp(prefix="croupier-rev-"))
+    other = parent / "tree"
+    checkout(rev, other)
+    try:
+        results: dict[str, list[dict[str, Any]]] = {"revision": [], "working": []}
+        for _ in range(runs):
+            results["revision"].append(one_run(other, rounds, nice))
+            results["working"].append(one_run(ROOT, rounds, nice))
+    finally:
+        remove_checkout(other)
+        shutil.rmtree(parent, ignore_errors=True)
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    # each working run against the revision's run just before it: a burst of load on the shared
+    # machine falls on one pair, and the median ratio is what it does not move
+    ratios = [w["rounds_per_s"] / r["rounds_per_s"] for r, w in zip(results["revision"], results["working"], strict=True)]
+    return {"rev": rev, "head": head, "rounds": rounds, "runs": runs,
+            "median_pair_ratio": round(statistics.median(ratios), 2), "pair_ratios": [round(x, 2) for x in ratios],
+            "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in os.getloadavg()],
+            "revision": summary(results["revision"]), "working": summary(results["working"])}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rev", default=DEFAULT_REV, help="the revision to compare against (default %(default)s)")
+    parser.add_argument("--rounds", type=int, default=100, help="rounds per throughput run")
+    parser.add_argument("--runs", type=int, default=5, help="runs per tree, alternated")
+    parser.add_argument("--nice", type=int, default=10)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    # a stop (SIGTERM; SIGINT may be ignored under a runner) still removes the checkout
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    data = compare(args.rev, args.rounds, args.runs, args.nice)
+    if args.json:
+        print(json.dumps(data))
+        return
+    print(f"Full-stack table throughput, {args.rounds} rounds per run, {args.runs} runs each, alternated "
+          f"(load {data['load_before']} -> {data['load_after']})")
+    for label, key in ((f"{args.rev} ", "revision"), (f"working tree ({data['head']}+)", "working")):
+        s = data[key]
+        print(f"  {label:<28} median {s['median_rounds_per_s']:6.1f} rounds/s, best {s['best_rounds_per_s']:.1f}  "
+              f"runs {s['runs_rounds_per_s']}")
+        print(f"  {'':<28} CPU {s['median_cpu_ms_per_round']} ms/round; core alone {s['median_core_rounds_per_s']} "
+              f"rounds/s, card step p50 {s['median_card_step_p50_us']} µs")
+    print(f"  working tree / {args.rev}, run by run: {data['pair_ratios']}, median {data['median_pair_ratio']}")
+
+
+if __name__ == "__main__":
+    main()
