@@ -312,7 +312,7 @@ class TableCore:
         self.round.burn(self.holds.void())  # the held cards go with the void round
         self.shoe_device.cancel_keyin()
         bets, summary = void_settlements(list(self.engine.settlements), self.adapter.open_bets(self.engine), reason)
-        self.alert(WARNING, "table.round.void", f"round {self.round_id} void: {reason}: {void_said(summary)}",
+        self.alert(WARNING, "table.round.void", f"round {self.round_id} void: {reason}: {void_said(summary, *self.currency)}",
                    returned=summary["returned_total"], stands=summary["stands_payout_total"])
         self.close("void", bets, void=summary)
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from controller.games.base import Settlement
+from controller.money import format_money
 
 VERSION = 1
 
@@ -75,10 +76,11 @@ def void_settlements(settled: list[Settlement], still_open: list[Settlement],
     return bets, summary
 
 
-def void_said(summary: dict[str, Any]) -> str:
-    """The void's money in one line (the void alert's message)."""
+def void_said(summary: dict[str, Any], currency: str = "EUR", digits: int = 2) -> str:
+    """The void's money in one line (the void alert's message), in the table's currency."""
     returned, stands = len(summary["returned"]), len(summary["stands"])
-    said = f"{returned} bet{'s' if returned != 1 else ''} returned ({summary['returned_total']})"
+    said = f"{returned} bet{'s' if returned != 1 else ''} returned ({format_money(summary['returned_total'], currency, digits)})"
     if stands:
-        said += f"; {stands} settled bet{'s' if stands != 1 else ''} stand (paid {summary['stands_payout_total']})"
+        paid = format_money(summary["stands_payout_total"], currency, digits)
+        said += f"; {stands} settled bet{'s' if stands != 1 else ''} stand (paid {paid})"
     return said

@@ -67,7 +67,7 @@ def test_a_void_keeps_the_bust_the_surrender_and_the_paid_blackjack(way: str) ->
     assert sorted(record["bets"][i]["box"] for i in void["stands"]) == [1, 2, 3]
     assert void["returned_total"] == 1000 and void["stands_payout_total"] == 3000
     said = next(a for a in live.alerts() if a["code"] == "table.round.void")
-    assert "1 bet returned (1000); 3 settled bets stand (paid 3000)" in said["message"]
+    assert "1 bet returned (10.00 EUR); 3 settled bets stand (paid 30.00 EUR)" in said["message"]
 
 
 def test_a_void_after_everything_settled_returns_nothing() -> None:
