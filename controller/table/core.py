@@ -311,7 +311,7 @@ class TableCore:
             raise Refusal("table.round.none", "no round is open to void")
         self.round.burn(self.holds.void())  # the held cards go with the void round
         self.shoe_device.cancel_keyin()
-        bets, summary = void_settlements(list(self.engine.settlements), self.adapter.open_bets(self.engine), reason)
+        bets, summary = void_settlements(self.adapter.void_round(self.engine, reason))
         self.alert(WARNING, "table.round.void", f"round {self.round_id} void: {reason}: {void_said(summary, *self.currency)}",
                    returned=summary["returned_total"], stands=summary["stands_payout_total"])
         self.close("void", bets, void=summary)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from controller.games.base import Settlement
+from controller.games.base import Settlement, VoidResult
 from controller.money import format_money
 
 VERSION = 1
@@ -56,22 +56,21 @@ def round_record(
     }
 
 
-def void_settlements(settled: list[Settlement], still_open: list[Settlement],
-                     reason: str) -> tuple[list[Settlement], dict[str, Any]]:
-    """A void returns only what still rides (RULES.md, docs/rules.md): a bet settled before the
-    void (a bust, a surrender's half, a blackjack paid at once, even money, a side bet, an
-    exchange fee) stands with its real payout; every bet still on the layout is refunded.
-
-    The bets of the void record, settled ones first, and what the dealer and the pit are shown
-    of it (the record's ``outcome["void"]``): the indexes into ``bets`` of the bets returned and
-    of those that stand, the stakes returned and the payouts that stand."""
-    bets = [*settled, *still_open]
+def void_settlements(result: VoidResult) -> tuple[list[Settlement], dict[str, Any]]:
+    """The bets of a void record, and what the dealer and the pit are shown of it (the record's
+    ``outcome["void"]``), from the engine's void (``GameAdapter.void_round``): a void returns only
+    what still rides (RULES.md, docs/rules.md); a bet settled before it (a bust, a surrender's
+    half, a blackjack paid at once, even money, a side bet, an exchange fee) stands with its real
+    payout. The summary holds the indexes into ``bets`` of the bets returned and of those that
+    stand, the stakes returned and the payouts that stand."""
+    bets = result.settlements
+    stood = len(result.stands)
     summary = {
-        "reason": reason,
-        "returned": list(range(len(settled), len(bets))),
-        "stands": list(range(len(settled))),
-        "returned_total": sum(s.stake for s in still_open),
-        "stands_payout_total": sum(s.payout for s in settled),
+        "reason": result.reason,
+        "returned": list(range(stood, len(bets))),
+        "stands": list(range(stood)),
+        "returned_total": result.returned_total,
+        "stands_payout_total": result.stands_payout,
     }
     return bets, summary
 
