@@ -37,7 +37,7 @@ async def test_markup_keyed_as_a_player_name_shows_as_text_and_runs_nothing(chro
     await loop.settled()
     loop.command("bet", "dealer", box=1, amount=1000, player=payload)
     await loop.settled()
-    await until_js(page, "document.querySelector(\"[data-box='1']\").textContent.includes('injected')")
+    await until_js(page, "document.querySelector(\"[data-box='1']\")?.textContent.includes('injected') === true")
     box = page.locator("[data-box='1']")
     assert payload in await box.inner_text()
     assert await page.locator("#felt img, #felt script, #injected").count() == 0
