@@ -238,9 +238,10 @@ class LedgerMessage(Envelope):
     round: str | None = Field(description="the last round counted")
     rounds_settled: int = Field(ge=0, description="rounds closed settled")
     rounds_void: int = Field(ge=0, description="rounds closed void (stakes refunded)")
-    stake_total: Amount = Field(description="stakes of settled rounds (minor units)")
-    payout_total: Amount = Field(description="payouts of settled rounds (minor units)")
-    void_stake_total: Amount = Field(description="stakes refunded by void rounds (minor units)")
+    stake_total: Amount = Field(description="stakes of settled rounds and of the bets that stood in void rounds (minor units)")
+    payout_total: Amount = Field(description="what those bets paid back (minor units)")
+    void_stake_total: Amount = Field(description="stakes void rounds returned (minor units); the bets that stood "
+                                                 "in a void round count in stake_total and payout_total")
     seq: int = Field(ge=0, description="the journal entry these totals run through")
 
 
