@@ -83,6 +83,7 @@ def _pk(cards: tuple[str, ...]) -> StandardHighHand:
     return StandardHighHand("".join(c[0] + c[1].lower() for c in cards))
 
 
+@pytest.mark.slow  # a statistical check: make test runs it, make test-fast does not
 def test_agrees_with_pokerkit_on_100000_random_pairs():
     rng = random.Random(20261129)
     for _ in range(100_000):

@@ -60,6 +60,7 @@ def test_la_partage_halves_the_even_money_edge():
     assert edges["straight"] == edges["dozen"] == F(1, 37)
 
 
+@pytest.mark.slow  # the exact double-ball enumeration: make test runs it, make test-fast does not
 def test_double_ball_edges():
     edges, spins = exact_edges(roulette_rules("double-ball"))
     assert spins == 37 * 37
