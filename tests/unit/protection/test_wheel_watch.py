@@ -9,7 +9,7 @@ from controller.protection.wheel_trace import watch_trace
 from controller.protection.wheel_watch import WheelWatch, WheelWatchConfig
 from drivers.wheel.replay import split
 
-TRACES = Path(__file__).resolve().parents[3].parent / "shared" / "traces"
+TRACES = Path(__file__).resolve().parents[2] / "data" / "wheel"  # copies of the traces in shared/traces
 
 
 def game(spin: int, direction: int, speed: int = 165, win: str = "17") -> list[str]:
