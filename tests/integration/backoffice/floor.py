@@ -116,11 +116,20 @@ def gaming_day_today(config: Path) -> str:
     return day_of(datetime.now(UTC), clock(hour, minute), ZoneInfo(b.timezone)).isoformat()
 
 
+CONNECTED = b"backoffice: connected to "
+
+
 def start_office(config: Path, database: str, broker: MosquittoBroker, log: Path) -> subprocess.Popen[bytes]:
+    """The back office as its own process, returned once its MQTT session is subscribed: a round
+    published before its first session exists is not the broker's to keep for it."""
+    before = log.read_bytes().count(CONNECTED) if log.exists() else 0
     with log.open("ab") as out:
-        return subprocess.Popen([*CLI, "backoffice", "run", "--config", str(config), "--database", database,
-                                 "--broker", broker.tcp_url(broker.pit), "--insecure", "--log-level", "info"],
-                                stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        process = subprocess.Popen([*CLI, "backoffice", "run", "--config", str(config), "--database", database,
+                                    "--broker", broker.tcp_url(broker.pit), "--insecure", "--log-level", "info"],
+                                   stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    wait_until(lambda: log.read_bytes().count(CONNECTED) > before or process.poll() is not None, 60,
+               "the back office's session on the broker")
+    return process
 
 
 def kill_hard(process: subprocess.Popen[bytes]) -> None:
