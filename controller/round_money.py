@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 
-def _amount(value: object) -> int:
+def amount(value: object) -> int:
+    """A record's money field as minor units (anything else counts as 0)."""
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
@@ -21,7 +22,7 @@ def returned(record: Mapping[str, Any]) -> int:
     """The stakes a void round returned (0 for a settled round)."""
     if record.get("status") == "settled":
         return 0
-    stake = _amount(record.get("stake_total"))
+    stake = amount(record.get("stake_total"))
     outcome = record.get("outcome")
     void = outcome.get("void") if isinstance(outcome, Mapping) else None
     refunds = void.get("returned_total") if isinstance(void, Mapping) else None
@@ -37,4 +38,4 @@ def net_of_refunds(stake_total: int, payout_total: int, refunds: int) -> tuple[i
 
 def counted(record: Mapping[str, Any]) -> tuple[int, int]:
     """(drop, paid) of one closed round record, in minor units."""
-    return net_of_refunds(_amount(record.get("stake_total")), _amount(record.get("payout_total")), returned(record))
+    return net_of_refunds(amount(record.get("stake_total")), amount(record.get("payout_total")), returned(record))

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
-from controller.round_money import counted
+from controller.round_money import amount, counted
 
 BIAS_ALPHA = 0.01
 #: a cell's expected count below this makes the chi-square approximation unreliable
@@ -37,9 +37,6 @@ def parse_ts(value: object) -> datetime | None:
     except ValueError:
         return None
 
-
-def _amount(value: object) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def summary(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -110,7 +107,7 @@ def expected_hold(records: Iterable[Mapping[str, Any]], edges: Mapping[str, floa
             if not isinstance(bet, dict):
                 continue
             edge = edges.get(str(bet.get("kind", "")).split(":", 1)[0])
-            stake = _amount(bet.get("stake"))
+            stake = amount(bet.get("stake"))
             if edge is not None and stake:
                 weighted += stake * edge
                 staked += stake

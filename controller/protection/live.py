@@ -50,12 +50,13 @@ class AdvantageListener:
             if player not in self.flagged:
                 self.flagged.add(player)
                 # written once this entry's own listeners are done: an output after its cause
-                asyncio.get_running_loop().call_soon(self._raise, player, entry.seq)
+                asyncio.get_running_loop().call_soon(self.raise_flag, player, entry.seq)
 
     def on_prompt(self, prompt: str, core: Any) -> None:
         """The dealer's prompt is not evidence."""
 
-    def _raise(self, player: str, cause: int) -> None:
+    def raise_flag(self, player: str, cause: int) -> None:
+        """Journal the player's flag as an alert, caused by the entry that completed the evidence."""
         flag = self.watch.flags()[player]
         payload = alert(WARNING, CODE, message(flag, self.currency, self.digits), cause, player=player,
                         evidence=flag.as_json())
@@ -83,5 +84,5 @@ def watch_table(loop: TableLoop, journal: Journal, config: TableConfig) -> Advan
     for player, flag in watch.flags().items():  # flagged before a crash that came before its alert
         if flag.flagged and player not in alerted:
             listener.flagged.add(player)
-            asyncio.get_running_loop().call_soon(listener._raise, player, last)
+            asyncio.get_running_loop().call_soon(listener.raise_flag, player, last)
     return listener
