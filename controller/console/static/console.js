@@ -153,10 +153,10 @@ function renderFelt(v) {
   const spin = $("spin");
   spin.hidden = !v.spin;
   if (v.spin) {
-    spin.replaceChildren(el("h2", { text: `Spin: ${v.spin.phase}` }),
+    spin.replaceChildren(...[el("h2", { text: `Spin: ${v.spin.phase}` }),  // the DOM's own call writes a null as "null"
       v.spin.balls.length ? el("div", { class: "numbers" }, "balls ", ...v.spin.balls.map(numberEl)) : null,
       Object.keys(v.spin.multipliers).length ? el("div", { text: "multipliers " +
-        Object.entries(v.spin.multipliers).map(([n, x]) => `${n}:${x}x`).join(" ") }) : null);
+        Object.entries(v.spin.multipliers).map(([n, x]) => `${n}:${x}x`).join(" ") }) : null].filter(Boolean));
   }
 }
 
