@@ -1,0 +1,1 @@
+"""Helpers every test shares: waiting for a condition (waiting.py)."""
