@@ -265,6 +265,17 @@ class ApproveCorrection(Command):
     round_bound: ClassVar[bool] = False
 
 
+class RejectCorrection(Command):
+    """The pit turns a pending correction down, with the reason the dealer is told."""
+
+    command: Literal["reject_correction"] = "reject_correction"
+    correction: CorrectionRef
+    reason: Reason
+    round: RoundRef | None = None
+    givers: ClassVar[frozenset[str]] = frozenset((PIT,))
+    round_bound: ClassVar[bool] = False
+
+
 class AcknowledgeAlert(Command):
     command: Literal["acknowledge_alert"] = "acknowledge_alert"
     alert: AlertSeq
@@ -277,11 +288,11 @@ class AcknowledgeAlert(Command):
 MODELS: tuple[type[Command], ...] = (
     OpenRound, Bet, ClearBets, CloseBetting, Decide, Settle, KeyCard, Burn, VoidRound, NewShoe, Correct,
     Exchange, Misdeal, KeyResult, SignIn, SignOut, Resume, Dismiss,
-    CloseAfterRound, Reopen, ApproveCorrection, AcknowledgeAlert,
+    CloseAfterRound, Reopen, ApproveCorrection, RejectCorrection, AcknowledgeAlert,
 )
 BY_NAME: dict[str, type[Command]] = {m.name(): m for m in MODELS}
 DEALER_NAMES: tuple[str, ...] = tuple(m.name() for m in MODELS if DEALER in m.givers)
 #: the pit's commands, in the order the dashboard lists them
-PIT_NAMES: tuple[str, ...] = ("close_after_round", "void_round", "approve_correction", "acknowledge_alert", "reopen",
-                              "dismiss")
+PIT_NAMES: tuple[str, ...] = ("close_after_round", "void_round", "approve_correction", "reject_correction",
+                              "acknowledge_alert", "reopen", "dismiss")
 assert set(PIT_NAMES) == {m.name() for m in MODELS if PIT in m.givers}, "every pit command is listed once"

@@ -187,6 +187,8 @@ class PendingCorrection(_Strict):
     round: str = Field(description="the closed round to correct")
     reason: str = Field(description="why, as the dealer gave it")
     requested_by: str = Field(description="the source of the request (dealer, ...)")
+    changes: list[CorrectedBet] = Field(default_factory=list,
+                                        description="the bets it would change, with their payout before and after")
 
 
 class JournalHead(_Strict):

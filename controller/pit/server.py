@@ -17,6 +17,7 @@ from collections import deque
 from typing import Any
 
 from controller.auth import Accounts
+from controller.pit.answers import CommandAnswers
 from controller.pit.edges import Edges, edges_for
 from controller.pit.metrics import PitMetrics
 from controller.pit.model import FloorModel, TableModel
@@ -42,6 +43,8 @@ class PitServer:
         self.currency = currency
         self.tls, self.limits = tls, limits
         self.model = FloorModel()
+        #: pit commands sent, until the table's feed answers them
+        self.answers = CommandAnswers()
         self.link = MqttLink(broker, client_id, backoff_max=2.0)
         self._feed = self.link.subscribe(*(f"croupier/+/{leaf}" for leaf in LEAVES), qos=1)
         self.web = PitWeb(self)
@@ -122,6 +125,14 @@ class PitServer:
                 if lag is not None:
                     self.lags.append(lag)
                 self._changed.set()
+                await self._answer(changed, item.topic.rsplit("/", 1)[-1], now)
+
+    async def _answer(self, table: str, leaf: str, now: float) -> None:
+        model = self.model.tables.get(table)
+        if model is None:
+            return
+        for answer in self.answers.seen(model, leaf, now):
+            await self.web.broadcast({"type": "answer", **answer})
 
     async def _broadcast(self) -> None:
         while True:

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -180,6 +181,7 @@ class PitWeb:
             topic, payload = build(session.user, data)
         except CommandError as exc:
             return self._refused("invalid", 400, str(exc))
+        self.server.answers.sent(str(data["table"]), json.loads(payload), time.time())
         self.server.link.publish(topic, payload, qos=1)
         if self.server.metrics is not None:
             self.server.metrics.sent(str(data["command"]))

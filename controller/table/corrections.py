@@ -1,7 +1,8 @@
 """Corrections of a closed round's payouts: requested by the dealer, applied on the pit's approval.
 
 The dealer's ``correct`` (round, payout changes, reason) is a pending correction known by its
-journal seq; it changes nothing until the pit approves it (``approve_correction``). Approval
+journal seq; it changes nothing until the pit approves it (``approve_correction``) or turns it
+down with a reason (``reject_correction``). Approval
 gives a new record of that round whose ``corrections`` list says what changed, who asked and
 who approved; the first record stays in the journal as it was (docs/pit.md).
 """
@@ -34,7 +35,8 @@ class CorrectionBook:
 
     def pending(self) -> list[dict[str, Any]]:
         """The requests waiting for the pit, as its ``state`` lists them."""
-        return [{k: c[k] for k in ("correction", "round", "reason", "requested_by")}
+        return [{**{k: c[k] for k in ("correction", "round", "reason", "requested_by")},
+                 "changes": [{k: v for k, v in row.items() if k != "index"} for row in c["changes"]]}
                 for _, c in sorted(self.corrections.items()) if c["status"] == "pending"]
 
     def request(self, round_id: str, changes: Sequence[Change], reason: str, *, seq: int, source: str,
@@ -55,14 +57,27 @@ class CorrectionBook:
                                  "requested_by": source, "requested": ts, "changes": rows}
         return self.corrections[seq]
 
-    def approve(self, ident: Any, sender: str, *, seq: int, ts: str) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Apply a pending request: (the round's record before, its corrected record)."""
+    def _pending(self, ident: Any, command: str) -> dict[str, Any]:
+        """The pending request ``ident`` names (Refusal, coded by ``command``, if none is)."""
         text = str(ident)
         request = self.corrections.get(int(text)) if text.isdigit() else None
         if request is None:
-            raise Refusal("pit.approve_correction.unknown", f"no correction {text} was requested")
+            raise Refusal(f"pit.{command}.unknown", f"no correction {text} was requested")
+        if request["status"] == "rejected":
+            raise Refusal(f"pit.{command}.rejected", f"correction {text} was rejected already")
         if request["status"] != "pending":
-            raise Refusal("pit.approve_correction.applied", f"correction {text} was applied already")
+            raise Refusal(f"pit.{command}.applied", f"correction {text} was applied already")
+        return request
+
+    def reject(self, ident: Any, sender: str, reason: str, *, ts: str) -> dict[str, Any]:
+        """Turn a pending request down: it changes nothing and leaves the pending list."""
+        request = self._pending(ident, "reject_correction")
+        request.update(status="rejected", rejected_by=sender, rejected=ts, rejection=reason)
+        return request
+
+    def approve(self, ident: Any, sender: str, *, seq: int, ts: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Apply a pending request: (the round's record before, its corrected record)."""
+        request = self._pending(ident, "approve_correction")
         record = self.records.get(request["round"])
         if record is None:
             raise Refusal("pit.approve_correction.unknown", f"round {request['round']} is too old to correct here")

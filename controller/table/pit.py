@@ -2,10 +2,11 @@
 
 ``close_after_round`` closes the table once the round is over and ``reopen`` opens it again
 (journaled, so it survives restarts); ``void_round`` voids the open round; ``approve_correction``
-applies a correction the dealer asked for (``corrections``); ``acknowledge_alert`` closes an
-error alert (``alerts``); ``dismiss`` releases a hold that offers it (an integrity hold only
-this way, with a reason). Each command is its model (controller/commands/models.py), validated
-once at the edge; ``PIT_HANDLERS`` maps each model to what it does.
+applies a correction the dealer asked for (``corrections``) and ``reject_correction`` turns it
+down with a reason; ``acknowledge_alert`` closes an error alert (``alerts``); ``dismiss``
+releases a hold that offers it (an integrity hold only this way, with a reason). Each command
+is its model (controller/commands/models.py), validated once at the edge; ``PIT_HANDLERS`` maps
+each model to what it does.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from controller.commands.models import (
     Command,
     Correct,
     Dismiss,
+    RejectCorrection,
     Reopen,
     VoidRound,
 )
@@ -119,6 +121,15 @@ def _approve(core: PitTable, order: ApproveCorrection, sender: str) -> None:
                correction=seq, corrected_round=round_id)
 
 
+def _reject(core: PitTable, order: RejectCorrection, sender: str) -> None:
+    request = core.book.reject(order.correction, sender, order.reason, ts=core.ts())
+    core.pit_changed()
+    seq, round_id = request["correction"], request["round"]
+    core.alert(INFO, "round.correction_rejected",
+               f"correction {seq} of round {round_id} rejected by {sender}: {order.reason}",
+               correction=seq, corrected_round=round_id, by=sender, reason=order.reason)
+
+
 def _acknowledge(core: PitTable, order: AcknowledgeAlert, sender: str) -> None:
     seq = order.alert
     core.alert_book.acknowledge(seq, sender)
@@ -133,6 +144,7 @@ PIT_HANDLERS: dict[type[Command], Callable[[PitTable, Any, str], None]] = {
     Dismiss: _dismiss,
     VoidRound: _void_round,
     ApproveCorrection: _approve,
+    RejectCorrection: _reject,
     AcknowledgeAlert: _acknowledge,
 }
 

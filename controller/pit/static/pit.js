@@ -3,7 +3,13 @@
 "use strict";
 const { el, setText, keyed, currencyOf, money: formatMoney, api, errorText } = Croupier;
 const $ = (id) => document.getElementById(id);
-const state = { me: null, tiles: new Map(), alerts: [], live: null, table: null, refresh: null, fallback: undefined };
+const state = { me: null, tiles: new Map(), alerts: [], live: null, table: null, refresh: null, fallback: undefined,
+  sent: new Map() };
+const LABELS = { close_after_round: "Close after round", reopen: "Reopen", void_round: "Void round",
+  approve_correction: "Approve correction", reject_correction: "Reject correction", acknowledge_alert: "Acknowledge",
+  dismiss: "Dismiss" };
+const ANSWER_WAIT_MS = 15000;
+const isPitBoss = () => Boolean(state.me && state.me.role === "pit_boss");
 
 const moneyOf = (currency) => (minor) => formatMoney(minor, currency);
 const pct = (x) => (typeof x === "number" && Number.isFinite(x) ? (x * 100).toFixed(2) + " %" : "—");
@@ -16,6 +22,7 @@ const tableFromPath = () => {
 
 function notice(message, refused) {
   const n = $("notice");
+  delete n.dataset.answer;
   setText(n, message);
   n.className = refused ? "refused" : "";
   n.hidden = false;
@@ -55,6 +62,7 @@ function connect() {
     state: setLink,
     unauthorised: showLogin,
     message: (msg) => {
+      if (msg.type === "answer") { answered(msg); return; }
       if (msg.type === "floor") {
         state.tiles = new Map(msg.tables.map((t) => [t.table, t]));
       } else if (msg.type === "tiles") {
@@ -91,21 +99,29 @@ function devicesNodes(devices) {
   });
 }
 
+// open, closing after the round, closed (the pit closed it and no round is open), or OFFLINE
+function statusOf(t) {
+  if (t.closing && !t.round) return { text: "closed", cls: "closed" };
+  if (t.online === false) return { text: "OFFLINE", cls: "bad" };
+  if (t.closing) return { text: "closing after round", cls: "closing" };
+  return { text: t.online ? "open" : "?", cls: "ok" };
+}
+
 function holdText(ledger) {
   return ledger && ledger.stake_total ? pct((ledger.stake_total - ledger.payout_total) / ledger.stake_total) : "—";
 }
 
 function tileNodes(t) {
   const money = moneyOf(currencyOfTile(t));
-  const presence = t.online === false ? "OFFLINE" : t.online ? "online" : "?";
+  const status = statusOf(t);
   const top = t.alerts && t.alerts[0];
   const ledger = t.ledger || {};
   return [
     el("div", { class: "top" }, el("span", { class: "name", text: t.table }),
-      el("span", { class: `badge ${t.online === false ? "bad" : "ok"} presence`, text: presence })),
+      el("span", { class: `badge ${status.cls} presence`, text: status.text })),
     el("div", { class: "game", text: `${text(t.game, "?")} · ${text(t.preset, "")}` }),
     el("dl", {},
-      el("dt", { text: "phase" }), el("dd", { class: "phase", text: text(t.phase) + (t.closing ? " · closing" : "") + (t.closed ? " · closed" : "") }),
+      el("dt", { text: "phase" }), el("dd", { class: "phase", text: text(t.phase) }),
       el("dt", { text: "dealer" }), el("dd", { text: text(t.dealer) }),
       el("dt", { text: "limits" }), el("dd", { text: limitsText(t.limits, money) }),
       el("dt", { text: "devices" }), el("dd", {}, ...devicesNodes(t.devices)),
@@ -121,7 +137,7 @@ function renderFloor() {
     (name) => el("a", { "data-table": name, href: `/table/${encodeURIComponent(name)}` }),
     (node, name) => {
       const t = state.tiles.get(name);
-      node.className = `tile ${t.online === false ? "offline" : ""} ${["critical", "error", "warning", "info"].includes(t.worst) ? t.worst : ""}`;
+      node.className = `tile ${t.online === false && !(t.closing && !t.round) ? "offline" : ""} ${["critical", "error", "warning", "info"].includes(t.worst) ? t.worst : ""}`;
       node.replaceChildren(...tileNodes(t));
     });
   renderAlerts($("alerts"), state.alerts, true);
@@ -132,7 +148,7 @@ function alertKey(a) { return a.seq === null || a.seq === undefined ? `local:${a
 function renderAlerts(list, alerts, withTable) {
   if (!alerts.length) { list.replaceChildren(el("li", { text: "No open alerts." })); return; }
   keyed(list, alerts, alertKey, (a) => {
-    const ackable = Number.isInteger(a.seq);
+    const ackable = Number.isInteger(a.seq) && isPitBoss();
     return el("li", { "data-alert": ackable ? a.seq : null },
       el("span", { class: "sev" }), withTable ? el("a", { href: `/table/${encodeURIComponent(a.table)}`, text: a.table }) : null,
       withTable ? " · " : null, el("span", { class: "what" }), el("br"),
@@ -151,12 +167,42 @@ document.addEventListener("click", async (ev) => {
   const body = b.dataset.ack
     ? { table: b.dataset.table, command: "acknowledge_alert", alert: Number(b.dataset.ack) }
     : { table: state.table, command: b.dataset.command, round: b.dataset.round, correction: b.dataset.correction };
-  if (body.correction !== undefined) body.correction = Number(body.correction);
+  if (body.command === "reject_correction") {
+    const input = b.closest("li").querySelector("input[name=reject-reason]");
+    body.reason = input.value.trim();
+    if (!body.reason) {
+      notice(`Give the reason correction ${body.correction} is rejected: the dealer is told it.`, true);
+      input.focus();
+      return;
+    }
+  }
   if (b.dataset.confirm && !confirm(b.dataset.confirm)) return;
-  const r = await api("/api/command", body);
-  if (r.ok) notice(`Sent ${body.command} to ${body.table} as ${state.me.user}.`, false);
-  else notice(`Refused: ${errorText(r, String(r.status))}`, true);
+  send(body);
 });
+
+// Send a pit command; the notice says it went, then what the table answered (answered()).
+async function send(body) {
+  const label = LABELS[body.command] || body.command;
+  const r = await api("/api/command", body);
+  if (!r.ok) { notice(`${label} on ${body.table}: refused by the dashboard: ${errorText(r, String(r.status))}`, true); return; }
+  const id = r.data.sent.id;
+  const timer = setTimeout(() => {
+    if (state.sent.delete(id)) notice(`${label} on ${body.table}: no answer from the table yet (its feed may be down).`, true);
+  }, ANSWER_WAIT_MS);
+  state.sent.set(id, { label, table: body.table, timer });
+  notice(`${label} on ${body.table}: sent as ${state.me.user}, waiting for the table's answer…`, false);
+}
+
+function answered(msg) {
+  const sent = state.sent.get(msg.id);
+  if (!sent) return;
+  state.sent.delete(msg.id);
+  clearTimeout(sent.timer);
+  if (msg.answer === "accepted") notice(`${sent.label} on ${sent.table}: accepted by the table.`, false);
+  else notice(`${sent.label} on ${sent.table}: refused by the table: ${text(msg.message, "no reason given")}`, true);
+  $("notice").dataset.answer = msg.answer === "accepted" ? "accepted" : "refused";
+  if (state.table) scheduleTable();
+}
 
 // -- table view ---------------------------------------------------------------------------------
 function scheduleTable() {
@@ -175,35 +221,70 @@ function commandButton(spec) {
     "data-round": spec.round || null, text: spec.label });
 }
 
+// The pit commands this table takes now: none for a dealer; Close only when open, Reopen only when closing.
+function commandsOffered(t) {
+  const cmds = (state.me && state.me.commands) || [];
+  if (!isPitBoss()) return [];
+  const offered = [];
+  if (cmds.includes("close_after_round") && !t.closing) {
+    offered.push({ command: "close_after_round", label: "Close after round", confirm: `Close ${t.table} after this round?` });
+  }
+  if (cmds.includes("reopen") && t.closing) offered.push({ command: "reopen", label: "Reopen", style: "primary" });
+  if (cmds.includes("void_round") && t.round) offered.push({ command: "void_round", round: t.round, style: "danger",
+    label: `Void round ${t.round}`, confirm: `Void round ${t.round}? Every stake still riding is refunded.` });
+  return offered;
+}
+
+function changeLine(c, money) {
+  return `box ${text(c.box)}.${text(c.hand)} ${text(c.kind)}${c.player ? ` (${c.player})` : ""}: stake ${money(c.stake)}, `
+    + `paid ${money(c.before)} → ${money(c.after)}`;
+}
+
+function renderCorrections(pending, money) {
+  const list = $("corrections");
+  if (!pending.length) { list.replaceChildren(el("li", { text: "None." })); return; }
+  keyed(list, pending, (c) => c.correction, (c) => el("li", { "data-correction": c.correction },
+    el("p", { class: "what" }), el("ul", { class: "changes" }),
+    isPitBoss() ? el("div", { class: "correction-actions" },
+      el("button", { "data-command": "approve_correction", "data-correction": c.correction, class: "primary",
+        text: "Approve", "aria-label": `Approve correction ${c.correction}` }),
+      el("input", { name: "reject-reason", maxlength: 200, placeholder: "reason to reject",
+        "aria-label": `Reason to reject correction ${c.correction}` }),
+      el("button", { "data-command": "reject_correction", "data-correction": c.correction, class: "danger",
+        text: "Reject", "aria-label": `Reject correction ${c.correction}` })) : null),
+  (node, c) => {
+    const changes = c.changes || [];
+    setText(node.querySelector(".what"), `Correction ${c.correction} of round ${c.round}, asked by ${text(c.requested_by)}: ${text(c.reason, "")}`);
+    keyed(node.querySelector(".changes"), changes, (x) => `${x.box}.${x.hand}.${x.kind}.${x.player || ""}`,
+      () => el("li"), (li, x) => setText(li, changeLine(x, money)));
+    const approve = node.querySelector("button[data-command=approve_correction]");
+    if (approve) {
+      const before = changes.reduce((n, x) => n + x.before, 0), after = changes.reduce((n, x) => n + x.after, 0);
+      approve.dataset.confirm = `Approve correction ${c.correction} of round ${c.round}? `
+        + `${changes.map((x) => changeLine(x, money)).join("; ")}. Paid in all ${money(before)} → ${money(after)}.`;
+    }
+  });
+}
+
 function renderTable(v) {
   const t = v.tile;
   const money = moneyOf(currencyOfTile(t));
   $("table-head").replaceChildren(
     el("div", { class: "top" }, el("span", { class: "name", text: t.table }),
-      el("span", { class: `badge ${t.online === false ? "bad" : "ok"} presence`, text: t.online === false ? "OFFLINE" : "online" }),
+      el("span", { class: `badge ${statusOf(t).cls} presence`, text: statusOf(t).text }),
       el("span", { text: `${text(t.game, "")} · ${text(t.preset, "")}` }),
       el("span", {}, "phase ", el("b", { class: "phase", text: text(t.phase) })),
       el("span", {}, "dealer ", el("b", { text: text(t.dealer) })), el("span", { text: `round ${text(t.round)}` })),
     el("div", { class: "prompt-big", text: text(t.prompt, "") }),
     el("div", {}, `limits: ${limitsText(t.limits, money)} · devices: `, ...devicesNodes(t.devices)));
-  const cmds = (state.me && state.me.commands) || [];
-  const offered = [];
-  if (cmds.includes("close_after_round")) offered.push({ command: "close_after_round", label: "Close after round", confirm: `Close ${t.table} after this round?` });
-  if (cmds.includes("reopen")) offered.push({ command: "reopen", label: "Reopen", style: "primary" });
-  if (cmds.includes("void_round") && t.round) offered.push({ command: "void_round", round: t.round, style: "danger",
-    label: `Void round ${t.round}`, confirm: `Void round ${t.round}? Every stake still riding is refunded.` });
-  keyed($("commands"), offered, (c) => c.command, commandButton, (node, c) => {
+  keyed($("commands"), commandsOffered(t), (c) => c.command, commandButton, (node, c) => {
     setText(node, c.label);
     if (c.round) node.dataset.round = c.round;
     if (c.confirm) node.dataset.confirm = c.confirm;
   });
+  $("commands-head").hidden = !isPitBoss();
   renderAlerts($("table-alerts"), v.alerts_open, false);
-  const pending = v.corrections_pending;
-  if (!pending.length) $("corrections").replaceChildren(el("li", { text: "None." }));
-  else keyed($("corrections"), pending, (c) => c.correction, (c) => el("li", {},
-    el("span", { text: `correction ${c.correction} of round ${c.round}: ${c.reason} (by ${c.requested_by}) ` }),
-    el("button", { "data-command": "approve_correction", "data-correction": c.correction, text: "Approve",
-      "aria-label": `Approve correction ${c.correction}` })));
+  renderCorrections(v.corrections_pending, money);
   renderStats(v, money);
   $("rounds").querySelector("tbody").replaceChildren(...v.rounds.map((r) =>
     el("tr", { "data-round": r.round, class: r.status === "void" ? "void" : "settled" },

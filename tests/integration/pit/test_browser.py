@@ -50,7 +50,7 @@ async def test_the_floor_shows_two_tables_live_and_acknowledges_an_alert(chromiu
         await page.set_viewport_size(dict(zip(("width", "height"), SIZES[size])))
         await shot(page, f"pit-floor-{size}")
     await page.click(f"#alerts button[data-ack='{seq}']")
-    await until_js(page, "document.getElementById('notice').textContent.startsWith('Sent')")
+    await until_js(page, "document.getElementById('notice').textContent.includes('sent as pat')")
     await until(lambda: bj.commands)
     assert (bj.commands[0].command, bj.commands[0].alert, bj.commands[0].sender) == ("acknowledge_alert", seq, "pat")
     # the table view of a table, with its statistics
@@ -61,12 +61,15 @@ async def test_the_floor_shows_two_tables_live_and_acknowledges_an_alert(chromiu
         await shot(page, f"pit-table-{size}")
 
 
-async def test_a_dealer_is_refused_a_pit_action_on_the_page(chromium: Any, pit: PitServer, tables: Any) -> None:
+async def test_a_dealer_sees_no_pit_command_and_is_refused_one(chromium: Any, pit: PitServer, tables: Any) -> None:
     rl = await tables("rl-eu")
+    seq = rl.append("alert", {"severity": "warning", "code": "input.refused", "message": "bet refused"})
     rl.state()
     page = await open_pit(chromium, pit.url + "table/rl-eu", "dee")
-    page.on("dialog", lambda dialog: dialog.accept())
-    await page.click("#commands button[data-command='close_after_round']")
-    await until_js(page, "document.getElementById('notice').textContent.startsWith('Refused')")
-    assert "pit boss" in await page.locator("#notice").inner_text()
-    assert rl.commands == []
+    await until_js(page, "document.getElementById('table-alerts').textContent.includes('bet refused')")
+    assert await page.locator("button[data-command], button[data-ack]").count() == 0
+    assert await page.locator("#commands-head").is_hidden()
+    # and the dashboard refuses the command a dealer's page might still send
+    refused = await page.evaluate("""() => Croupier.api('/api/command', {table: 'rl-eu', command: 'close_after_round'})""")
+    assert refused["status"] == 403 and "pit boss" in refused["data"]["message"]
+    assert rl.commands == [] and seq

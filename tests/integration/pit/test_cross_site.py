@@ -112,7 +112,7 @@ async def test_another_port_of_the_same_host_cannot_command_the_pit_or_drive_a_c
     await page.goto(pit.url + "table/rl")
     page.on("dialog", lambda dialog: dialog.accept())
     await page.click("#commands button[data-command='close_after_round']")
-    await until_js(page, "document.getElementById('notice').textContent.startsWith('Sent')")
+    await until_js(page, "document.getElementById('notice').textContent.includes('sent as pat')")
     await until(lambda: rl.commands)
     # the only command the table got (one link, in order: an earlier one would be first)
     assert [(c.command, c.sender) for c in rl.commands] == [("close_after_round", "pat")]

@@ -67,7 +67,8 @@ async def test_correction_approved_by_the_pit_and_alert_acknowledged(burn_table,
         await pit.wait_for(lambda: pit.on("state")[-1]["corrections_pending"] != [])
         assert pit.on("state")[-1]["corrections_pending"] == [
             {"correction": correction, "round": f"{TABLE}-000001", "reason": "box 2 held 9S, read as 8S",
-             "requested_by": "test-dealer"}]
+             "requested_by": "test-dealer", "changes": [{"box": 2, "hand": 1, "kind": "main", "player": "B",
+                                                          "stake": 500, "before": 500, "after": 1000}]}]
 
         await boss({"id": "a1", "command": "approve_correction", "correction": str(correction)})
         await pit.wait_for(lambda: len(pit.on("round")) >= 2)
