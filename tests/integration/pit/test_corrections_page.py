@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.feed import Feed
 from controller.pit.server import PitServer
 from controller.table import inputs
-from controller.table.app import FeedListener
 from controller.table.recall import recall
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.browser.conftest import shot, until_js
+from tests.integration.pit.live_table import on_the_floor
 from tests.integration.pit.test_browser import open_pit
 from tests.integration.table_corrections.conftest import burn_table  # noqa: F401  # the stacked blackjack table
 from tests.support.waiting import until
@@ -28,12 +27,7 @@ ROUNDS = ((["TS", "9H", "8C"], "TD"), (["TS", "7C", "8H"], "QD"))
 async def test_the_pit_rejects_one_correction_and_approves_another(chromium: Any, pit: PitServer,
                                                                    mosquitto: MosquittoBroker, burn_table: Any) -> None:  # noqa: F811
     t = await burn_table(stacked=[c for cards, last in ROUNDS for c in [*cards, last]], table_id=TABLE)
-
-    def on_command(command: Any) -> None:
-        t.loop.submit(inputs.PIT_COMMAND, command.journal_payload(), f"pit:{command.sender}")
-
-    async with Feed.connect(mosquitto.tcp_url(), t.journal, TABLE, on_command, backoff_max=0.5) as feed:
-        t.loop.listeners.append(FeedListener(feed))
+    async with on_the_floor(t, mosquitto, TABLE):
         for cards, last in ROUNDS:
             await t.play((1, 1000, "A"))
             await t.deal(*cards)
