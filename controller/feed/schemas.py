@@ -198,6 +198,15 @@ class JournalHead(_Strict):
     hash: str | None = Field(description="its chain hash, hex (null: an empty journal)")
 
 
+class PaceView(_Strict):
+    """Rounds per hour against the table's target (docs/protection.md)."""
+
+    rounds_per_hour: float | None = Field(description="rounds closed in the last window_s, scaled to an hour; "
+                                                      "null: not yet known")
+    target: int | None = Field(description="the target in rounds per hour ([protection] pace_target)")
+    window_s: int = Field(ge=1, description="the window it is counted over, in seconds of the table's clock")
+
+
 class StateMessage(Envelope):
     """``croupier/<table>/state`` (QoS 1, retained): the table as the pit sees it now."""
 
@@ -221,6 +230,7 @@ class StateMessage(Envelope):
                                  description="ISO 4217 code of the table's money ([table] currency)")
     currency_digits: int | None = Field(None, ge=0, le=4,
                                         description="minor-unit digits of that currency (2: cents)")
+    pace: PaceView | None = Field(None, description="the table's pace against its target; null: not yet known")
 
 
 class PromptMessage(Envelope):

@@ -103,6 +103,8 @@ class TableModel:
             "closed": state.get("closed"),
             "prompt": self.prompt.get("text"),
             "ledger": {k: self.ledger.get(k) for k in ("rounds_settled", "rounds_void", "stake_total", "payout_total")},
+            "pace": state.get("pace") if isinstance(state.get("pace"), dict) else None,
+            "updated": self.updated or None,
             "alerts": alerts[:5],
             "alerts_count": len(alerts),
             "worst": alerts[0]["severity"] if alerts else None,

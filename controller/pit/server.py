@@ -19,6 +19,7 @@ from typing import Any
 from controller.auth import Accounts
 from controller.pit.answers import CommandAnswers
 from controller.pit.edges import Edges, edges_for
+from controller.pit.floor import floor_totals
 from controller.pit.metrics import PitMetrics
 from controller.pit.model import FloorModel, TableModel
 from controller.pit.web import PitWeb
@@ -140,18 +141,29 @@ class PitServer:
             await asyncio.sleep(self.tick)  # coalesce a burst into one message
             self._changed.clear()
             changed = self.model.take_changed()
-            if not changed or not self.web.sockets:
+            if not self.web.sockets:  # nothing changed but an edge: the totals still go
                 continue
             tiles = [self.model.tables[t].tile() for t in sorted(changed) if t in self.model.tables]
             gone = sorted(t for t in changed if t not in self.model.tables)
-            await self.web.broadcast({"type": "tiles", "tiles": tiles, "gone": gone, "alerts": self.model.alerts()[:50]})
+            await self.web.broadcast({"type": "tiles", "tiles": tiles, "gone": gone, "alerts": self.model.alerts()[:50],
+                                      "totals": self.totals()})
 
     def floor_message(self) -> dict[str, Any]:
-        return {"tables": self.model.floor(), "alerts": self.model.alerts()[:50], "broker": self.link.connected}
+        return {"tables": self.model.floor(), "alerts": self.model.alerts()[:50], "broker": self.link.connected,
+                "totals": self.totals()}
 
-    async def edges(self, model: TableModel) -> Edges | None:
-        """The rule set's edges, computed once per game and preset in a thread (blackjack's takes
-        seconds); None until the table's ``state`` names them."""
+    def totals(self) -> dict[str, Any]:
+        """The floor's totals, with the edges computed so far (the others are started)."""
+        known: dict[str, float] = {}
+        for model in self.model.tables.values():
+            task = self._edge_task(model)
+            if task is not None and task.done() and not task.cancelled() and task.exception() is None:
+                edges = task.result()
+                if edges is not None:
+                    known[model.table] = edges.edge
+        return floor_totals(self.model.tables.values(), known, time.time(), self.currency)
+
+    def _edge_task(self, model: TableModel) -> asyncio.Task[Edges | None] | None:
         game, preset = model.state.get("game"), model.state.get("preset")
         if not isinstance(game, str) or not isinstance(preset, str):
             return None
@@ -159,7 +171,14 @@ class PitServer:
         task = self._edges.get(key)
         if task is None:
             task = self._edges[key] = asyncio.create_task(asyncio.to_thread(edges_for, game, preset))
-        return await asyncio.shield(task)
+            task.add_done_callback(lambda _: self._changed.set())  # the totals gain an edge
+        return task
+
+    async def edges(self, model: TableModel) -> Edges | None:
+        """The rule set's edges, computed once per game and preset in a thread (blackjack's takes
+        seconds); None until the table's ``state`` names them."""
+        task = self._edge_task(model)
+        return None if task is None else await asyncio.shield(task)
 
     def lag_percentiles(self) -> dict[str, float | int | None]:
         samples = sorted(self.lags)

@@ -13,7 +13,10 @@ const isPitBoss = () => Boolean(state.me && state.me.role === "pit_boss");
 
 const moneyOf = (currency) => (minor) => formatMoney(minor, currency);
 const pct = (x) => (typeof x === "number" && Number.isFinite(x) ? (x * 100).toFixed(2) + " %" : "—");
-const time = (iso) => (iso ? new Date(iso).toLocaleTimeString() : "");
+// 24 h clock times, in the browser's time zone
+const clockOf = (date) => date.toLocaleTimeString("en-GB", { hour12: false });
+const time = (iso) => (iso ? clockOf(new Date(iso)) : "");
+const timeOfSeconds = (s) => (typeof s === "number" && s > 0 ? clockOf(new Date(s * 1000)) : "—");
 const text = (v, none = "—") => (v === null || v === undefined || v === "" ? none : String(v));
 const tableFromPath = () => {
   const m = location.pathname.match(/^\/table\/([^/]+)$/);
@@ -39,6 +42,8 @@ function showLogin() {
 }
 Croupier.onUnauthorised = showLogin;
 Croupier.signInForm($("login"), $("login-error"), () => start());
+setInterval(() => setText($("clock"), clockOf(new Date())), 1000);
+setText($("clock"), clockOf(new Date()));
 $("signout").addEventListener("click", async () => { await Croupier.signOut(); showLogin(); });
 
 async function start() {
@@ -70,6 +75,7 @@ function connect() {
         for (const t of msg.gone) state.tiles.delete(t);
       } else return;
       state.alerts = msg.alerts || [];
+      if (msg.totals) state.totals = msg.totals;
       renderFloor();
       if (state.table && (msg.type === "floor" || msg.tiles.some((t) => t.table === state.table))) scheduleTable();
     },
@@ -86,7 +92,17 @@ function setLink(up) {
 const currencyOfTile = (t) => currencyOf(t, state.fallback);
 
 function limitsText(limits, money) {
-  return Object.entries(limits || {}).slice(0, 3).map(([k, v]) => `${k} ${money(v.min)}–${money(v.max)}`).join(", ") || "—";
+  return Object.entries(limits || {}).map(([k, v]) => `${k} ${money(v.min)}–${money(v.max)}`).join(", ") || "—";
+}
+
+// "pace 52/h of 60/h" from the state's pace; nothing while it is unknown
+function paceOf(t) {
+  const p = t.pace;
+  if (!p || typeof p.rounds_per_hour !== "number" || !Number.isFinite(p.rounds_per_hour)) return null;
+  const rate = Math.round(p.rounds_per_hour);
+  const target = Number.isInteger(p.target) ? p.target : null;
+  return { text: target === null ? `pace ${rate}/h` : `pace ${rate}/h of ${target}/h`,
+    below: target !== null && p.rounds_per_hour < target };
 }
 
 function devicesNodes(devices) {
@@ -126,18 +142,44 @@ function tileNodes(t) {
       el("dt", { text: "limits" }), el("dd", { text: limitsText(t.limits, money) }),
       el("dt", { text: "devices" }), el("dd", {}, ...devicesNodes(t.devices)),
       el("dt", { text: "rounds" }), el("dd", { class: "rounds-settled", text: `${text(ledger.rounds_settled)} settled · hold ${holdText(ledger)}` }),
+      ...(paceOf(t) ? [el("dt", { text: "pace" }), el("dd", { class: "pace" + (paceOf(t).below ? " below" : ""),
+        text: paceOf(t).text + (paceOf(t).below ? " · below target" : "") })] : []),
+      el("dt", { text: "updated" }), el("dd", { class: "updated", text: timeOfSeconds(t.updated) }),
       el("dt", { text: "alerts" }), el("dd", { class: "alert-count", text: t.alerts_count ? `${t.alerts_count} open · ${text(top && top.code, "")}` : "none" })),
     el("div", { class: "prompt", text: text(t.prompt, "") }),
   ];
 }
 
+const STATUS_WORDS = [["open", "open"], ["closing", "closing"], ["closed", "closed"], ["offline", "offline"]];
+
+function renderTotals(totals) {
+  const box = $("totals");
+  if (!totals) return;
+  const tables = totals.tables || {};
+  const figures = [];
+  for (const m of totals.money || []) {
+    const money = moneyOf(currencyOf(m, state.fallback));
+    const holdCls = typeof m.hold === "number" && m.hold < 0 ? "neg" : "";
+    figures.push(figure(money(m.drop), "drop"), figure(money(m.win), "win", holdCls),
+      figure(pct(m.hold), "hold", holdCls), figure(pct(m.edge), "theoretical edge"));
+  }
+  if (!figures.length) figures.push(figure(money0(0), "drop"));
+  figures.push(figure(String(totals.rounds_last_hour ?? 0), "rounds in the last hour"),
+    figure(STATUS_WORDS.filter(([k]) => k === "open" || k === "closed" || tables[k]).map(([k, w]) => `${tables[k] || 0} ${w}`)
+      .join(" · "), "tables"),
+    figure(timeOfSeconds(totals.updated), "last update"));
+  box.replaceChildren(...figures);
+}
+const money0 = (x) => formatMoney(x, state.fallback);
+
 function renderFloor() {
+  renderTotals(state.totals);
   const names = [...state.tiles.keys()].sort();
   keyed($("tiles"), names, (n) => n,
     (name) => el("a", { "data-table": name, href: `/table/${encodeURIComponent(name)}` }),
     (node, name) => {
       const t = state.tiles.get(name);
-      node.className = `tile ${t.online === false && !(t.closing && !t.round) ? "offline" : ""} ${["critical", "error", "warning", "info"].includes(t.worst) ? t.worst : ""}`;
+      node.className = `tile ${t.closing && !t.round ? "closed" : t.online === false ? "offline" : ""} ${["critical", "error", "warning", "info"].includes(t.worst) ? t.worst : ""}`;
       node.replaceChildren(...tileNodes(t));
     });
   renderAlerts($("alerts"), state.alerts, true);

@@ -47,7 +47,7 @@ class TableFeed:
         self.feed = Feed.connect(broker.tcp_url(), self.journal, table, self.commands.append, backoff_max=0.5)
 
     def state(self, **body: Any) -> None:
-        self.feed.set_state(state_body(round="r1", **body))
+        self.feed.set_state(state_body(**{"round": "r1", **body}))
 
     def append(self, kind: str, payload: dict[str, Any], round_id: str | None = None) -> int:
         entry = self.journal.append(kind, payload, source="table", round_id=round_id)
