@@ -10,16 +10,24 @@ from typing import Any
 
 from controller.pit.edges import Edges
 from controller.pit.model import TableModel
+from controller.pit.rounds import rounds_page
 from controller.pit.stats import expected_hold, shifts, summary, wheel_bias
 from controller.table.games.describe import outcome_summary
 
-ROUNDS_LISTED = 50
 ALERTS_LISTED = 30
 
 
 def outcome_text(record: Mapping[str, Any]) -> str:
     """One line of what happened, by the round's game's own view, for the rounds list."""
     return outcome_summary(record)
+
+
+def bet_result(bet: Mapping[str, Any]) -> str:
+    """What became of one bet: won, lost, or its stake returned (a push, a refund)."""
+    stake, payout = bet.get("stake"), bet.get("payout")
+    if not isinstance(stake, int) or not isinstance(payout, int):
+        return ""
+    return "lost" if payout == 0 else "returned" if payout == stake else "won" if payout > stake else "part returned"
 
 
 def round_row(record: Mapping[str, Any]) -> dict[str, Any]:
@@ -35,17 +43,19 @@ def round_row(record: Mapping[str, Any]) -> dict[str, Any]:
         "payout_total": record.get("payout_total"),
         "outcome": outcome_text(record),
         "corrected": bool(record.get("corrections")),
+        "bets": round_rows(record),
     }
 
 
 def round_rows(record: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The bets of one round, for its detail view."""
     bets = record.get("bets")
-    return [dict(b) for b in bets if isinstance(b, dict)] if isinstance(bets, list) else []
+    return [{**b, "result": bet_result(b)} for b in bets if isinstance(b, dict)] if isinstance(bets, list) else []
 
 
 def table_view(model: TableModel, edges: Edges | None) -> dict[str, Any]:
     records = list(model.rounds.values())
+    listed = rounds_page(records, round_row)
     edge: dict[str, Any] | None = None
     if edges is not None:
         edge = {"edge": edges.edge, "source": edges.source, "expected_hold": expected_hold(records, edges.bets)}
@@ -54,7 +64,8 @@ def table_view(model: TableModel, edges: Edges | None) -> dict[str, Any]:
     return {
         "tile": model.tile(),
         "state": model.state,
-        "rounds": [round_row(r) for r in reversed(records[-ROUNDS_LISTED:])],
+        "rounds": listed["rows"],
+        "rounds_page": {k: v for k, v in listed.items() if k != "rows"},
         "stats": summary(records),
         "shifts": dealer_shifts,
         "edge": edge,

@@ -27,7 +27,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.auth import Session
 from controller.pit.commands import KINDS, CommandError, build
-from controller.pit.views import outcome_text, round_rows, table_view
+from controller.pit.rounds import PER_PAGE, rounds_page
+from controller.pit.views import outcome_text, round_row, round_rows, table_view
 from controller.table.inputs import InputRefused
 from controller.table.schema import check_json
 from controller.web import STATIC as COMMON
@@ -72,6 +73,7 @@ class PitWeb:
             Route("/api/session", self.session_info),
             Route("/api/floor", self.floor),
             Route("/api/table/{table}", self.table),
+            Route("/api/table/{table}/rounds", self.rounds),
             Route("/api/table/{table}/round/{round}", self.round),
             Route("/api/command", self.command, methods=["POST"]),
             Route("/api/health", self.health),
@@ -138,6 +140,23 @@ class PitWeb:
             return _error(404, "no such table on the floor")
         edges = await self.server.edges(model)
         return JSONResponse(table_view(model, edges))
+
+    async def rounds(self, request: Request) -> Response:
+        """A page of the table's rounds: ``?q=`` words to find, ``page``, ``per``, ``tz`` (the
+        browser's getTimezoneOffset, for matching times as the page shows them)."""
+        if self._session(request) is None:
+            return _error(401, "sign in")
+        model = self.server.model.tables.get(request.path_params["table"])
+        if model is None:
+            return _error(404, "no such table on the floor")
+        params = request.query_params
+        try:
+            page, per, tz = (int(params.get(k, d)) for k, d in (("page", "1"), ("per", str(PER_PAGE)), ("tz", "0")))
+        except ValueError:
+            return _error(400, "page, per and tz are whole numbers")
+        query = params.get("q", "")[:200]
+        return JSONResponse(rounds_page(model.rounds.values(), round_row, query=query, page=page, per_page=per,
+                                        offset_minutes=max(-24 * 60, min(24 * 60, tz))))
 
     async def round(self, request: Request) -> Response:
         if self._session(request) is None:

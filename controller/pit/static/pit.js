@@ -4,7 +4,7 @@
 const { el, setText, keyed, currencyOf, money: formatMoney, api, errorText } = Croupier;
 const $ = (id) => document.getElementById(id);
 const state = { me: null, tiles: new Map(), alerts: [], live: null, table: null, refresh: null, fallback: undefined,
-  sent: new Map() };
+  sent: new Map(), rounds: { query: "", page: 1 } };
 const LABELS = { close_after_round: "Close after round", reopen: "Reopen", void_round: "Void round",
   approve_correction: "Approve correction", reject_correction: "Reject correction", acknowledge_alert: "Acknowledge",
   dismiss: "Dismiss" };
@@ -328,14 +328,54 @@ function renderTable(v) {
   renderAlerts($("table-alerts"), v.alerts_open, false);
   renderCorrections(v.corrections_pending, money);
   renderStats(v, money);
-  $("rounds").querySelector("tbody").replaceChildren(...v.rounds.map((r) =>
-    el("tr", { "data-round": r.round, class: r.status === "void" ? "void" : "settled" },
-      el("td", { text: text(r.round) + (r.corrected ? " ✎" : "") }), el("td", { text: text(r.status) }),
-      el("td", { text: text(r.dealer) }), el("td", { text: text(r.outcome, "") }),
-      el("td", { class: "n", text: money(r.stake_total) }), el("td", { class: "n", text: money(r.payout_total) }),
-      el("td", { text: time(r.closed) }))));
+  loadRounds();
   $("shifts").replaceChildren(...shiftsNodes(v.shifts, money));
 }
+
+function betLine(b, money) {
+  const who = b.player ? ` ${b.player}` : "";
+  const paid = b.result === "lost" ? "" : `, paid ${money(b.payout)}`;
+  return `box ${text(b.box)}.${text(b.hand)} ${text(b.kind)}${who} ${money(b.stake)}: ${text(b.result, "?")}${paid}`;
+}
+
+// The rounds list: newest first in table order, one page, filtered by the search box.
+async function loadRounds() {
+  const table = state.table, q = state.rounds.query;
+  const params = new URLSearchParams({ q, page: String(state.rounds.page), tz: String(new Date().getTimezoneOffset()) });
+  const r = await api(`/api/table/${encodeURIComponent(table)}/rounds?${params}`);
+  if (!r.ok || table !== state.table || q !== state.rounds.query) return;
+  const money = moneyOf(currencyOfTile(state.tiles.get(table) || {}));
+  const d = r.data;
+  state.rounds.page = d.page;
+  const body = $("rounds").querySelector("tbody");
+  if (!d.rows.length) body.replaceChildren(el("tr", {}, el("td", { colspan: 7, text: q ? "No round matches." : "No rounds yet." })));
+  else keyed(body, d.rows, (row) => row.round, (row) => el("tr", { "data-round": row.round, tabindex: 0,
+    "aria-label": `Recall round ${row.round}` },
+    el("td", { class: "id" }), el("td", { class: "status" }), el("td", { class: "dealer" }),
+    el("td", {}, el("div", { class: "outcome" }), el("div", { class: "bets" })),
+    el("td", { class: "n drop" }), el("td", { class: "n paid" }), el("td", { class: "closed" })), (node, row) => {
+    node.className = row.status === "void" ? "void" : "settled";
+    setText(node.querySelector(".id"), text(row.round) + (row.corrected ? " ✎" : ""));
+    setText(node.querySelector(".status"), text(row.status) + (row.corrected ? " (corrected)" : ""));
+    setText(node.querySelector(".dealer"), text(row.dealer));
+    setText(node.querySelector(".outcome"), text(row.outcome, ""));
+    setText(node.querySelector(".bets"), row.bets.map((b) => betLine(b, money)).join("; "));
+    setText(node.querySelector(".drop"), money(row.stake_total));
+    setText(node.querySelector(".paid"), money(row.payout_total));
+    setText(node.querySelector(".closed"), time(row.closed));
+  });
+  setText($("rounds-pages"), `page ${d.page} of ${d.pages} · ${d.total} round${d.total === 1 ? "" : "s"}${q ? " found" : ""}`);
+  $("rounds-newer").disabled = d.page <= 1;
+  $("rounds-older").disabled = d.page >= d.pages;
+}
+
+let searchTimer = null;
+$("rounds-search").addEventListener("input", (ev) => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => { state.rounds = { query: ev.target.value.trim(), page: 1 }; loadRounds(); }, 250);
+});
+$("rounds-newer").addEventListener("click", () => { state.rounds.page -= 1; loadRounds(); });
+$("rounds-older").addEventListener("click", () => { state.rounds.page += 1; loadRounds(); });
 
 function figure(value, label, cls) {
   return el("div", { class: "figure" }, el("div", { class: "v" + (cls ? " " + cls : ""), text: value }), el("div", { class: "k", text: label }));
@@ -380,21 +420,33 @@ function shiftsNodes(shifts, money) {
 $("rounds").addEventListener("click", async (ev) => {
   const tr = ev.target.closest("tr[data-round]");
   if (!tr) return;
+  recallRound(tr);
+});
+$("rounds").addEventListener("keydown", (ev) => {
+  const tr = ev.target.closest("tr[data-round]");
+  if (tr && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); recallRound(tr); }
+});
+
+async function recallRound(tr) {
   const r = await api(`/api/table/${encodeURIComponent(state.table)}/round/${encodeURIComponent(tr.dataset.round)}`);
   const d = $("round-detail");
   d.hidden = false;
   if (!r.ok) { d.replaceChildren(el("p", { text: errorText(r, "no such round") })); return; }
   const rec = r.data.record;
   const money = moneyOf(currencyOfTile(state.tiles.get(state.table) || {}));
-  const head = el("tr", {}, ...["box", "hand", "bet", "player", "stake", "paid"].map((h, i) => el("th", { class: i > 3 ? "n" : null, text: h })));
+  const head = el("tr", {}, ...["box", "hand", "bet", "player", "stake", "result", "paid"].map((h, i) =>
+    el("th", { class: i === 4 || i === 6 ? "n" : null, text: h })));
   d.replaceChildren(el("div", { class: "recall", text: `Recall · round ${text(rec.round)}` }),
     el("p", { text: `${text(rec.game)} · ${text(rec.status)} · opened ${time(rec.opened)} · closed ${time(rec.closed)} · dealer ${text(rec.dealer)}`
       + (rec.shoe ? ` · shoe ${rec.shoe} round ${text(rec.shoe_round, "")}` : "") }),
     el("p", { class: "outcome", text: text(r.data.outcome, "") }),
     el("table", { class: "rounds" }, el("thead", {}, head), el("tbody", {}, ...r.data.rows.map((b) => el("tr", {},
       el("td", { text: text(b.box) }), el("td", { text: text(b.hand) }), el("td", { text: text(b.kind) }), el("td", { text: text(b.player, "") }),
-      el("td", { class: "n", text: money(b.stake) }), el("td", { class: "n", text: money(b.payout) }))))),
-    (rec.corrections || []).length ? el("p", { text: `corrected ${rec.corrections.length}×` }) : null);
-});
+      el("td", { class: "n", text: money(b.stake) }), el("td", { text: text(b.result, "") }),
+      el("td", { class: "n", text: money(b.payout) }))))),
+    ...(rec.corrections || []).map((c) => el("p", { class: "correction", text: `corrected (correction ${text(c.seq)}, `
+      + `asked by ${text(c.requested_by)}, approved by ${text(c.approved_by)}: ${text(c.reason, "")}): `
+      + `${(c.changes || []).map((x) => changeLine(x, money)).join("; ")}` })));
+}
 
 start().then(() => { if (!state.me) showLogin(); });
