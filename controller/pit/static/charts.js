@@ -23,18 +23,31 @@ const Charts = (() => {
     return out;
   }
 
-  // A line of cumulative values (e.g. win over the last rounds).
-  function line(values, title, fmt) {
-    const w = 480, h = 150, pad = 30;
+  // A line of cumulative values (e.g. win over the last rounds), with its axes: the y axis in
+  // fmt's units (its lowest, zero and highest values), the x axis counting the rounds.
+  function line(values, title, fmt, axes = { x: "rounds", y: "" }) {
+    const w = 480, h = 200, left = 92, right = 14, top = 44, bottom = 36;
     const out = frame(w, h, title);
     if (values.length < 2) { out.append(svg("text", { x: 8, y: 60, text: "not enough rounds yet" })); return out; }
     const lo = Math.min(0, ...values), hi = Math.max(0, ...values), span = hi - lo || 1;
-    const x = (k) => pad + (k * (w - 2 * pad)) / (values.length - 1);
-    const y = (v) => h - 12 - ((v - lo) * (h - 40)) / span;
+    const x = (k) => left + (k * (w - left - right)) / (values.length - 1);
+    const y = (v) => h - bottom - ((v - lo) * (h - top - bottom)) / span;
     const pts = values.map((v, k) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-    out.append(svg("line", { x1: pad, x2: w - pad, y1: y(0), y2: y(0), stroke: "#55606b" }),
-      svg("polyline", { fill: "none", stroke: "#3fb37f", "stroke-width": 2, points: pts }),
-      svg("text", { x: w - pad, y: y(values[values.length - 1]) - 4, "text-anchor": "end", text: fmt(values[values.length - 1]) }));
+    const last = values[values.length - 1];
+    // lowest, zero and highest, leaving out zero where it would overprint another
+    const ticks = [lo, hi, 0].filter((v, i, all) => all.indexOf(v) === i
+      && (v !== 0 || all.every((o) => o === 0 || Math.abs(y(o) - y(0)) >= 12)));
+    out.append(
+      svg("line", { class: "axis", x1: left, x2: left, y1: top, y2: h - bottom, stroke: "#93a1b0" }),
+      svg("line", { class: "axis", x1: left, x2: w - right, y1: h - bottom, y2: h - bottom, stroke: "#93a1b0" }),
+      ...ticks.map((v) => svg("text", { class: "tick y", x: left - 4, y: y(v) + 4, "text-anchor": "end", text: fmt(v) })),
+      svg("line", { x1: left, x2: w - right, y1: y(0), y2: y(0), stroke: "#55606b", "stroke-dasharray": "3 3" }),
+      svg("text", { class: "tick x", x: left, y: h - bottom + 14, "text-anchor": "middle", text: "1" }),
+      svg("text", { class: "tick x", x: w - right, y: h - bottom + 14, "text-anchor": "end", text: String(values.length) }),
+      svg("text", { class: "label x", x: (left + w - right) / 2, y: h - 6, "text-anchor": "middle", text: axes.x }),
+      svg("text", { class: "label y", x: 8, y: top - 12, text: axes.y }),
+      svg("polyline", { fill: "none", stroke: last < 0 ? "#e5484d" : "#4c8dd6", "stroke-width": 2, points: pts }),
+      svg("text", { x: w - right, y: y(last) - 6, "text-anchor": "end", text: fmt(last) }));
     return out;
   }
 

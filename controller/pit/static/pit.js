@@ -382,18 +382,22 @@ function figure(value, label, cls) {
 }
 
 function renderStats(v, money) {
-  const s = v.stats, e = v.edge;
+  const s = v.stats, e = v.edge, t = v.tile;
   const nodes = [el("div", { class: "figures" },
     figure(s.rounds_per_hour ? s.rounds_per_hour.toFixed(0) : "—", "rounds / hour"),
-    figure(money(s.drop), "drop (stakes)"), figure(money(s.win), "win"), figure(pct(s.hold), "hold", "hold"),
+    figure(money(s.drop), "drop (stakes)"), figure(money(s.win), "win", s.win < 0 ? "neg" : null),
+    figure(pct(s.hold), "hold", s.hold < 0 ? "hold neg" : "hold"),
     figure(e ? pct(e.edge) : "—", "theoretical edge", "edge"), figure(text(s.rounds), `rounds (${text(s.void)} void)`))];
-  const items = [{ label: "actual hold", value: s.hold || 0, text: pct(s.hold), color: "#3fb37f" }];
+  // a negative hold is red, never the green of a good figure
+  const items = [{ label: "actual hold", value: s.hold || 0, text: pct(s.hold), color: s.hold < 0 ? "#e5484d" : "#3fb37f" }];
   if (e && e.expected_hold !== null) items.push({ label: "expected (bet mix)", value: e.expected_hold, text: pct(e.expected_hold), color: "#4c8dd6" });
   if (e) items.push({ label: "rule-set edge", value: e.edge, text: pct(e.edge), color: "#e0a526" });
   nodes.push(Charts.bars(items, "Hold against the house edge" + (e ? ` (${e.source})` : "")));
   let cumulative = 0;
-  nodes.push(Charts.line(v.holds_by_round.map((r) => (cumulative += r.stake - r.payout)), "House win over the last rounds",
-    (x) => money(x)));
+  const code = currencyOfTile(t).code;
+  nodes.push(Charts.line(v.holds_by_round.map((r) => (cumulative += r.stake - r.payout)),
+    `House win over the last ${v.holds_by_round.length} settled rounds`, (x) => money(x),
+    { x: "settled rounds, oldest to newest", y: `house win (${code}, cumulative)` }));
   if (v.bias) {
     const b = v.bias;
     const verdict = !b.enough ? [`too few spins for a verdict (${b.balls}; need ${Math.ceil(5 * Object.keys(b.counts).length)})`]
