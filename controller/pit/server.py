@@ -17,6 +17,7 @@ from collections import deque
 from typing import Any
 
 from controller.auth import Accounts
+from controller.pit.alert_groups import group_alerts
 from controller.pit.answers import CommandAnswers
 from controller.pit.edges import Edges, edges_for
 from controller.pit.floor import floor_totals
@@ -145,11 +146,11 @@ class PitServer:
                 continue
             tiles = [self.model.tables[t].tile() for t in sorted(changed) if t in self.model.tables]
             gone = sorted(t for t in changed if t not in self.model.tables)
-            await self.web.broadcast({"type": "tiles", "tiles": tiles, "gone": gone, "alerts": self.model.alerts()[:50],
+            await self.web.broadcast({"type": "tiles", "tiles": tiles, "gone": gone, "alerts": group_alerts(self.model.alerts()),
                                       "totals": self.totals()})
 
     def floor_message(self) -> dict[str, Any]:
-        return {"tables": self.model.floor(), "alerts": self.model.alerts()[:50], "broker": self.link.connected,
+        return {"tables": self.model.floor(), "alerts": group_alerts(self.model.alerts()), "broker": self.link.connected,
                 "totals": self.totals()}
 
     def totals(self) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.auth import Session
-from controller.pit.commands import KINDS, CommandError, build
+from controller.pit.commands import KINDS, CommandError, build, command_topic
 from controller.pit.rounds import PER_PAGE, rounds_page
 from controller.pit.views import outcome_text, round_row, round_rows, table_view
 from controller.table.inputs import InputRefused
@@ -43,6 +43,10 @@ STATIC = Path(__file__).with_name("static")
 COOKIE = "pit_session"
 MAX_BODY = 4096
 WS_UNAUTHORISED = 4401
+#: alerts one acknowledge-all may name, and the seconds between its commands (the table takes
+#: the pit's commands at 5 a second: controller/table/admission.py)
+ACK_MAX = 500
+ACK_PACE_S = 0.25
 
 
 def _error(status: int, message: str, retry_after: float = 0.0) -> JSONResponse:
@@ -64,6 +68,7 @@ class PitWeb:
     def __init__(self, server: PitServer) -> None:
         self.server = server
         self.sockets: set[WebSocket] = set()
+        self._pacing: set[asyncio.Task[None]] = set()
         self.signin = SignInGuard(server.accounts)
         self.routes = Starlette(routes=[
             Route("/", self.page),
@@ -76,6 +81,7 @@ class PitWeb:
             Route("/api/table/{table}/rounds", self.rounds),
             Route("/api/table/{table}/round/{round}", self.round),
             Route("/api/command", self.command, methods=["POST"]),
+            Route("/api/acknowledge", self.acknowledge, methods=["POST"]),
             Route("/api/health", self.health),
             Route("/api/stats", self.stats),
             WebSocketRoute("/ws", self.live),
@@ -184,7 +190,8 @@ class PitWeb:
         return JSONResponse(body)
 
     # -- commands ---------------------------------------------------------------------------
-    async def command(self, request: Request) -> Response:
+    async def _pit_boss(self, request: Request) -> tuple[Session, dict[str, Any]] | JSONResponse:
+        """The pit boss's session and JSON body, or the refusal to answer with."""
         session = self._session(request)
         if session is None:
             return self._refused("session", 401, "sign in")
@@ -196,16 +203,59 @@ class PitWeb:
         data = await _json_body(request)
         if data is None:
             return self._refused("invalid", 400, "a JSON object of at most 4 kB, nested at most 4 deep")
-        try:
-            topic, payload = build(session.user, data)
-        except CommandError as exc:
-            return self._refused("invalid", 400, str(exc))
-        self.server.answers.sent(str(data["table"]), json.loads(payload), time.time())
+        return session, data
+
+    def _send(self, user: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Publish one pit command (CommandError if it cannot be sent); its wire body."""
+        topic, payload = build(user, data)
+        body: dict[str, Any] = json.loads(payload)
+        self.server.answers.sent(str(data["table"]), body, time.time())
         self.server.link.publish(topic, payload, qos=1)
         if self.server.metrics is not None:
             self.server.metrics.sent(str(data["command"]))
-        log.info("pit: %s sent %s", session.user, payload.decode())
-        return JSONResponse({"sent": json.loads(payload), "topic": topic, "queued": not self.server.link.connected})
+        log.info("pit: %s sent %s", user, payload.decode())
+        return body
+
+    async def command(self, request: Request) -> Response:
+        checked = await self._pit_boss(request)
+        if isinstance(checked, JSONResponse):
+            return checked
+        session, data = checked
+        try:
+            body = self._send(session.user, data)
+        except CommandError as exc:
+            return self._refused("invalid", 400, str(exc))
+        return JSONResponse({"sent": body, "topic": command_topic(str(data["table"])),
+                             "queued": not self.server.link.connected})
+
+    async def acknowledge(self, request: Request) -> Response:
+        """Acknowledge many alerts of one table (``{"table", "alerts": [seq, ...]}``): one
+        ``acknowledge_alert`` each, paced under the table's rate limit for the pit's commands."""
+        checked = await self._pit_boss(request)
+        if isinstance(checked, JSONResponse):
+            return checked
+        session, data = checked
+        seqs = data.get("alerts")
+        if not isinstance(seqs, list) or not 0 < len(seqs) <= ACK_MAX or not all(
+                isinstance(s, int) and not isinstance(s, bool) for s in seqs):
+            return self._refused("invalid", 400, f"alerts: a list of 1 to {ACK_MAX} alert seqs")
+        orders = [{"table": data.get("table"), "command": "acknowledge_alert", "alert": seq} for seq in seqs]
+        try:
+            build(session.user, orders[0])  # the table and the command's shape, checked before any leaves
+        except CommandError as exc:
+            return self._refused("invalid", 400, str(exc))
+        task = asyncio.create_task(self._paced(session.user, orders))
+        self._pacing.add(task)
+        task.add_done_callback(self._pacing.discard)
+        return JSONResponse({"queued": len(orders), "seconds": len(orders) * ACK_PACE_S})
+
+    async def _paced(self, user: str, orders: list[dict[str, Any]]) -> None:
+        for order in orders:
+            try:
+                self._send(user, order)
+            except CommandError as exc:
+                log.warning("pit: acknowledgement not sent: %s", exc)
+            await asyncio.sleep(ACK_PACE_S)
 
     def _refused(self, reason: str, status: int, message: str) -> JSONResponse:
         if self.server.metrics is not None:

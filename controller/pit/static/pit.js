@@ -183,25 +183,120 @@ function renderFloor() {
       node.replaceChildren(...tileNodes(t));
     });
   renderAlerts($("alerts"), state.alerts, true);
+  $("ack-floor").hidden = !isPitBoss() || !warningsByTable(state.alerts).size;
+  noticeNewErrors(state.alerts);
 }
 
-function alertKey(a) { return a.seq === null || a.seq === undefined ? `local:${a.table}:${a.code}:${a.source || ""}` : `${a.table}:${a.seq}`; }
+// A grouped warning is keyed by its table and code (its count changes, the line stays); an error by its seq.
+function alertKey(a) {
+  if (a.seq === null || a.seq === undefined) return `local:${a.table}:${a.code}:${a.source || ""}`;
+  return a.severity === "warning" || a.severity === "info" ? `group:${a.table}:${a.severity}:${a.code}` : `${a.table}:${a.seq}`;
+}
+
+function whenText(a) {
+  const last = time(a.ts), first = time(a.first_ts);
+  if (a.count > 1) return first && first !== last ? `${a.count}× ${first}–${last}` : `${a.count}× ${last}`;
+  return last;
+}
 
 function renderAlerts(list, alerts, withTable) {
   if (!alerts.length) { list.replaceChildren(el("li", { text: "No open alerts." })); return; }
-  keyed(list, alerts, alertKey, (a) => {
-    const ackable = Number.isInteger(a.seq) && isPitBoss();
-    return el("li", { "data-alert": ackable ? a.seq : null },
-      el("span", { class: "sev" }), withTable ? el("a", { href: `/table/${encodeURIComponent(a.table)}`, text: a.table }) : null,
-      withTable ? " · " : null, el("span", { class: "what" }), el("br"),
-      ackable ? el("button", { "data-ack": a.seq, "data-table": a.table, text: "Acknowledge",
-        "aria-label": `Acknowledge alert ${a.seq} of ${a.table}` }) : null);
-  }, (node, a) => {
+  keyed(list, alerts, alertKey, (a) => el("li", {},
+    el("span", { class: "sev" }), el("time", { class: "when" }), " ",
+    withTable ? el("a", { href: `/table/${encodeURIComponent(a.table)}`, text: a.table }) : null,
+    withTable ? " · " : null, el("span", { class: "what" }), el("div", { class: "ack" })), (node, a) => {
     node.className = ["critical", "error", "warning", "info"].includes(a.severity) ? a.severity : "info";
     setText(node.querySelector(".sev"), text(a.severity, ""));
-    setText(node.querySelector(".what"), `${text(a.code, "")} — ${text(a.message, "")}${a.count > 1 ? ` (${a.count}×)` : ""}`);
+    setText(node.querySelector(".when"), whenText(a));
+    setText(node.querySelector(".what"), `${text(a.code, "")} — ${text(a.message, "")}`);
+    const seqs = (a.seqs || []).filter(Number.isInteger);
+    const box = node.querySelector(".ack");
+    const wanted = isPitBoss() && seqs.length ? (seqs.length === 1 ? `one:${seqs[0]}` : `many:${seqs.length}:${seqs[0]}`) : "";
+    if (box.dataset.wanted === wanted) return;
+    box.dataset.wanted = wanted;
+    if (!wanted) { box.replaceChildren(); return; }
+    box.replaceChildren(seqs.length === 1
+      ? el("button", { "data-ack": seqs[0], "data-table": a.table, text: "Acknowledge",
+        "aria-label": `Acknowledge alert ${seqs[0]} of ${a.table}` })
+      : el("button", { "data-ack-many": seqs.join(","), "data-table": a.table, text: `Acknowledge all ${seqs.length}`,
+        "aria-label": `Acknowledge ${seqs.length} ${a.code} alerts of ${a.table}` }));
   });
 }
+
+// Acknowledge many alerts, table by table: the dashboard paces the commands under the table's rate limit.
+async function acknowledgeMany(byTable) {
+  for (const [table, seqs] of byTable) {
+    const r = await api("/api/acknowledge", { table, alerts: seqs });
+    if (!r.ok) { notice(`Acknowledge on ${table}: refused by the dashboard: ${errorText(r, String(r.status))}`, true); return; }
+    notice(`Acknowledging ${seqs.length} alert${seqs.length === 1 ? "" : "s"} of ${table} as ${state.me.user}…`, false);
+  }
+}
+
+function warningsByTable(alerts) {
+  const byTable = new Map();
+  for (const a of alerts) {
+    if (a.severity !== "warning") continue;
+    for (const seq of (a.seqs || []).filter(Number.isInteger)) {
+      if (!byTable.has(a.table)) byTable.set(a.table, []);
+      byTable.get(a.table).push(seq);
+    }
+  }
+  return byTable;
+}
+
+document.addEventListener("click", (ev) => {
+  const many = ev.target.closest("button[data-ack-many]");
+  if (many) { acknowledgeMany(new Map([[many.dataset.table, many.dataset.ackMany.split(",").map(Number)]])); return; }
+  const all = ev.target.closest("button[data-ack-warnings]");
+  if (all) acknowledgeMany(warningsByTable(all.dataset.ackWarnings === "floor" ? state.alerts : state.tableAlerts || []));
+});
+
+// -- a new error: a flash, and a sound unless muted -------------------------------------------
+const errorKeys = (alerts) => alerts.filter((a) => (a.severity === "error" || a.severity === "critical") && Number.isInteger(a.seq))
+  .map((a) => `${a.table}:${a.seq}`);
+state.errorsSeen = null;
+state.muted = localStorage.getItem("pit.muted") === "1";
+
+function noticeNewErrors(alerts) {
+  const keys = errorKeys(alerts);
+  const fresh = state.errorsSeen === null ? [] : keys.filter((k) => !state.errorsSeen.has(k));
+  state.errorsSeen = new Set([...(state.errorsSeen || []), ...keys]);
+  if (fresh.length) chime();
+}
+
+function chime() {
+  const body = document.body;
+  body.classList.remove("flash");
+  void body.offsetWidth; // restart the animation
+  body.classList.add("flash");
+  body.dataset.flashes = String(Number(body.dataset.flashes || 0) + 1);
+  setTimeout(() => body.classList.remove("flash"), 2000);
+  if (state.muted) return;
+  body.dataset.chimes = String(Number(body.dataset.chimes || 0) + 1);
+  try {
+    const audio = state.audio || (state.audio = new AudioContext());
+    const tone = audio.createOscillator(), gain = audio.createGain();
+    tone.frequency.value = 880;
+    gain.gain.setValueAtTime(0.2, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.6);
+    tone.connect(gain).connect(audio.destination);
+    tone.start();
+    tone.stop(audio.currentTime + 0.6);
+  } catch (e) { /* no audio device: the flash still shows */ }
+}
+
+function showMute() {
+  const b = $("mute");
+  setText(b, state.muted ? "Sound off" : "Sound on");
+  b.setAttribute("aria-pressed", state.muted ? "true" : "false");
+  b.setAttribute("aria-label", state.muted ? "Alert sound muted: unmute it" : "Alert sound on: mute it");
+}
+$("mute").addEventListener("click", () => {
+  state.muted = !state.muted;
+  localStorage.setItem("pit.muted", state.muted ? "1" : "0");
+  showMute();
+});
+showMute();
 
 document.addEventListener("click", async (ev) => {
   const b = ev.target.closest("button[data-ack], button[data-command]");
@@ -325,7 +420,9 @@ function renderTable(v) {
     if (c.confirm) node.dataset.confirm = c.confirm;
   });
   $("commands-head").hidden = !isPitBoss();
+  state.tableAlerts = v.alerts_open;
   renderAlerts($("table-alerts"), v.alerts_open, false);
+  $("ack-table").hidden = !isPitBoss() || !warningsByTable(v.alerts_open).size;
   renderCorrections(v.corrections_pending, money);
   renderStats(v, money);
   loadRounds();
