@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.boards import boards_for
 from controller.games.base import Expect
 from controller.table.core import TableCore
 
@@ -86,5 +87,6 @@ def table_view(core: TableCore, *, currency: str = "EUR", digits: int = 2) -> di
                  "burn_left": shoe.burn_left, "needs_new": shoe.needs_new} if core.adapter.uses_shoe else None,
         "alerts": [dict(a) for _, a in sorted(core.alerts_open.items())],
         "history": view.history(list(core.records.values()), core.shoe.shoe_id),
+        "boards": boards_for(list(core.records.values())),
         "limits": {k: v.model_dump() for k, v in core.rules.limits.items()},
     }

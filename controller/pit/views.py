@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from controller.boards import boards_for
 from controller.pit.alert_groups import group_alerts
 from controller.pit.edges import Edges
 from controller.pit.model import TableModel
@@ -73,6 +74,7 @@ def table_view(model: TableModel, edges: Edges | None) -> dict[str, Any]:
         "bias": wheel_bias(records),
         "holds_by_round": [{"round": r.get("round"), "stake": r.get("stake_total"), "payout": r.get("payout_total")}
                            for r in records[-100:] if r.get("status") == "settled"],
+        "boards": boards_for(records),
         "alerts_open": group_alerts(model.open_alerts()),
         "alerts_recent": list(model.alerts)[-ALERTS_LISTED:][::-1],
         "corrections_pending": [c for c in model.state.get("corrections_pending") or [] if isinstance(c, dict)]

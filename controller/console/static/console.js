@@ -252,6 +252,7 @@ function renderFooter(v) {
   $("alerts").replaceChildren(el("h2", { text: `Open alerts (${v.alerts.length})` }), ...v.alerts.map((a) =>
     el("div", { class: "alert", "data-alert": a.seq }, `#${a.seq} ${a.code}: ${a.message} `,
       role === "pit_boss" ? el("button", { onclick: () => send("acknowledge_alert", { alert: a.seq }) }, "Acknowledge") : "")));
+  if (typeof Boards !== "undefined") Boards.render($("boards"), v.boards); // the result boards (controller/web/static/boards.js)
   const hist = $("history");
   if (v.history.last_numbers) {
     hist.replaceChildren(el("h2", { text: "Last 20 numbers" }), el("div", { class: "numbers", id: "last-numbers" },

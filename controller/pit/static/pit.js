@@ -424,6 +424,8 @@ function renderTable(v) {
   renderAlerts($("table-alerts"), v.alerts_open, false);
   $("ack-table").hidden = !isPitBoss() || !warningsByTable(v.alerts_open).size;
   renderCorrections(v.corrections_pending, money);
+  Boards.render($("boards"), v.boards);
+  $("boards-head").hidden = $("boards").hidden;
   renderStats(v, money);
   loadRounds();
   $("shifts").replaceChildren(...shiftsNodes(v.shifts, money));
