@@ -16,7 +16,7 @@ import json
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.auth import Session
+from controller.pit.backend import PitBackend
 from controller.pit.commands import KINDS, CommandError, build, command_topic
 from controller.pit.rounds import PER_PAGE, rounds_page
 from controller.pit.views import outcome_text, round_row, round_rows, table_view
@@ -34,9 +35,6 @@ from controller.table.schema import check_json
 from controller.web import STATIC as COMMON
 from controller.web.guard import WebGuard
 from controller.web.signin import SignInGuard
-
-if TYPE_CHECKING:
-    from controller.pit.server import PitServer
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).with_name("static")
@@ -63,9 +61,9 @@ async def _json_body(request: Request) -> dict[str, Any] | None:
 
 
 class PitWeb:
-    """The Starlette app over one ``PitServer`` (its model, accounts and link)."""
+    """The Starlette app over one pit process (its model, accounts and link: ``PitBackend``)."""
 
-    def __init__(self, server: PitServer) -> None:
+    def __init__(self, server: PitBackend) -> None:
         self.server = server
         self.sockets: set[WebSocket] = set()
         self._pacing: set[asyncio.Task[None]] = set()
