@@ -27,6 +27,9 @@ def table_status(model: TableModel) -> str:
 
 
 def _rounds_in_last_hour(model: TableModel, now: float) -> int:
+    """Newest first, stopping at the first round closed over an hour ago (a corrected round,
+    whose record came late, is passed over rather than stopped at), so a tick costs an hour's
+    rounds, not the 2,000 kept."""
     count = 0
     for record in reversed(model.rounds.values()):
         closed = parse_ts(record.get("closed"))
@@ -34,6 +37,8 @@ def _rounds_in_last_hour(model: TableModel, now: float) -> int:
             continue
         if now - closed.timestamp() <= HOUR_S:
             count += 1
+        elif not record.get("corrections"):
+            break
     return count
 
 

@@ -61,6 +61,7 @@ class PitServer:
         self._edges: dict[tuple[str, str], asyncio.Task[Edges | None]] = {}
         self._server: EmbeddedServer | None = None
         self._tasks: list[asyncio.Task[Any]] = []
+        self._answering: set[asyncio.Task[None]] = set()
         self._metrics_at = metrics
         self.metrics = PitMetrics(self.model, lambda: len(self.web.sockets)) if metrics is not None else None
 
@@ -127,14 +128,16 @@ class PitServer:
                 if lag is not None:
                     self.lags.append(lag)
                 self._changed.set()
-                await self._answer(changed, item.topic.rsplit("/", 1)[-1], now)
+                self._answer(changed, item.topic.rsplit("/", 1)[-1], now)
 
-    async def _answer(self, table: str, leaf: str, now: float) -> None:
+    def _answer(self, table: str, leaf: str, now: float) -> None:
         model = self.model.tables.get(table)
         if model is None:
             return
-        for answer in self.answers.seen(model, leaf, now):
-            await self.web.broadcast({"type": "answer", **answer})
+        for answer in self.answers.seen(model, leaf, now):  # sent aside: a stalled page never holds the feed
+            task = asyncio.create_task(self.web.broadcast({"type": "answer", **answer}))
+            self._answering.add(task)
+            task.add_done_callback(self._answering.discard)
 
     async def _broadcast(self) -> None:
         while True:

@@ -411,7 +411,9 @@ function renderTable(v) {
       el("span", { class: `badge ${statusOf(t).cls} presence`, text: statusOf(t).text }),
       el("span", { text: `${text(t.game, "")} · ${text(t.preset, "")}` }),
       el("span", {}, "phase ", el("b", { class: "phase", text: text(t.phase) })),
-      el("span", {}, "dealer ", el("b", { text: text(t.dealer) })), el("span", { text: `round ${text(t.round)}` })),
+      el("span", {}, "dealer ", el("b", { text: text(t.dealer) })), el("span", { text: `round ${text(t.round)}` }),
+      paceOf(t) ? el("span", { class: "pace" + (paceOf(t).below ? " below" : ""),
+        text: paceOf(t).text + (paceOf(t).below ? " · below target" : "") }) : null),
     el("div", { class: "prompt-big", text: text(t.prompt, "") }),
     el("div", {}, `limits: ${limitsText(t.limits, money)} · devices: `, ...devicesNodes(t.devices)));
   keyed($("commands"), commandsOffered(t), (c) => c.command, commandButton, (node, c) => {

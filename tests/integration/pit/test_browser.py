@@ -8,6 +8,7 @@ from typing import Any
 from controller.pit.server import PitServer
 from tests.integration.browser.conftest import SIZES, shot, until_js
 from tests.integration.pit.conftest import PASSWORDS, until
+from tests.integration.pit.page_text import assert_clean
 
 
 async def open_pit(browser: Any, url: str, user: str, size: str = "1280x800") -> Any:
@@ -69,6 +70,7 @@ async def test_a_dealer_sees_no_pit_command_and_is_refused_one(chromium: Any, pi
     await until_js(page, "document.getElementById('table-alerts').textContent.includes('bet refused')")
     assert await page.locator("button[data-command], button[data-ack]").count() == 0
     assert await page.locator("#commands-head").is_hidden()
+    await assert_clean(page)
     # and the dashboard refuses the command a dealer's page might still send
     refused = await page.evaluate("""() => Croupier.api('/api/command', {table: 'rl-eu', command: 'close_after_round'})""")
     assert refused["status"] == 403 and "pit boss" in refused["data"]["message"]

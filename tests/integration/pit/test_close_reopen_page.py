@@ -15,6 +15,7 @@ from tests.integration.browser.conftest import shot, until_js
 from tests.integration.browser.conftest import signed_in as console_signed_in
 from tests.integration.browser.conftest import test_accounts as console_accounts
 from tests.integration.pit.live_table import on_the_floor
+from tests.integration.pit.page_text import assert_clean
 from tests.integration.pit.test_browser import open_pit
 from tests.integration.table_corrections.conftest import burn_table  # noqa: F401  # a real blackjack table
 
@@ -53,6 +54,7 @@ async def test_the_pit_closes_and_reopens_a_table_and_its_console_follows(
             await until_js(dealer, "document.getElementById('prompt').textContent === 'Table closed'")
             assert await dealer.locator("#actions button[data-command='open_round']").count() == 0
             await shot(page, "pit-table-closed-1280x800")
+            await assert_clean(page)
             await page.goto(pit.url)  # the floor's tile too
             await until_js(page, f"document.querySelector(\".tile[data-table='{TABLE}'] .presence\").textContent === 'closed'")
             await page.goto(pit.url + f"table/{TABLE}")

@@ -15,6 +15,7 @@ from controller.table.recall import recall
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.browser.conftest import shot, until_js
 from tests.integration.pit.live_table import on_the_floor
+from tests.integration.pit.page_text import assert_clean
 from tests.integration.pit.test_browser import open_pit
 from tests.integration.table_corrections.conftest import burn_table  # noqa: F401  # the stacked blackjack table
 from tests.support.waiting import until
@@ -48,6 +49,7 @@ async def test_the_pit_rejects_one_correction_and_approves_another(chromium: Any
         assert "box 1.1 main (A): stake 10.00 EUR, paid 20.00 EUR → 10.00 EUR" in listed
         assert "dealer had 18, not 17" in listed
         await shot(page, "pit-corrections-1280x800")
+        await assert_clean(page)
 
         # rejecting asks for the reason first; nothing is sent without one
         await page.get_by_role("button", name=f"Reject correction {one}").click()

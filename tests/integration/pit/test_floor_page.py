@@ -43,3 +43,7 @@ async def test_the_floor_totals_and_a_table_below_its_pace(chromium: Any, pit: P
     assert await tile(page, "bj").locator(".pace").count() == 0  # no pace known: nothing shown
     await assert_clean(page)
     await shot(page, "pit-floor-totals-1280x800")
+    await page.goto(pit.url + "table/rl")  # the table's view gives its pace too
+    await until_js(page, "document.querySelector('#table-head .pace') !== null")
+    assert await page.locator("#table-head .pace").inner_text() == "pace 52/h of 60/h · below target"
+    await assert_clean(page)

@@ -37,3 +37,12 @@ def test_tables_by_status_and_the_rounds_of_the_last_hour() -> None:
     totals = floor_totals([open_, closing, closed, gone], {}, NOW, ("EUR", 2))
     assert totals["tables"] == {"open": 1, "closing": 1, "closed": 1, "offline": 1}
     assert totals["rounds_last_hour"] == 2
+
+
+def test_a_round_corrected_late_does_not_hide_the_hours_rounds() -> None:
+    model = table("a", 0, 0)
+    model.rounds["a-2"] = {"round": "a-2", "closed": "2026-12-01T11:50:00+00:00"}
+    model.rounds["a-1"] = {"round": "a-1", "closed": "2026-12-01T09:00:00+00:00", "corrections": [{"seq": 9}]}
+    model.rounds["a-3"] = {"round": "a-3", "closed": "2026-12-01T11:55:00+00:00"}
+    model.rounds.move_to_end("a-1")  # its corrected record arrived last
+    assert floor_totals([model], {}, NOW, ("EUR", 2))["rounds_last_hour"] == 2
