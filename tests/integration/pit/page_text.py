@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-FORBIDDEN = re.compile(r"\bnull\b|\bundefined\b|\bNaN\b|\{\"|\[object ")
+FORBIDDEN = re.compile(r"\bnull\b|\bundefined\b|\bNaN\b|\{\"|\[object |\b\d+ ?-> ?\d+\b")
 #: an amount with cents (1,234.50) that is not followed by its currency code or a percent sign
 BARE_AMOUNT = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})*\.\d{2}(?![\d.])(?! (?:[A-Z]{3}\b|%))")
 UNNAMED = """() => [...document.querySelectorAll('button, input, select, textarea, a[href]')]
