@@ -96,6 +96,7 @@ class PitServer:
             self._server.should_exit = True
         for task in self._tasks[:2]:
             task.cancel()
+        self.web.stop_pacing()
         with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError, Exception):
             await asyncio.wait_for(asyncio.gather(*self._tasks, return_exceptions=True), 5.0)
         self._tasks = []

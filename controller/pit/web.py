@@ -247,6 +247,11 @@ class PitWeb:
         task.add_done_callback(self._pacing.discard)
         return JSONResponse({"queued": len(orders), "seconds": len(orders) * ACK_PACE_S})
 
+    def stop_pacing(self) -> None:
+        """The dashboard stops: acknowledgements not yet sent are dropped (each stays open)."""
+        for task in self._pacing:
+            task.cancel()
+
     async def _paced(self, user: str, orders: list[dict[str, Any]]) -> None:
         for order in orders:
             try:
