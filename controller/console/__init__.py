@@ -35,7 +35,7 @@ from controller.config import TableConfig
 from controller.console.hub import ConsoleHub
 from controller.console.simulator import ShoePanel
 from controller.console.web import console_app
-from controller.table.loop import TableLoop
+from controller.runtime.loop import TableLoop
 from controller.web.serving import DEFAULT_LIMITS, EmbeddedServer, Limits, embedded_server
 
 __all__ = ["ConsoleServer", "serve_console", "start_console"]

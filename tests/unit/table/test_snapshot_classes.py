@@ -9,15 +9,15 @@ import pickle
 import pytest
 
 from controller.games.blackjack.rules import blackjack_rules
-from controller.table import snapshot
-from controller.table.admission import Admission
-from controller.table.app import FeedListener
+from controller.process import FeedListener
+from controller.runtime import snapshot
+from controller.runtime.admission import Admission
+from controller.runtime.loop import TableLoop
+from controller.runtime.outage import OutputWriter
+from controller.runtime.snapshot import SafeUnpickler, SnapshotRefused
 from controller.table.core import TableCore
 from controller.table.holds import Hold
-from controller.table.loop import TableLoop
-from controller.table.outage import OutputWriter
 from controller.table.registry import adapter_for
-from controller.table.snapshot import SafeUnpickler, SnapshotRefused
 
 
 def core() -> TableCore:

@@ -17,20 +17,20 @@ from typing import Any, TextIO
 from controller.config import TableConfig
 from controller.journal import Journal
 from controller.metrics import table_metrics
+from controller.people.players import SeatedPlayer, default_players
+from controller.people.strategy_cache import warm as warm_strategy
 from controller.protection.live import watch_table
 from controller.protection.seating import TableCount, seat
+from controller.runtime.devices import FEED_LINK, link_alarm, open_devices, simulated_people
+from controller.runtime.loop import TableLoop
+from controller.runtime.recovery import device_sync, replay
+from controller.runtime.snapshot import Snapshots
 from controller.sd_notify import Notifier
 from controller.table import inputs
 from controller.table.core import TableCore
-from controller.table.devices import FEED_LINK, link_alarm, open_devices, simulated_people
-from controller.table.keyboard import read_commands
-from controller.table.loop import TableLoop
-from controller.table.players import SeatedPlayer, default_players
-from controller.table.printer import Printer
-from controller.table.recovery import device_sync, replay
 from controller.table.registry import adapter_for
-from controller.table.snapshot import Snapshots
-from controller.table.strategy_cache import warm as warm_strategy
+from controller.terminal.keyboard import read_commands
+from controller.terminal.printer import Printer
 
 
 def build_core(config: TableConfig) -> TableCore:
@@ -225,6 +225,6 @@ async def _start_spots(config: TableConfig, journal: Journal, loop: TableLoop, s
     broker = config.mqtt.connect_url(spots.broker) if spots.broker else feed_broker
     if broker is None:
         raise RuntimeError("devices.spots needs a broker: set devices.spots.broker or mqtt.broker")
-    from controller.table.spots import TableSpots
+    from controller.runtime.spots import TableSpots
 
     await stack.enter_async_context(TableSpots(loop, journal, broker, config.table.id, spots.spots))

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from controller.games.base import Expect, ExpectKind
 from controller.games.roulette.layout import wheel
+from controller.people.players import DEALER, SeatedPlayer, SimulatedTable
+from controller.runtime.loop import TableLoop
 from controller.table.core import IDLE, TableCore
-from controller.table.loop import TableLoop
-from controller.table.players import DEALER, SeatedPlayer, SimulatedTable
 from drivers import registry
 from drivers.clock import SYSTEM_CLOCK, Clock, ScaledClock
 from drivers.device import Device
@@ -97,7 +97,7 @@ class WheelTable(SimulatedTable):
 
 def wheel_people(config: TableConfig, loop: TableLoop, devices: Any, players: list[SeatedPlayer], rounds: int,
                  pace: float, closed_by_replay: int) -> WheelTable:
-    """Batch mode's simulated people at a wheel table (``controller.table.devices.PEOPLE``)."""
+    """Batch mode's simulated people at a wheel table (``controller.runtime.devices.PEOPLE``)."""
     if devices.simulated(DEVICE) is None and config.devices.wheel.transport != "serial":
         raise RuntimeError("--rounds needs a simulated wheel (devices.wheel.transport = \"simulated\")")
     return WheelTable(loop, players, rounds, pace, random.Random(config.devices.wheel.simulated.seed),

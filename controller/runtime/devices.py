@@ -33,8 +33,8 @@ from simulators.shoe import ShoeFirmware
 
 if TYPE_CHECKING:  # the config imports the game registry, which imports the table
     from controller.config import TableConfig
-    from controller.table.loop import TableLoop
-    from controller.table.players import SeatedPlayer, SimulatedTable
+    from controller.people.players import SeatedPlayer, SimulatedTable
+    from controller.runtime.loop import TableLoop
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +42,13 @@ Sink = Callable[[DeviceEvent], None]
 Opener = Callable[["TableConfig", TableCore, Sink], Awaitable[Device]]
 #: a game device's name -> "module:function" opening it from the config (imported when used)
 OPENERS: dict[str, str] = {
-    "shoe": "controller.table.devices:open_shoe",
-    "wheel": "controller.table.wheel:open_wheel",
+    "shoe": "controller.runtime.devices:open_shoe",
+    "wheel": "controller.runtime.wheel:open_wheel",
 }
 #: a game device's name -> "module:function" building batch mode's simulated people on it
 PEOPLE: dict[str, str] = {
-    "shoe": "controller.table.devices:shoe_people",
-    "wheel": "controller.table.wheel:wheel_people",
+    "shoe": "controller.runtime.devices:shoe_people",
+    "wheel": "controller.runtime.wheel:wheel_people",
 }
 
 SHOE = "shoe"
@@ -193,7 +193,7 @@ def simulated_people(config: TableConfig, loop: TableLoop, devices: TableDevices
 
 def shoe_people(config: TableConfig, loop: TableLoop, devices: TableDevices, players: list[SeatedPlayer],
                 rounds: int, pace: float, closed_by_replay: int) -> SimulatedTable:
-    from controller.table.players import SimulatedTable
+    from controller.people.players import SimulatedTable
 
     firmware = devices.simulator_panel()
     if firmware is None and config.devices.shoe.transport != "serial":  # serial: a rig deals (docs/hil.md)
