@@ -17,11 +17,12 @@ from typing import Any, TextIO
 from controller.config import TableConfig
 from controller.journal import Journal
 from controller.metrics import table_metrics
+from controller.people.batch import simulated_people
 from controller.people.players import SeatedPlayer, default_players
 from controller.people.strategy_cache import warm as warm_strategy
 from controller.protection.live import watch_table
 from controller.protection.seating import TableCount, seat
-from controller.runtime.devices import FEED_LINK, link_alarm, open_devices, simulated_people
+from controller.runtime.devices import FEED_LINK, link_alarm, open_devices
 from controller.runtime.loop import TableLoop
 from controller.runtime.recovery import device_sync, replay
 from controller.runtime.snapshot import Snapshots

@@ -33,8 +33,6 @@ from simulators.shoe import ShoeFirmware
 
 if TYPE_CHECKING:  # the config imports the game registry, which imports the table
     from controller.config import TableConfig
-    from controller.people.players import SeatedPlayer, SimulatedTable
-    from controller.runtime.loop import TableLoop
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +42,6 @@ Opener = Callable[["TableConfig", TableCore, Sink], Awaitable[Device]]
 OPENERS: dict[str, str] = {
     "shoe": "controller.runtime.devices:open_shoe",
     "wheel": "controller.runtime.wheel:open_wheel",
-}
-#: a game device's name -> "module:function" building batch mode's simulated people on it
-PEOPLE: dict[str, str] = {
-    "shoe": "controller.runtime.devices:shoe_people",
-    "wheel": "controller.runtime.wheel:wheel_people",
 }
 
 SHOE = "shoe"
@@ -183,19 +176,3 @@ async def open_devices(config: TableConfig, core: TableCore, on_event: Sink) -> 
         raise
     return devices
 
-
-def simulated_people(config: TableConfig, loop: TableLoop, devices: TableDevices, players: list[SeatedPlayer],
-                     rounds: int, pace: float, closed_by_replay: int) -> SimulatedTable:
-    """Batch mode's simulated people, on the game's first device (``PEOPLE``)."""
-    build = _load(PEOPLE[devices.game[0]])
-    return cast("SimulatedTable", build(config, loop, devices, players, rounds, pace, closed_by_replay))
-
-
-def shoe_people(config: TableConfig, loop: TableLoop, devices: TableDevices, players: list[SeatedPlayer],
-                rounds: int, pace: float, closed_by_replay: int) -> SimulatedTable:
-    from controller.people.players import SimulatedTable
-
-    firmware = devices.simulator_panel()
-    if firmware is None and config.devices.shoe.transport != "serial":  # serial: a rig deals (docs/hil.md)
-        raise RuntimeError("--rounds needs a simulated shoe (devices.shoe.transport = \"simulated\")")
-    return SimulatedTable(loop, firmware, players, rounds, pace, closed_by_replay)
