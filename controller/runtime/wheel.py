@@ -16,8 +16,9 @@ come from ``queue_results`` (tests), then the config's ``results``, then ``Rando
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from controller.config import TableConfig
 from controller.games.roulette.layout import wheel
 from controller.table.core import TableCore
 from drivers import registry
@@ -25,9 +26,6 @@ from drivers.clock import SYSTEM_CLOCK, Clock, ScaledClock
 from drivers.device import Device
 from drivers.events import DeviceEvent
 from simulators.wheel import Timings
-
-if TYPE_CHECKING:  # the config imports the game registry, which imports this module
-    from controller.config import TableConfig
 
 DEVICE = "wheel"
 
