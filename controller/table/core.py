@@ -112,6 +112,9 @@ class TableCore:
                                       burn_on_new_shoe, adapter.uses_shoe)
         self.book = CorrectionBook()
         self.alert_book = AlertBook()
+        #: the pace's target in rounds per hour (None: the game's default) and its window
+        self.pace_target: int | None = None
+        self.pace_window_s = 1800
         #: why the last bet-spot press was refused, shown with the prompt until the state changes
         self.notice: str | None = None
         self._out: list[Effect] = []

@@ -20,6 +20,7 @@ from controller.table.holds import INFO
 from controller.table.phases import SETTLING
 from controller.table.pit import PitTable, request_correction
 from controller.table.refusal import Refusal
+from controller.table.result_check import CheckedTable, second_source
 from controller.table.shoe_device import ShoeDevice, ShoeTable
 
 
@@ -37,7 +38,7 @@ def journaled(payload: dict[str, Any], giver: str) -> Command:
         raise UnreadableCommand(exc.message) from None
 
 
-class CommandTable(PitTable, ShoeTable, Protocol):
+class CommandTable(PitTable, ShoeTable, CheckedTable, Protocol):
     """What the dealer's commands need of the table."""
 
     @property
@@ -79,6 +80,8 @@ def _void_round(table: CommandTable, order: cmd.VoidRound) -> None:
 
 
 def _key_result(table: CommandTable, order: cmd.KeyResult) -> None:
+    if second_source(table, str(order.number)):  # the wheel gave it: the dealer's key checks it
+        return
     table.engine_action(table.game_action(lambda: table.adapter.keyed_result(str(order.number))))
 
 

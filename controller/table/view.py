@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from controller.games.base import GameRules
+from controller.protection.pace import default_target, pace
 from controller.table.corrections import CorrectionBook
 from controller.table.games.base import Engine, GameAdapter
 from controller.table.health import DeviceHealth
@@ -53,6 +54,11 @@ class ViewedTable(Protocol):
     def alerts_open(self) -> dict[int, dict[str, Any]]: ...
     @property
     def book(self) -> CorrectionBook: ...
+    @property
+    def pace_target(self) -> int | None: ...
+    @property
+    def pace_window_s(self) -> int: ...
+    def ts(self) -> str: ...
 
 
 def prompt(core: ViewedTable) -> str:
@@ -103,4 +109,6 @@ def state(core: ViewedTable) -> dict[str, Any]:
         "devices": {d: dict(h) for d, h in core.devices.items()},
         "alerts_open": [dict(a) for _, a in sorted(core.alerts_open.items())],
         "corrections_pending": core.book.pending(),
+        "pace": pace(core.book.records, core.ts(), core.pace_target or default_target(core.adapter.game),
+                     core.pace_window_s),
     }

@@ -137,6 +137,11 @@ class GameAdapter(ABC):
         """The engine action of a result the dealer keys in (double ball's second ball)."""
         raise RuleError("table.key_result.no_wheel", f"{self.game} has no wheel result to key in")
 
+    def device_result(self, engine: Any) -> str | None:
+        """The result the game's device gave the round, when the whole result is in and a key of
+        the dealer's would be a second source of it (controller/table/result_check.py)."""
+        return None
+
     # ------------------------------------------------------------------ the game's own device
     def open_commands(self, rules: GameRules) -> tuple[str, ...]:
         """Commands for the game's own device when a round opens (the wheel's start)."""
