@@ -95,8 +95,7 @@ async def run_table(
         source="table", round_id=core.round_id,
     )
     core.restarted()  # as replay will do at this entry next time
-    core.pace_target = config.protection.pace_target  # None: the game's default (docs/protection.md)
-    core.pace_window_s = config.protection.pace_window_s
+    core.pace_goal = (config.protection.pace_target, config.protection.pace_window_s)  # None: the game's default target
     core.set_burn(config.table.burn_on_new_shoe)
     loop = TableLoop(core, journal)
     loop.applied_hooks.append(Snapshots(journal).applied)

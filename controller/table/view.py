@@ -55,9 +55,7 @@ class ViewedTable(Protocol):
     @property
     def book(self) -> CorrectionBook: ...
     @property
-    def pace_target(self) -> int | None: ...
-    @property
-    def pace_window_s(self) -> int: ...
+    def pace_goal(self) -> tuple[int | None, int]: ...
     def ts(self) -> str: ...
 
 
@@ -109,6 +107,5 @@ def state(core: ViewedTable) -> dict[str, Any]:
         "devices": {d: dict(h) for d, h in core.devices.items()},
         "alerts_open": [dict(a) for _, a in sorted(core.alerts_open.items())],
         "corrections_pending": core.book.pending(),
-        "pace": pace(core.book.records, core.ts(), core.pace_target or default_target(core.adapter.game),
-                     core.pace_window_s),
+        "pace": pace(core.book.records, core.ts(), core.pace_goal[0] or default_target(core.adapter.game), core.pace_goal[1]),
     }

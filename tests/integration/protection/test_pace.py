@@ -22,7 +22,7 @@ async def test_pace_in_the_state_and_its_alert(tmp_path: Path) -> None:
     # a round takes 5.4 s of the wheel's time (0.54 s of the table's): never 100,000 an hour
     path.write_text(path.read_text() + "\n[protection]\npace_target = 100000\npace_window_s = 1\n")
     h = WheelHarness(load(path))
-    h.core.pace_target, h.core.pace_window_s = 100000, 1  # as the table's process sets them
+    h.core.pace_goal = (100000, 1)  # as the table's process sets them
     h.loop.listeners.append(watch_pace(h.loop, h.config))
     await h.start(FAST)
     try:
@@ -41,7 +41,7 @@ async def test_pace_in_the_state_and_its_alert(tmp_path: Path) -> None:
     finally:
         await h.stop()
     again = build_core(h.config)
-    again.pace_target, again.pace_window_s = 100000, 1
+    again.pace_goal = (100000, 1)
     replay(type(h.journal)(h.config.journal_path), again)
     assert again.state()["pace"] == live  # the table's own clock: a replay shows the same pace
 

@@ -11,9 +11,11 @@ from controller.config import load
 from controller.protection.mismatch import watch_mismatches
 from controller.table.core import SETTLING
 from simulators.wheel import Timings
+from tests.integration.table.conftest import table_factory
 from tests.integration.table_roulette.conftest import WheelHarness, write_config
 from tests.support.waiting import until
 
+__all__ = ["table_factory"]  # the blackjack table of the table tests: its shoe on a real pty
 FAST = Timings(before_game=0.2, place_bets=1.0, ball_in_rim=2.0, no_more_bets=2.0, result=0.2)
 
 
@@ -69,3 +71,25 @@ async def test_a_keyed_ball_the_wheel_cannot_report_is_no_second_source(tmp_path
         assert not [a for a in h.alerts() if a["code"].startswith("protection.")]
     finally:
         await h.stop()
+
+
+async def test_a_keyed_card_checks_the_card_the_shoe_read(table_factory) -> None:
+    """Blackjack: the dealer keys the card he sees after the shoe read it; a different card holds."""
+    t = await table_factory(stacked=["TS", "7C", "8S", "QD"])
+    t.loop.listeners.append(watch_mismatches(t.loop, t.journal, t.config))
+    await t.cmd("sign_in", dealer="D5")
+    await t.play((1, 1000, "A"))
+    await t.deal("TS")
+    await t.cmd("key_card", card="ts")
+    assert t.core.hold is None and t.alerts()[-1]["code"] == "protection.result_confirmed"
+    await t.deal("7C", "8S")
+    await t.cmd("key_card", card="9S")
+    (held,) = [a for a in t.alerts() if a["hold"]]
+    assert (held["code"], held["device"], held["dealer"], held["device_result"], held["keyed"]) == (
+        "protection.result_mismatch", "shoe", "D5", "8S", "9S")
+    await t.cmd("resume")  # the card on the layout is the shoe's 8S
+    await t.cmd("decide", box=1, action="stand", player="A")
+    await t.deal("QD")  # dealer 7-Q: 17
+    await t.cmd("settle")
+    (r,) = t.rounds()
+    assert r["outcome"]["boxes"][0]["hands"][0]["cards"] == ["TS", "8S"]
