@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Final
 
 from controller.config import TableConfig
-from controller.journal import Entry
+from controller.journal import Entry, Journal
 from controller.protection.alerting import alert_after
 from controller.protection.pace import default_target, pace, seconds
 from controller.table import inputs
@@ -18,6 +18,8 @@ from controller.table.loop import TableLoop
 CODE: Final = "protection.pace"
 #: between two round closes, the pace is looked at again after this many seconds of the table's clock
 LOOK_EVERY_S: Final = 10.0
+#: the journal's latest entries a restart reads for the last pace alert
+REBUILD_ENTRIES: Final = 50_000
 
 
 class PaceListener:
@@ -52,6 +54,14 @@ class PaceListener:
         """The prompt says nothing of the pace."""
 
 
-def watch_pace(loop: TableLoop, config: TableConfig) -> PaceListener:
+def watch_pace(loop: TableLoop, journal: Journal, config: TableConfig) -> PaceListener:
+    """The pace watch; after a restart it does not raise again a pace alert the journal holds
+    while the table is still below its target."""
     target = config.protection.pace_target or default_target(config.table.game)
-    return PaceListener(loop, target, config.protection.pace_window_s)
+    listener = PaceListener(loop, target, config.protection.pace_window_s)
+    raised = any(entry.kind == inputs.ALERT and entry.payload.get("code") == CODE
+                 for entry in journal.entries(after=max(0, journal.last_seq() - REBUILD_ENTRIES)))
+    core = loop.core
+    rate = pace(core.book.records, core.ts(), target, listener.window_s)["rounds_per_hour"]
+    listener.raised = raised and target is not None and rate is not None and rate < target
+    return listener

@@ -109,7 +109,7 @@ async def run_table(
     wheel_watch = watch_wheel(loop, journal, config)  # a roulette table's wheel alerts to the pit
     if wheel_watch is not None:
         loop.listeners.append(wheel_watch)
-    loop.listeners.append(watch_pace(loop, config))  # the pace against its target, and its alert
+    loop.listeners.append(watch_pace(loop, journal, config))  # the pace against its target, and its alert
     loop.listeners.append(watch_mismatches(loop, journal, config))  # two-source mismatch rates
     if result.round_id is not None and not as_json:
         out.write(f"resumed round {result.round_id} from the journal ({result.inputs} inputs replayed)\n")

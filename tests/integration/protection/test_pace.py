@@ -23,7 +23,7 @@ async def test_pace_in_the_state_and_its_alert(tmp_path: Path) -> None:
     path.write_text(path.read_text() + "\n[protection]\npace_target = 100000\npace_window_s = 1\n")
     h = WheelHarness(load(path))
     h.core.pace_goal = (100000, 1)  # as the table's process sets them
-    h.loop.listeners.append(watch_pace(h.loop, h.config))
+    h.loop.listeners.append(watch_pace(h.loop, h.journal, h.config))
     await h.start(FAST)
     try:
         assert h.core.state()["pace"] == {"rounds_per_hour": None, "target": 100000, "window_s": 1}

@@ -103,3 +103,20 @@ async def test_a_dealer_who_lands_the_ball_ten_pockets_on(table) -> None:
     await until(lambda: bool(watch_alerts(h)), "the dealer-signature alert", describe=lambda: str(h.alerts()))
     (found,) = watch_alerts(h)
     assert (found["code"], found["dealer"], found["device"], found["spins"]) == ("wheel.dealer_signature", "D7", "wheel", 10)
+
+
+async def test_a_restart_does_not_raise_again_what_the_journal_raised(table) -> None:
+    h = await table("rotor_min_rpm = 12.0")
+    h.sim.speed = 95
+    await game(h, "17")
+    await until(lambda: bool(watch_alerts(h)), "the rotor-speed alert", describe=lambda: str(h.alerts()))
+    await h.stop()
+    again = await table("rotor_min_rpm = 12.0")  # the same journal, replayed; the watch rebuilt from it
+    again.sim.speed = 95  # still slow: the same cause, not a new one
+    await game(again, "4")
+    assert [a["code"] for a in watch_alerts(again)] == ["wheel.rotor_speed"]
+    again.sim.speed = 165  # back in the band: the next slow rotor is a new cause
+    await game(again, "32")
+    again.sim.speed = 95
+    await game(again, "0")
+    await until(lambda: len(watch_alerts(again)) == 2, "a second rotor-speed alert", describe=lambda: str(again.alerts()))
