@@ -21,7 +21,10 @@ from controller.people.batch import simulated_people
 from controller.people.players import SeatedPlayer, default_players
 from controller.people.strategy_cache import warm as warm_strategy
 from controller.protection.live import watch_table
+from controller.protection.mismatch import watch_mismatches
+from controller.protection.pace_live import watch_pace
 from controller.protection.seating import TableCount, seat
+from controller.protection.wheel_live import watch_wheel
 from controller.runtime.devices import FEED_LINK, link_alarm, open_devices
 from controller.runtime.loop import TableLoop
 from controller.runtime.recovery import device_sync, replay
@@ -93,6 +96,7 @@ async def run_table(
         source="table", round_id=core.round_id,
     )
     core.restarted()  # as replay will do at this entry next time
+    core.pace_goal = (config.protection.pace_target, config.protection.pace_window_s)  # None: the game's default target
     core.set_burn(config.table.burn_on_new_shoe)
     loop = TableLoop(core, journal)
     loop.applied_hooks.append(Snapshots(journal).applied)
@@ -103,6 +107,11 @@ async def run_table(
     advantage_watch = watch_table(loop, journal, config)  # a blackjack table's flags to the pit (docs/protection.md)
     if advantage_watch is not None:
         loop.listeners.append(advantage_watch)
+    wheel_watch = watch_wheel(loop, journal, config)  # a roulette table's wheel alerts to the pit
+    if wheel_watch is not None:
+        loop.listeners.append(wheel_watch)
+    loop.listeners.append(watch_pace(loop, journal, config))  # the pace against its target, and its alert
+    loop.listeners.append(watch_mismatches(loop, journal, config))  # two-source mismatch rates
     if result.round_id is not None and not as_json:
         out.write(f"resumed round {result.round_id} from the journal ({result.inputs} inputs replayed)\n")
     devices = await open_devices(config, core, loop.device_event)  # the game's and every other configured one
