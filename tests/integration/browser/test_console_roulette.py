@@ -1,0 +1,228 @@
+"""The console's roulette layout in Chromium with touch emulation: every bet keyed by touching
+the layout or the race track, paid as the rule book says (docs/rules.md §4), checked in
+``croupier recall --json``; cells named by what they bet and kept in place across updates.
+
+The wheel is the simulated Cammegh SS2 behind the real driver; its betting time is gated, so
+the wheel calls no more bets when the test says (``GatedClock.no_more_bets``), not after a
+guess at how long a loaded machine takes to key nine bets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.config import load
+from controller.console import start_console
+from controller.table.core import SETTLING
+from controller.table.recovery import device_sync
+from controller.table.wheel import open_wheel
+from drivers.clock import ScaledClock
+from simulators.wheel import Timings
+from tests.integration.browser import conftest as browser
+from tests.integration.browser.conftest import PASSWORD, ConsoleTable, shot, stop_table, until_js
+from tests.integration.table_roulette.conftest import SPEED, WheelHarness, write_config
+from tests.support.waiting import until
+
+#: protocol seconds the wheel takes bets: long enough that only the gate ends them
+GATED = 10_000.0
+TIMINGS = Timings(before_game=0.5, place_bets=GATED, ball_in_rim=2.0, no_more_bets=2.0, result=0.5,
+                  fault_shutdown=10.0)
+#: the rule book's pays (docs/rules.md §4), to the unit: what a winning unit returns
+ONE_BALL = {"straight": 36, "split": 18, "street": 12, "corner": 9, "six_line": 6, "five": 7, "dozen": 3,
+            "column": 3, "even_money": 2}
+
+
+class GatedClock(ScaledClock):
+    """Protocol time ``SPEED`` times faster; the wheel's betting time ends at ``no_more_bets()``."""
+
+    def __init__(self) -> None:
+        super().__init__(SPEED)
+        self.gate = asyncio.Event()
+
+    def no_more_bets(self) -> None:
+        self.gate.set()
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds >= GATED:
+            await self.gate.wait()
+            self.gate.clear()
+            return
+        await super().sleep(seconds)
+
+
+class GatedWheelHarness(WheelHarness):
+    clock: GatedClock
+
+    async def start(self, timings: Timings = TIMINGS) -> None:  # type: ignore[override]
+        self.core.restarted()
+        self.clock = GatedClock()
+        self.wheel = await open_wheel(self.config, self.core, self.loop.device_event, clock=self.clock,
+                                      timings=timings)
+        self.loop.devices["wheel"] = self.wheel
+        await self.loop.carry_out(list(device_sync(self.core)))
+        self._tasks.append(asyncio.create_task(self.loop.run()))
+        await self.loop.until(lambda core: core.devices.get("wheel", {}).get("online", False), timeout=10)
+
+
+@pytest.fixture
+async def wheel_table(tmp_path: Path) -> AsyncIterator[Callable[[str], Awaitable[ConsoleTable]]]:
+    made: list[ConsoleTable] = []
+
+    async def make(preset: str) -> ConsoleTable:
+        harness = GatedWheelHarness(load(write_config(tmp_path, preset=preset)))
+        await harness.start()
+        server = await start_console(harness.loop, harness.config, browser.test_accounts(), host="127.0.0.1", port=0)
+        made.append(ConsoleTable(harness, server))
+        return made[-1]
+
+    yield make
+    for table in made:
+        await stop_table(table)
+
+
+async def touch_console(browser: Any, url: str) -> Any:
+    """A touch screen (1280x800) on the console, signed in as the dealer."""
+    context = await browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
+    page = await context.new_page()
+    page.on("pageerror", lambda exc: print(f"[page error] {exc}"))
+    await page.goto(url)
+    await page.tap("#user")
+    await page.fill("#user", "dana")
+    await page.fill("#password", PASSWORD)
+    await page.tap("#login-btn")
+    await until_js(page, "document.getElementById('link').textContent === 'live'")
+    return page
+
+
+async def answered(page: Any) -> str:
+    await until_js(page, "['ok', 'refused'].includes(document.getElementById('result').dataset.kind)")
+    text = str(await page.text_content("#result"))
+    assert await page.get_attribute("#result", "data-kind") == "ok", text
+    return text
+
+
+def cell(page: Any, name: str) -> Any:
+    return page.get_by_role("button", name=name, exact=True)
+
+
+async def open_round(page: Any) -> None:
+    await page.locator("#actions button[data-command='open_round']").tap()
+    await answered(page)
+    await cell(page, "17").wait_for(state="visible")
+    await until_js(page, "!document.querySelector('#roulette-grid button').disabled")
+
+
+async def key(page: Any, names: list[str], chip: str) -> None:
+    await cell(page, f"chip {chip}").tap()
+    for name in names:
+        await cell(page, name).tap()
+        await answered(page)
+
+
+async def spin_and_settle(table: ConsoleTable, page: Any) -> None:
+    table.harness.clock.no_more_bets()
+    await until(lambda: table.core.phase == SETTLING, "the wheel gave its result", within=30)
+    await page.locator("#actions button[data-command='settle']").tap()
+    await answered(page)
+
+
+async def recalled(table: ConsoleTable) -> dict[str, int]:
+    """Each bet's kind -> its payout, as ``croupier recall --json`` tells it."""
+    done = await asyncio.to_thread(subprocess.run, [
+        sys.executable, "-m", "controller.table_cli", "recall", "--journal", str(table.harness.config.journal_path),
+        "--json", "--all"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    (record,) = json.loads(done.stdout)
+    assert record["status"] == "settled", record
+    return {b["kind"]: b["payout"] for b in record["bets"]}
+
+
+async def test_a_european_round_keyed_on_the_layout_pays_as_the_rule_book(chromium: Any,
+                                                                         wheel_table: Any) -> None:
+    table = await wheel_table("european")
+    table.harness.sim.queue_results("19")
+    page = await touch_console(chromium, table.url)
+    await open_round(page)
+    # every cell is named by what it bets; the ones a single-zero table refuses are not there
+    for name in ("0", "17", "split 17-20", "street 16-18", "corner 17-21", "line 16-21", "dozen 2", "column 1",
+                 "red", "voisins", "tiers", "orphelins", "jeu zéro", "neighbours 17"):
+        assert await cell(page, name).count() == 1, name
+    for refused in ("00", "five 0-00-1-2-3", "first four 0-1-2-3", "both balls on one number", "both on 17"):
+        assert await cell(page, refused).count() == 0, refused
+    await page.evaluate("() => { window.seventeen = document.querySelector('[aria-label=\"17\"]'); }")
+
+    unit = 500  # 5.00 EUR: inside every table minimum
+    keyed = ["19", "split 19-22", "street 19-21", "corner 19-23", "line 19-24", "dozen 2", "column 1", "red",
+             "voisins"]
+    await key(page, keyed, "5.00 EUR")
+    # the cell touched shows its stake with the currency; a cell is the same element after updates
+    assert (await cell(page, "19").text_content() or "").endswith("5.00 EUR")
+    assert (await cell(page, "voisins").text_content() or "").endswith("45.00 EUR")
+    assert await page.evaluate("window.seventeen.isConnected && "
+                               "window.seventeen === document.querySelector('[aria-label=\"17\"]')")
+    await spin_and_settle(table, page)
+
+    paid = await recalled(table)
+    # voisins is 9 units: the 0-2-3 trio x2, five splits (19-22 wins 17:1), the 25-29 corner x2
+    assert paid == {
+        "straight:19": ONE_BALL["straight"] * unit, "split:19-22": ONE_BALL["split"] * unit,
+        "street:19-20-21": ONE_BALL["street"] * unit, "corner:19-20-22-23": ONE_BALL["corner"] * unit,
+        "six_line:19-20-21-22-23-24": ONE_BALL["six_line"] * unit, "dozen:2": ONE_BALL["dozen"] * unit,
+        "column:1": ONE_BALL["column"] * unit, "red": ONE_BALL["even_money"] * unit,
+        "voisins": ONE_BALL["split"] * unit,
+    }
+
+    # the next window counts down in the table's clock, from the length the last one had; the
+    # last numbers show the newest marked, and the hot and cold ones
+    await open_round(page)
+    await until_js(page, "/^\\d+ s$/.test(document.getElementById('roulette-countdown').textContent)")
+    await until_js(page, "document.querySelector('#roulette-last span.newest')?.textContent === '19'")
+    assert await page.text_content("#roulette-hot") == "19"
+    cold = await page.locator("#roulette-cold span").all_text_contents()
+    assert cold == ["0", "1", "2", "3", "4"]  # not come up yet, in layout order
+    await shot(page, "console-roulette-european")
+
+
+async def test_an_american_round_with_the_five_bet(chromium: Any, wheel_table: Any) -> None:
+    table = await wheel_table("american")
+    table.harness.sim.queue_results("00")
+    page = await touch_console(chromium, table.url)
+    await open_round(page)
+    for refused in ("voisins", "first four 0-1-2-3", "both on 17"):
+        assert await cell(page, refused).count() == 0, refused
+    await key(page, ["00", "split 0-00", "street 0-00-2", "five 0-00-1-2-3", "neighbours 00"], "1.00 EUR")
+    await key(page, ["high 19-36"], "5.00 EUR")  # outside bets start at 5.00 EUR
+    await spin_and_settle(table, page)
+    paid = await recalled(table)
+    # neighbours of 00 with 2 each side: five straight-ups, one of them on 00
+    assert paid == {"straight:00": 36 * 100, "split:0-00": 18 * 100, "street:0-00-2": 12 * 100,
+                    "five": ONE_BALL["five"] * 100, "high": 0, "neighbours:00:2": 36 * 100}
+
+
+async def test_a_double_ball_round_with_its_own_bets(chromium: Any, wheel_table: Any) -> None:
+    table = await wheel_table("double-ball")
+    table.harness.sim.queue_results("19")  # ball 1 from the wheel; the dealer keys ball 2
+    page = await touch_console(chromium, table.url)
+    await open_round(page)
+    await key(page, ["19", "both balls on one number", "both on 19", "both on 20"], "1.00 EUR")
+    await key(page, ["red"], "5.00 EUR")
+    table.harness.clock.no_more_bets()
+    await page.locator("#actions button[data-command='key_result']").tap()
+    await page.locator("#number-picker button[data-number='19']").tap()
+    await answered(page)
+    await until(lambda: table.core.phase == SETTLING, "both balls are in", within=30)
+    await page.locator("#actions button[data-command='settle']").tap()
+    await answered(page)
+    paid = await recalled(table)
+    # two balls: a straight pays 17:1 per ball in it; an even-money bet 3:1 with both balls in it;
+    # both balls on one number 34:1; both on the chosen number 1300:1
+    assert paid == {"straight:19": (1 + 17 * 2) * 100, "red": 4 * 500, "both_any": 35 * 100,
+                    "both_on:19": 1301 * 100, "both_on:20": 0}
