@@ -35,9 +35,8 @@ const RouletteLayout = (() => {
           el("button", { id: "roulette-spread-down", "aria-label": "fewer neighbours", text: "−", onclick: () => moveSpread(-1) }),
           el("span", { id: "roulette-spread" }),
           el("button", { id: "roulette-spread-up", "aria-label": "more neighbours", text: "+", onclick: () => moveSpread(1) })),
-        el("div", {}, el("span", { class: "rl-label", text: "last " }), el("span", { id: "roulette-last", class: "numbers" })),
-        el("div", {}, el("span", { class: "rl-label", text: "hot " }), el("span", { id: "roulette-hot", class: "numbers" })),
-        el("div", {}, el("span", { class: "rl-label", text: "cold " }), el("span", { id: "roulette-cold", class: "numbers" }))));
+        ...[["last", "last"], ["hot", "hot"], ["cold", "cold"]].map(([id, label]) => el("div", { id: `roulette-${id}-row` },
+          el("span", { class: "rl-label", text: `${label} ` }), el("span", { id: `roulette-${id}`, class: "numbers" })))));
   }
 
   function cellButton(cell, size) {
@@ -100,6 +99,7 @@ const RouletteLayout = (() => {
   // numbers keyed by place (the same number may come up twice): each span updated in place
   function drawNumbers(node, numbers, mark) {
     const items = numbers.map((n, i) => ({ n, i }));
+    node.parentElement.hidden = items.length === 0;
     keyed(node, items, (x) => x.i, (x) => numberSpan(x.n), (span, x) => {
       setText(span, x.n);
       span.className = colourClass(x.n);

@@ -109,6 +109,15 @@ async def answered(page: Any) -> str:
     return text
 
 
+async def clean_text(page: Any) -> None:
+    """No internal word on screen, and every amount of the layout with its currency."""
+    text = await page.inner_text("#roulette")
+    for word in ("null", "undefined", "NaN", '{"'):
+        assert word not in text, text
+    for stake in await page.locator("#roulette .rl-stake").all_text_contents():
+        assert stake == "" or stake.endswith(" EUR"), stake
+
+
 def cell(page: Any, name: str) -> Any:
     return page.get_by_role("button", name=name, exact=True)
 
@@ -184,11 +193,14 @@ async def test_a_european_round_keyed_on_the_layout_pays_as_the_rule_book(chromi
     # last numbers show the newest marked, and the hot and cold ones
     await open_round(page)
     await until_js(page, "/^\\d+ s$/.test(document.getElementById('roulette-countdown').textContent)")
+    window = await page.evaluate("view.betting")
+    assert window["window_s"] > 0 and window["ends"] > window["opened"], window
     await until_js(page, "document.querySelector('#roulette-last span.newest')?.textContent === '19'")
     assert await page.text_content("#roulette-hot") == "19"
     cold = await page.locator("#roulette-cold span").all_text_contents()
     assert cold == ["0", "1", "2", "3", "4"]  # not come up yet, in layout order
     await shot(page, "console-roulette-european")
+    await clean_text(page)
 
 
 async def test_an_american_round_with_the_five_bet(chromium: Any, wheel_table: Any) -> None:
@@ -200,6 +212,10 @@ async def test_an_american_round_with_the_five_bet(chromium: Any, wheel_table: A
         assert await cell(page, refused).count() == 0, refused
     await key(page, ["00", "split 0-00", "street 0-00-2", "five 0-00-1-2-3", "neighbours 00"], "1.00 EUR")
     await key(page, ["high 19-36"], "5.00 EUR")  # outside bets start at 5.00 EUR
+    await clean_text(page)
+    for size in ((1024, 600), (800, 1280)):
+        await page.set_viewport_size({"width": size[0], "height": size[1]})
+        await shot(page, f"console-roulette-american-{size[0]}x{size[1]}")
     await spin_and_settle(table, page)
     paid = await recalled(table)
     # neighbours of 00 with 2 each side: five straight-ups, one of them on 00
