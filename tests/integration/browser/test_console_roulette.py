@@ -14,6 +14,7 @@ import json
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -242,3 +243,31 @@ async def test_a_double_ball_round_with_its_own_bets(chromium: Any, wheel_table:
     # both balls on one number 34:1; both on the chosen number 1300:1
     assert paid == {"straight:19": (1 + 17 * 2) * 100, "red": 4 * 500, "both_any": 35 * 100,
                     "both_on:19": 1301 * 100, "both_on:20": 0}
+
+
+async def test_the_betting_window_is_measured_in_the_table_clock(tmp_path: Path) -> None:
+    harness = GatedWheelHarness(load(write_config(tmp_path)))
+    await harness.start()
+    try:
+        window = harness.core.adapter.view.console_extras(harness.loop)["betting"]
+        assert window() is None  # no round: no window
+        await harness.cmd("open_round")
+        first = window()
+        assert first is not None and first["ends"] is None  # nothing measured yet: only the start
+        opened = harness.of_kind("command")[-1].ts
+        assert first["opened"] == opened
+        harness.clock.no_more_bets()
+        await harness.loop.until(lambda core: core.phase == SETTLING, timeout=30)
+        assert window() is None
+        closed = next(e.ts for e in harness.of_kind("device") if e.payload.get("type") == "no_more_bets")
+        await harness.cmd("settle")
+        await harness.cmd("open_round")
+        second = window()
+        assert second is not None
+        measured = (datetime.fromisoformat(closed) - datetime.fromisoformat(opened)).total_seconds()
+        assert second["window_s"] == pytest.approx(measured, abs=0.001)
+        ends = datetime.fromisoformat(second["opened"]) + timedelta(seconds=measured)
+        assert abs((datetime.fromisoformat(second["ends"]) - ends).total_seconds()) <= 0.001
+        assert second["now"] >= second["opened"]
+    finally:
+        await harness.stop()
