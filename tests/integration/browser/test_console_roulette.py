@@ -245,6 +245,41 @@ async def test_a_double_ball_round_with_its_own_bets(chromium: Any, wheel_table:
                     "both_on:19": 1301 * 100, "both_on:20": 0}
 
 
+async def long_press(page: Any, name: str, snapshots: int, *, finger: bool) -> None:
+    """Hold a finger (or the mouse button) on cell ``name`` while ``snapshots`` more snapshots
+    redraw the page, then lift it."""
+    box = await cell(page, name).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    version = await page.evaluate("view.version")
+    if finger:
+        cdp = await page.context.new_cdp_session(page)
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    else:
+        await page.mouse.move(x, y)
+        await page.mouse.down()
+    await until_js(page, f"view.version >= {version + snapshots}")
+    if finger:
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    else:
+        await page.mouse.up()
+
+
+async def test_a_press_held_through_snapshots_places_its_bet(chromium: Any, wheel_table: Any) -> None:
+    table = await wheel_table("european")
+    page = await touch_console(chromium, table.url)
+    await open_round(page)
+    await cell(page, "chip 1.00 EUR").tap()
+    presses = (("17", 1, True), ("split 17-20", 2, True), ("corner 17-21", 3, True), ("20", 2, False),
+               ("line 16-21", 2, False))
+    for placed, (name, held, finger) in enumerate(presses, start=1):
+        await long_press(page, name, held, finger=finger)
+        await answered(page)
+        await until_js(page, f"view.boxes.flatMap((b) => b.hands.flatMap((h) => h.bets)).length === {placed}")
+    bets = {bet.kind: bet.stake for bet in table.core.adapter.open_bets(table.core.engine)}
+    assert bets == {"straight:17": 100, "split:17-20": 100, "corner:17-18-20-21": 100, "straight:20": 100,
+                    "six_line:16-17-18-19-20-21": 100}
+
+
 async def test_the_betting_window_is_measured_in_the_table_clock(tmp_path: Path) -> None:
     harness = GatedWheelHarness(load(write_config(tmp_path)))
     await harness.start()
