@@ -161,6 +161,7 @@ const RouletteLayout = (() => {
     if (!node || !view) return;
     const w = view.betting;
     node.classList.remove("closing");
+    node.removeAttribute("aria-label");
     if (!w) { setText(node, view.spin && view.spin.phase !== "betting" ? "no more bets" : ""); return; }
     const now = Date.now() + offset;
     if (!w.ends) {
