@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from controller.table.wheel import open_wheel
 
 from controller.config import load
 from controller.console import start_console
+from controller.runtime.recovery import device_sync
 from controller.table.core import SETTLING
-from controller.table.recovery import device_sync
-from controller.table.wheel import open_wheel
 from drivers.clock import ScaledClock
 from simulators.wheel import Timings
 from tests.integration.browser import conftest as browser

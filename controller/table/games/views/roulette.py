@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from controller.games.base import BetRefused, ExpectKind
 from controller.games.outcome import Outcome
@@ -29,7 +29,13 @@ from controller.table.games.views import GameView
 
 if TYPE_CHECKING:
     from controller.table.core import TableCore
-    from controller.table.loop import TableLoop
+
+
+class SteppedTable(Protocol):
+    """What the betting window needs of the running table: its core, and a hook per applied step."""
+
+    core: TableCore
+    applied_hooks: list[Callable[[TableCore, Entry], None]]
 
 HISTORY = 20
 #: how many of the last numbers hot and cold are counted over
@@ -63,7 +69,7 @@ class RouletteView(GameView):
                 "voids": list(engine.voids), "multipliers": dict(engine.multipliers),
                 "layout": layout_offer(engine.rules)}
 
-    def console_extras(self, loop: TableLoop) -> dict[str, Callable[[], Any]]:
+    def console_extras(self, loop: SteppedTable) -> dict[str, Callable[[], Any]]:
         """The betting window's countdown, kept by a watch of the table's steps."""
         return {"betting": BettingWindow(loop).view}
 
@@ -98,7 +104,7 @@ class BettingWindow:
     spin reopened it) to the step that closed it (the wheel's no more bets). The next window is
     expected to last as long as the last one; until one has closed, only its start is known."""
 
-    def __init__(self, loop: TableLoop) -> None:
+    def __init__(self, loop: SteppedTable) -> None:
         self.core = loop.core
         self.opened: str | None = None
         self.last_s: float | None = None
