@@ -52,8 +52,10 @@ class TableSection(_Strict):
 
     @model_validator(mode="after")
     def _burn_needs_a_shoe(self) -> Self:
-        if self.burn_on_new_shoe and self.game == "roulette":
-            raise ValueError("burn_on_new_shoe: a roulette table has no shoe to burn from")
+        from controller.table.registry import GAMES
+
+        if self.burn_on_new_shoe and not GAMES[self.game].adapter.uses_shoe:
+            raise ValueError(f"burn_on_new_shoe: a {self.game} table has no shoe to burn from")
         return self
 
 
