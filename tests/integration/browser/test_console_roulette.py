@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from controller.table.wheel import open_wheel
 
 from controller.config import load
 from controller.console import start_console
 from controller.runtime.recovery import device_sync
+from controller.runtime.wheel import open_wheel
 from controller.table.core import SETTLING
 from drivers.clock import ScaledClock
 from simulators.wheel import Timings
