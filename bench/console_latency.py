@@ -32,9 +32,9 @@ from controller.auth import Account, Accounts, hash_password
 from controller.config import load
 from controller.console import start_console
 from controller.games.base import ExpectKind
-from controller.table.app import run_table
+from controller.process import run_table
+from controller.runtime.loop import TableLoop
 from controller.table.core import IDLE, SETTLING
-from controller.table.loop import TableLoop
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",

@@ -43,8 +43,9 @@ from controller.journal import (  # noqa: E402
     encode_payload,
     row_mac,
 )
-from controller.table import inputs, snapshot  # noqa: E402
-from controller.table.app import build_core  # noqa: E402
+from controller.process import build_core  # noqa: E402
+from controller.runtime import snapshot  # noqa: E402
+from controller.table import inputs  # noqa: E402
 from controller.table.effects import Record  # noqa: E402
 
 CONFIG = ROOT / "config" / "blackjack-ru6.toml"
@@ -163,7 +164,7 @@ BENCH_KEY = b"bench-key-" + b"0" * 32
 
 
 def _measure(path: str, use_snapshots: bool, queue: Any, key: bytes | None = None) -> None:
-    from controller.table.recovery import replay
+    from controller.runtime.recovery import replay
 
     config = load(CONFIG)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

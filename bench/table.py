@@ -39,13 +39,13 @@ from controller.config import TableConfig, load
 from controller.feed import Feed
 from controller.games.blackjack.strategy import BasicStrategy
 from controller.journal import Journal
+from controller.people.players import SeatedPlayer, SimulatedTable
+from controller.process import FeedListener, build_core
+from controller.runtime.devices import open_shoe
+from controller.runtime.loop import TableLoop
+from controller.runtime.recovery import device_sync
 from controller.table import inputs
-from controller.table.app import FeedListener, build_core
 from controller.table.core import TableCore
-from controller.table.devices import open_shoe
-from controller.table.loop import TableLoop
-from controller.table.players import SeatedPlayer, SimulatedTable
-from controller.table.recovery import device_sync
 from drivers.mqtt.link import TCP_NODELAY
 from tests.fixtures.mosquitto import MosquittoBroker
 

@@ -42,8 +42,8 @@ from bench.console_latency import CONFIG as LATENCY_CONFIG
 from controller.auth import Account, Accounts, hash_password
 from controller.config import load
 from controller.console import start_console
-from controller.table.app import run_table
-from controller.table.loop import TableLoop
+from controller.process import run_table
+from controller.runtime.loop import TableLoop
 
 NOFILE = 1024
 CONFIG = LATENCY_CONFIG.replace('id = "bench"', 'id = "fd-bench"')  # the same table as the latency bench

@@ -52,8 +52,10 @@ class TableSection(_Strict):
 
     @model_validator(mode="after")
     def _burn_needs_a_shoe(self) -> Self:
-        if self.burn_on_new_shoe and self.game == "roulette":
-            raise ValueError("burn_on_new_shoe: a roulette table has no shoe to burn from")
+        from controller.table.registry import GAMES
+
+        if self.burn_on_new_shoe and not GAMES[self.game].adapter.uses_shoe:
+            raise ValueError(f"burn_on_new_shoe: a {self.game} table has no shoe to burn from")
         return self
 
 
@@ -244,11 +246,34 @@ PlayerStyle = Literal["flat", "random", "counter-1-8", "counter-1-12", "counter-
 
 class ProtectionSection(_Strict):
     """``[protection]`` (docs/protection.md): the advantage-play watch of a blackjack table, which
-    flags a player to the pit (an alert) once the evidence passes ``alpha`` over ``min_rounds``."""
+    flags a player to the pit (an alert) once the evidence passes ``alpha`` over ``min_rounds``;
+    the wheel watch of a roulette table; the pace against its target; the two-source checks."""
 
     advantage_play: bool = True
     alpha: float = Field(1e-5, gt=0, le=0.05)
     min_rounds: int = Field(50, ge=10, le=100_000)
+    #: the wheel watch (roulette): rotor band in rpm, spin rate, dealer signature
+    wheel_watch: bool = True
+    rotor_min_rpm: float = Field(10.0, ge=0, le=100)
+    rotor_max_rpm: float = Field(40.0, gt=0, le=100)
+    #: games per hour the wheel should spin (None: no spin-rate alert)
+    spin_rate_target: int | None = Field(None, ge=1, le=100_000)
+    spin_rate_window_s: int = Field(1800, ge=1, le=86_400)
+    signature_alpha: float = Field(1e-4, gt=0, le=0.05)
+    #: one dealer's results before the signature is tested (None: five per pocket)
+    signature_min_spins: int | None = Field(None, ge=10, le=100_000)
+    #: rounds per hour the table should deal (None: the game's default, docs/protection.md)
+    pace_target: int | None = Field(None, ge=1, le=100_000)
+    pace_window_s: int = Field(1800, ge=1, le=86_400)
+    #: two-source checks: the mismatch rate per device or dealer that raises an alert
+    mismatch_rate: float = Field(0.02, gt=0, le=1)
+    mismatch_min_results: int = Field(50, ge=1, le=100_000)
+
+    @model_validator(mode="after")
+    def _rotor_band(self) -> Self:
+        if self.rotor_min_rpm >= self.rotor_max_rpm:
+            raise ValueError("rotor_min_rpm must be below rotor_max_rpm")
+        return self
 
 
 class JournalSection(_Strict):

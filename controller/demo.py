@@ -28,7 +28,7 @@ import typer
 
 from controller.auth import Account, Accounts, hash_password
 from controller.config import TableConfig
-from controller.table.loop import TableLoop
+from controller.runtime.loop import TableLoop
 
 CONFIGS = ("blackjack-ru6.toml", "roulette-european.toml", "baccarat.toml")
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
@@ -89,7 +89,7 @@ class Demo:
 
     async def run(self, ready: Callable[[Demo], None] | None = None) -> None:
         from controller.pit.server import PitServer
-        from controller.table.app import run_table
+        from controller.process import run_table
         from simulators.broker import EmbeddedBroker
 
         async with contextlib.AsyncExitStack() as stack:

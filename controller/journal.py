@@ -297,7 +297,7 @@ class Journal:
                 raise JournalFull(f"cannot open the journal {self.path}: its disk is full (free space on it)") from None
             raise
         #: what the start must hold on, found before anything is written (truncation, a forged
-        #: or missing checkpoint; ``open_problems``), held by the start (controller/table/recovery.py)
+        #: or missing checkpoint; ``open_problems``), held by the start (controller/runtime/recovery.py)
         self.problems: list[str] = []
         if existed:
             self.problems = open_problems(self._db, key)

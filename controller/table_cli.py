@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
         """Run the table with its configured devices (journal replayed first: an open round resumes).
         Stops cleanly on Ctrl-C or SIGTERM (exit 0)."""
         from controller.logs import LEVELS, configure
-        from controller.table.app import run_table
+        from controller.process import run_table
 
         if log_level.lower() not in LEVELS:
             raise typer.BadParameter(f"one of {', '.join(LEVELS)}", param_hint="--log-level")
@@ -115,8 +115,8 @@ def register(app: typer.Typer) -> None:
         digits: Annotated[int, typer.Option(min=0, max=3, help="with --journal: its minor unit's digits")] = 2,
     ) -> None:
         """Print closed rounds from the journal (works while the table runs or holds)."""
-        from controller.table.printer import round_line
         from controller.table.recall import recall
+        from controller.terminal.printer import round_line
 
         if sum((last is not None, all_, round_id is not None)) > 1:
             raise typer.BadParameter("give at most one of --last, --all, --round")

@@ -62,7 +62,10 @@ def copied_config(path: Path, out: Path, speed: float) -> Any:
 
 
 def play(out: Path, rounds: int, speed: float, configs: list[Path]) -> None:
-    from controller.table.app import run_table
+    try:
+        from controller.process import run_table
+    except ImportError:  # the code before the runtime left controller/table/
+        from controller.table.app import run_table  # type: ignore[import-not-found,no-redef]
 
     (out / "journals").mkdir(parents=True, exist_ok=True)
     for path in configs:
@@ -104,9 +107,12 @@ def replayed_records(config: Any, journal_path: Path, kinds: tuple[str, ...] = (
     """Every output of ``kinds`` stepping the journal's inputs gives, and the entry count."""
     from controller.journal import Journal
     from controller.table import inputs
-    from controller.table.app import build_core
     from controller.table.effects import Record
 
+    try:
+        from controller.process import build_core
+    except ImportError:  # the code before the runtime left controller/table/
+        from controller.table.app import build_core  # type: ignore[no-redef]
     core = core if core is not None else build_core(config)
     records: list[dict[str, Any]] = []
     count = 0

@@ -27,9 +27,9 @@ from controller.commands.models import Command
 from controller.console.actions import PIT_COMMANDS, RequestRefused, checked_order, legal_actions, parse_request
 from controller.console.view import table_view
 from controller.journal import Entry
+from controller.runtime.loop import TableLoop
 from controller.table import inputs
 from controller.table.core import TableCore
-from controller.table.loop import TableLoop
 
 log = logging.getLogger(__name__)
 REMEMBERED = 256  # answers kept per page for replays

@@ -40,7 +40,7 @@ from controller.feed.commands import PitCommand, RecentIds, Refusal, parse_comma
 from controller.feed.ledger import Ledger
 from controller.feed.messages import Message, Topics, encode, entry_messages, snapshot_message
 from controller.journal import Entry, Journal, JournalFull, utc_now
-from controller.table.admission import Admission
+from controller.runtime.admission import Admission
 from controller.table.holds import ERROR, alert
 from drivers.mqtt import MqttLink, OutboxFull, Outgoing, Received
 
@@ -80,7 +80,7 @@ class FeedStats:
 class Feed:
     """Run with ``async with feed:``; call ``notify()`` after each journal append."""
 
-    #: the table's rate limit and refusal counter (controller/table/admission.py); when set, pit
+    #: the table's rate limit and refusal counter (controller/runtime/admission.py); when set, pit
     #: commands over the limit are dropped unparsed and refusals are journaled aggregated
     admission: Admission | None = None
 

@@ -9,19 +9,44 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import TYPE_CHECKING
+import random
+from pathlib import Path
+from typing import Protocol
 
 from controller.feed import Feed
-from controller.hil.mqtt import hostile_messages, publish
+from controller.hil.broker import SoakBroker
+from controller.hil.controller import ControllerProcess
+from controller.hil.disk import SoakDisk
+from controller.hil.mqtt import Presser, hostile_messages, publish
+from controller.hil.rig import ShoeRig, WheelRig
+from controller.hil.tail import LiveTable
 from controller.journal import Journal
-
-if TYPE_CHECKING:
-    from controller.hil.soak import Soak
 
 WHEEL_FAULT_WAIT = 30.0  # seconds for an injected wheel fault to be used up by a game
 
 
-async def inject(soak: Soak, kind: str) -> bool:
+class SoakWorld(Protocol):
+    """What a fault needs of the soak that runs it (``controller.hil.soak.Soak``): its world
+    (broker, disk, rigs, the controller process) and its view of the table; named here so
+    the soak imports the faults and not the other way round."""
+
+    rng: random.Random
+    table: str
+    journal: Path
+    broker: SoakBroker
+    presser: Presser
+    controller: ControllerProcess
+    live: LiveTable
+    disk: SoakDisk
+    shoe: ShoeRig | None
+    wheel: WheelRig | None
+    restarting: bool
+    start_mark: int
+
+    def start_controller(self) -> None: ...
+
+
+async def inject(soak: SoakWorld, kind: str) -> bool:
     rng = soak.rng
     if kind == "controller_sigkill":
         return await _sigkill(soak)
@@ -68,7 +93,7 @@ async def inject(soak: Soak, kind: str) -> bool:
     raise ValueError(f"fault {kind} does not apply to this table")
 
 
-async def _sigkill(soak: Soak) -> bool:
+async def _sigkill(soak: SoakWorld) -> bool:
     """SIGKILL now, wherever the controller is (mid-round, replaying, starting), and start it again."""
     soak.restarting = True
     try:
@@ -83,7 +108,7 @@ async def _sigkill(soak: Soak) -> bool:
         soak.restarting = False
 
 
-async def undo_all(soak: Soak) -> None:
+async def undo_all(soak: SoakWorld) -> None:
     """Leave the world whole: line clean, shoe plugged, broker up, disk free."""
     if soak.shoe is not None:
         soak.shoe.line_noise(0.0)
@@ -95,7 +120,7 @@ async def undo_all(soak: Soak) -> None:
         soak.disk.free()
 
 
-async def catch_up_feed(soak: Soak, timeout: float = 60.0) -> None:
+async def catch_up_feed(soak: SoakWorld, timeout: float = 60.0) -> None:
     """What the table's next start would do if the last run's feed closed behind: the same feed,
     from the journal's cursor."""
     with Journal(soak.journal) as journal:

@@ -18,9 +18,9 @@ from typing import Any, Final
 from controller.config import TableConfig
 from controller.journal import Entry, Journal
 from controller.protection.advantage import AdvantageWatch, PlayerFlag
+from controller.runtime.loop import TableLoop
 from controller.table import inputs
 from controller.table.holds import WARNING, alert
-from controller.table.loop import TableLoop
 
 CODE: Final = "protection.advantage_play"
 REBUILD_ENTRIES: Final = 50_000

@@ -8,9 +8,9 @@ import random
 from collections.abc import Mapping
 
 from controller.journal import Entry
+from controller.people.players import SeatedPlayer
 from controller.protection.hilo import ShoeCount
 from controller.protection.styles import Bettor, bettor
-from controller.table.players import SeatedPlayer
 
 
 class TableCount:

@@ -52,7 +52,7 @@ async def simulate(config: TableConfig, styles: Sequence[str], shoes: int, seed:
                    workdir: Path | None = None) -> dict[str, Any]:
     """Deal ``shoes`` shoes at the config's table with one player per box in ``styles``; the
     watch's verdict on every player, as ``croupier protection simulate --json`` prints it."""
-    from controller.table.app import run_table
+    from controller.process import run_table
 
     if config.table.game not in GAMES:
         raise ValueError(f"the advantage-play watch reads blackjack tables, not {config.table.game}")

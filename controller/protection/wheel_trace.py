@@ -10,6 +10,12 @@ from drivers.wheel import codec
 from drivers.wheel.replay import split
 
 
+def host_mode(text: str) -> int | None:
+    """The mode of a host's ``*o <mode>`` line (None for any other line)."""
+    command = text.split()
+    return int(command[1]) if len(command) == 2 and command[0] == "*o" and command[1].isdigit() else None
+
+
 def watch_trace(watch: WheelWatch, lines: Iterable[str], dealer: str | None = None,
                 interval: float = 0.5) -> list[WatchAlert]:
     """Every alert the watch raises over the trace; untimed lines are ``interval`` apart."""
@@ -19,9 +25,9 @@ def watch_trace(watch: WheelWatch, lines: Iterable[str], dealer: str | None = No
         stamp, direction, text = split(line)
         clock = stamp if stamp is not None else clock + interval
         if direction == "TX":
-            command = text.split()
-            if len(command) == 2 and command[0] == "*o" and command[1].isdigit():
-                watch.set_mode(int(command[1]))
+            mode = host_mode(text)
+            if mode is not None:
+                watch.set_mode(mode)
             continue
         message = codec.parse_line(text)
         if isinstance(message, codec.Status):

@@ -8,13 +8,13 @@ wheel reported (``mode``) and each winning number with the dealer who spun it (`
   again at game 1) ran the same way;
 - ``wheel.rotor_speed``: the rotor's speed while the ball is in the rim (state 3; state 4 too when
   the mode makes no random speed change) stayed outside the configured band for
-  ``SPEED_SUSTAIN`` status lines in a row; lines with a fault flag are the driver's business;
+  ``speed_sustain`` status lines in a row; lines with a fault flag are the driver's business;
 - ``wheel.spin_rate``: fewer games than the target over a full window while the table is open for
   play (``set_open``; a window broken by closing the table or by state 6, the wheel closed or
   powered down, starts again);
 - ``wheel.dealer_signature``: the distance in pockets from the previous winning number to this one,
-  oriented by the rotor's direction, is not uniform for one dealer (a chi-square test once every
-  pocket expects five results, at ``SIGNATURE_ALPHA``).
+  oriented by the rotor's direction, is not uniform for one dealer (a chi-square test once the
+  dealer has ``signature_min_spins`` results, by default five per pocket, at ``signature_alpha``).
 
 Each alert is raised once and raised again only after its cause has cleared.
 """
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from controller.protection.stats import Uniformity, uniformity
 from drivers.wheel.codec import Status
@@ -39,6 +39,8 @@ class WatchAlert:
     code: str
     severity: str
     message: str
+    #: what the alert is about beyond its words (``dealer`` for a signature)
+    detail: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -49,6 +51,11 @@ class WheelWatchConfig:
     #: games per hour the house expects, or None for no pace alert
     target_games_per_hour: float | None = None
     window_s: float = 1800.0
+    #: consecutive in-play readings outside the band before it is a speed problem
+    speed_sustain: int = SPEED_SUSTAIN
+    signature_alpha: float = SIGNATURE_ALPHA
+    #: results of one dealer before the signature is tested (None: five per pocket)
+    signature_min_spins: int | None = None
 
 
 @dataclass
@@ -125,7 +132,7 @@ class WheelWatch:
             self._raised.discard("wheel.rotor_speed")
             return []
         self._speed_out += 1
-        if self._speed_out < SPEED_SUSTAIN or "wheel.rotor_speed" in self._raised:
+        if self._speed_out < self.config.speed_sustain or "wheel.rotor_speed" in self._raised:
             return []
         self._raised.add("wheel.rotor_speed")
         return [WatchAlert("wheel.rotor_speed", "warning",
@@ -162,12 +169,15 @@ class WheelWatch:
         signature.counts[distance] += 1
         code = f"wheel.dealer_signature:{dealer}"
         test = signature.test()
-        if test.n < 5 * size or code in self._raised or test.p_value >= SIGNATURE_ALPHA:
+        minimum = self.config.signature_min_spins or 5 * size
+        if test.n < minimum or code in self._raised or test.p_value >= self.config.signature_alpha:
             return []
         self._raised.add(code)
         return [WatchAlert("wheel.dealer_signature", "warning",
                            f"dealer {dealer}: the distance from the last number to the next is not uniform over "
-                           f"{test.n} spins (chi-square {test.statistic:.1f}, p = {test.p_value:.1e})")]
+                           f"{test.n} spins (chi-square {test.statistic:.1f}, p = {test.p_value:.1e})",
+                           {"dealer": dealer, "spins": test.n, "statistic": round(test.statistic, 3),
+                            "p_value": test.p_value})]
 
     def signature(self, dealer: str) -> Uniformity | None:
         signature = self._signatures.get(dealer)

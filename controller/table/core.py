@@ -112,6 +112,7 @@ class TableCore:
                                       burn_on_new_shoe, adapter.uses_shoe)
         self.book = CorrectionBook()
         self.alert_book = AlertBook()
+        self.pace_goal: tuple[int | None, int] = (None, 1800)  # [protection] pace_target (None: the game's), pace_window_s
         #: why the last bet-spot press was refused, shown with the prompt until the state changes
         self.notice: str | None = None
         self._out: list[Effect] = []
@@ -145,7 +146,7 @@ class TableCore:
             elif entry.kind == inputs.DRAW:
                 self._draw(entry.payload)
         except Refusal as refusal:
-            self.alert(WARNING, refusal.code, refusal.message, refused=entry.payload)
+            self.alert(WARNING, refusal.code, refusal.message, refused=entry.payload, dealer=self.round_dealer or self.dealer)
         except Exception as exc:  # noqa: BLE001 - whatever it is, this entry must not brick the table
             self._unapplicable(entry, exc)
         if self.serial != serial:
@@ -223,7 +224,8 @@ class TableCore:
                 self.join_hold(text, n)
             return
         options = ("burn", "void_round") if self.engine is not None and self.phase != IDLE else ("burn",)
-        self.raise_hold(code, message, options, cards=cards, detail={"cards": [c for c, _ in cards]})
+        self.raise_hold(code, message, options, cards=cards,
+                        detail={"cards": [c for c, _ in cards], "dealer": self.round_dealer or self.dealer})
 
     def join_hold(self, text: str, n: int | None) -> None:
         hold = self.holds.join(text, n)

@@ -20,6 +20,7 @@ from controller.table.holds import INFO
 from controller.table.phases import SETTLING
 from controller.table.pit import PitTable, request_correction
 from controller.table.refusal import Refusal
+from controller.table.result_check import CheckedTable, second_card, second_source
 from controller.table.shoe_device import ShoeDevice, ShoeTable
 
 
@@ -37,7 +38,7 @@ def journaled(payload: dict[str, Any], giver: str) -> Command:
         raise UnreadableCommand(exc.message) from None
 
 
-class CommandTable(PitTable, ShoeTable, Protocol):
+class CommandTable(PitTable, ShoeTable, CheckedTable, Protocol):
     """What the dealer's commands need of the table."""
 
     @property
@@ -78,7 +79,14 @@ def _void_round(table: CommandTable, order: cmd.VoidRound) -> None:
     table.void(order.reason or "voided by the dealer")
 
 
+def _key_card(table: CommandTable, order: cmd.KeyCard) -> None:
+    if not second_card(table, table.phase, table.shoe_device, order.card):  # else: checked against the shoe's
+        table.shoe_device.key_card(table, order.card)
+
+
 def _key_result(table: CommandTable, order: cmd.KeyResult) -> None:
+    if second_source(table, str(order.number)):  # the wheel gave it: the dealer's key checks it
+        return
     table.engine_action(table.game_action(lambda: table.adapter.keyed_result(str(order.number))))
 
 
@@ -113,7 +121,7 @@ DEALER_HANDLERS: dict[type[Command], Callable[[Any, Any], None]] = {
     cmd.CloseBetting: _close_betting,
     cmd.Decide: lambda t, o: t.engine_action(Decide(o.box, o.action, o.hand or 1, o.player or "", o.amount)),
     cmd.Settle: _settle,
-    cmd.KeyCard: lambda t, o: t.shoe_device.key_card(t, o.card),
+    cmd.KeyCard: _key_card,
     cmd.KeyResult: _key_result,
     cmd.SignIn: _sign_in,
     cmd.SignOut: _sign_out,

@@ -13,7 +13,7 @@ from typing import Any, Literal
 import pytest
 
 from controller.config import load
-from controller.table.app import run_table
+from controller.process import run_table
 from drivers import registry
 from drivers.base import DeviceBase
 from drivers.device import Health

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from controller.config import ConfigError, load
-from controller.table.devices import shoe_url
+from controller.runtime.devices import shoe_url
 from drivers import registry
 from drivers.errors import DeviceAddressError, DeviceBusy, DeviceNotFound
 

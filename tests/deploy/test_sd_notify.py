@@ -11,8 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
+from controller.process import _progressing
 from controller.sd_notify import Notifier
-from controller.table.app import _progressing
 
 
 def test_from_env_reads_the_socket_and_the_watchdog_meant_for_this_process(monkeypatch):

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from controller.feed.commands import parse_command
 from controller.table.inputs import InputRefused
-from controller.table.keyboard import parse_line as parse_dealer_line
 from controller.table.schema import check_json, checked_command
+from controller.terminal.keyboard import parse_line as parse_dealer_line
 from drivers.shoe import codec as csp1
 from drivers.spots.session import SpotTracker
 from drivers.wheel import codec as ss2

@@ -112,6 +112,7 @@ function render() {
     ` — ways out: ${v.hold.options.map((o) => o.replace("_", " ")).join(" or ")}`;
   renderRestart(v);
   renderFelt(v);
+  RouletteLayout.render($("roulette"), v, { send, money });
   renderActions(v);
   renderFooter(v);
   $("recall-btn").hidden = !v.recall_allowed;

@@ -28,6 +28,7 @@ NAMES = {"player": "Player", "banker": "Banker"}
 
 class BaccaratAdapter(ShoeGameAdapter):
     game = "baccarat"
+    pace_target = 70
     bet_kind = "banker"
     rules_model = BaccaratRules
     rules_builder = baccarat_rules

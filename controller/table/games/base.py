@@ -73,6 +73,8 @@ class GameAdapter(ABC):
     new_shoe_every_round: ClassVar[bool] = False
     #: the bet a seated player stakes (its limit's minimum is the simulated players' unit)
     bet_kind: ClassVar[str] = "main"
+    #: rounds per hour a well-run table of this game deals (the pace's default target)
+    pace_target: ClassVar[int] = 60
     #: what the console, the pit, recall and the printer show of the game's outcome
     view: ClassVar[GameView] = GameView()
 
@@ -136,6 +138,11 @@ class GameAdapter(ABC):
     def keyed_result(self, number: str) -> Any:
         """The engine action of a result the dealer keys in (double ball's second ball)."""
         raise RuleError("table.key_result.no_wheel", f"{self.game} has no wheel result to key in")
+
+    def device_result(self, engine: Any) -> str | None:
+        """The result the game's device gave the round, when the whole result is in and a key of
+        the dealer's would be a second source of it (controller/table/result_check.py)."""
+        return None
 
     # ------------------------------------------------------------------ the game's own device
     def open_commands(self, rules: GameRules) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ SEED = SeedStrategy()
 
 class CatchAWaveAdapter(ShoeGameAdapter):
     game = "catch-a-wave"
+    pace_target = 50
     rules_model = CatchAWaveRules
     rules_builder = catch_a_wave_rules
     round_class = CatchAWaveRound

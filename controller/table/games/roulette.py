@@ -174,6 +174,7 @@ def multiplier_draw(rules: RouletteRules, seed: bytes) -> list[tuple[str, int]]:
 # --------------------------------------------------------------------------- adapter
 class RouletteAdapter(GameAdapter):
     game = "roulette"
+    pace_target = 40
     uses_shoe = False
     device = "wheel"
     view = RouletteView()
@@ -288,6 +289,14 @@ class RouletteAdapter(GameAdapter):
 
     def keyed_result(self, number: str) -> KeyedBall:
         return KeyedBall(str(number))
+
+    def device_result(self, engine: Any) -> str | None:
+        """The wheel's number of a single-ball spin it settled (the dealer's key then checks it)."""
+        round_ = cast(TableRouletteRound | None, engine)
+        if round_ is None or round_.phase is not Phase.DONE or len(round_.balls) != 1:
+            return None
+        number, source = round_.balls[0]
+        return number if source == "wheel" else None
 
     # ------------------------------------------------------------------ the multiplier draw
     def draw_due(self, engine: Any) -> bool:

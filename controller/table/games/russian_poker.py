@@ -50,6 +50,7 @@ def _int(name: str, value: Any) -> int:
 
 class RussianPokerAdapter(ShoeGameAdapter):
     game = "russian-poker"
+    pace_target = 40
     new_shoe_every_round = True
     bet_kind = "ante"
     rules_model = RussianPokerRules

@@ -128,7 +128,7 @@ async def console_table(tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable
 
 
 def started(harness: Harness) -> None:
-    """What a process start does after replay (controller/table/app.py): the ``table_started``
+    """What a process start does after replay (controller/process.py): the ``table_started``
     entry, then no device is trusted until it reports again."""
     config, core, result = harness.config, harness.core, harness.replayed
     harness.journal.append(

@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from controller.feed import Feed, PitCommand
+from controller.process import FeedListener
+from controller.runtime.spots import TableSpots
 from controller.table import inputs
-from controller.table.app import FeedListener
-from controller.table.spots import TableSpots
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.feed.conftest import TABLE
 

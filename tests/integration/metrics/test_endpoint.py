@@ -12,7 +12,7 @@ from pathlib import Path
 from prometheus_client.parser import text_string_to_metric_families
 
 from controller.config import load
-from controller.table.app import run_table
+from controller.process import run_table
 
 CONFIG = """
 [table]

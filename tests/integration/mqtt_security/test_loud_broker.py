@@ -147,7 +147,7 @@ async def test_a_table_whose_broker_refuses_journals_the_feed_offline_and_plays_
     """The table's side of item 18: the feed link's outage becomes the ``feed`` device offline in
     the table's health (its ``state()`` and the device-online metric read it) with an alert."""
     from controller.config import load
-    from controller.table.app import run_table
+    from controller.process import run_table
 
     port = free_port()
     config_path = write_config(tmp_path, stacked=None)

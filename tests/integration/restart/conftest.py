@@ -11,7 +11,7 @@ import pytest
 
 from controller.config import load
 from controller.journal import Journal
-from controller.table.app import build_core
+from controller.process import build_core
 from controller.table.core import TableCore
 
 ROOT = Path(__file__).resolve().parents[3]

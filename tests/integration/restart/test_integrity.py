@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from controller.journal import SNAPSHOT, Journal
-from controller.table.recovery import INTEGRITY, replay
+from controller.runtime.recovery import INTEGRITY, replay
 from tests.unit.journal.tampering import tamper
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 from controller.journal import SNAPSHOT, Journal
-from controller.table.recovery import INTEGRITY, SNAPSHOT_DAMAGED, replay
+from controller.runtime.recovery import INTEGRITY, SNAPSHOT_DAMAGED, replay
 from controller.verify import verify_file
 from tests.unit.journal.tampering import tamper
 

@@ -9,9 +9,9 @@ import sqlite3
 import pytest
 
 from controller.journal import SNAPSHOT, Journal, JournalFull
-from controller.table import snapshot
-from controller.table.recovery import replay
-from controller.table.snapshot import SafeUnpickler, SnapshotRefused, Snapshots
+from controller.runtime import snapshot
+from controller.runtime.recovery import replay
+from controller.runtime.snapshot import SafeUnpickler, SnapshotRefused, Snapshots
 
 
 def _view(core):
@@ -80,9 +80,9 @@ def test_the_unpickler_builds_no_functions_and_nothing_from_outside(fresh_core):
 
     with pytest.raises(SnapshotRefused, match="controller.journal.connect"):
         SafeUnpickler(pickle.dumps(connect), core.adapter).load()
-    from controller.table.loop import TableLoop
+    from controller.runtime.loop import TableLoop
 
-    with pytest.raises(SnapshotRefused, match="controller.table.loop.TableLoop"):
+    with pytest.raises(SnapshotRefused, match="controller.runtime.loop.TableLoop"):
         SafeUnpickler(pickle.dumps(TableLoop), core.adapter).load()
     buf = io.BytesIO()
     pickle.dump({"a": 1}, buf)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from controller.config import load
 from controller.games.blackjack import strategy as strategy_module
 from controller.games.blackjack.strategy import BasicStrategy
-from controller.table import strategy_cache
+from controller.people import strategy_cache
 
 from .conftest import CONFIG
 

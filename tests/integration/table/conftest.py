@@ -16,11 +16,11 @@ import pytest
 
 from controller.config import TableConfig, load
 from controller.journal import Entry, Journal
+from controller.process import build_core
+from controller.runtime.devices import open_shoe
+from controller.runtime.loop import TableLoop
+from controller.runtime.recovery import device_sync, replay
 from controller.table import inputs
-from controller.table.app import build_core
-from controller.table.devices import open_shoe
-from controller.table.loop import TableLoop
-from controller.table.recovery import device_sync, replay
 
 
 def write_config(tmp_path: Path, *, stacked: list[str] | None, port: str = "serial", rules: str = "",

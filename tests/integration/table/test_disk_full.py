@@ -14,11 +14,11 @@ import pytest
 
 from controller.games.blackjack.rules import blackjack_rules
 from controller.journal import Journal, JournalFull
+from controller.runtime.loop import TableLoop
+from controller.runtime.outage import DISK_FULL
 from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.inputs import InputRefused
-from controller.table.loop import TableLoop
-from controller.table.outage import DISK_FULL
 from controller.table.registry import adapter_for
 from drivers.events import DeviceOnline
 from drivers.shoe.events import CardDrawn as ShoeCard

@@ -9,8 +9,8 @@ import json
 import aiomqtt
 
 from controller.feed import Feed
+from controller.process import FeedListener
 from controller.table import inputs
-from controller.table.app import FeedListener
 from tests.integration.feed.conftest import NODELAY, TABLE, Pit
 from tests.integration.table.conftest import bets
 

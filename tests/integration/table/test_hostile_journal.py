@@ -12,8 +12,8 @@ import pytest
 
 from controller.config import load
 from controller.journal import Journal
+from controller.process import run_table
 from controller.table import inputs
-from controller.table.app import run_table
 
 CONFIG = """
 [table]

@@ -8,8 +8,8 @@ import sqlite3
 from pathlib import Path
 
 from controller.journal import Journal
+from controller.runtime.recovery import INTEGRITY, replay
 from controller.table import inputs
-from controller.table.recovery import INTEGRITY, replay
 from tests.unit.table.test_core import Live, new_core, play_one_round
 
 

@@ -18,10 +18,10 @@ import aiomqtt
 
 from controller.feed import Feed
 from controller.journal import Journal
+from controller.process import FeedListener, build_core
+from controller.runtime.recovery import replay
 from controller.table import inputs
-from controller.table.app import FeedListener, build_core
 from controller.table.recall import recall
-from controller.table.recovery import replay
 from tests.integration.feed.conftest import NODELAY, TABLE, Pit
 from tests.integration.table.conftest import bets
 

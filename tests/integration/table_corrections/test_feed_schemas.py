@@ -14,9 +14,9 @@ import aiomqtt
 
 from controller.feed import Feed, PitCommand
 from controller.feed.schemas import FEED_MESSAGES, AlertMessage, RoundMessage, StateMessage, validate
+from controller.process import FeedListener
 from controller.table import inputs
-from controller.table.app import FeedListener
-from controller.table.keyboard import submit_line
+from controller.terminal.keyboard import submit_line
 from tests.integration.feed.conftest import NODELAY, TABLE, Pit
 
 R1 = ["AS", "TD", "9H", "KC", "8S", "9C"]  # box 1 A-K blackjack; box 2 T-8 vs dealer 9-9

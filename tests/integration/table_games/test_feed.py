@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from controller.feed import Feed
-from controller.table.app import FeedListener
+from controller.process import FeedListener
 from tests.integration.feed.conftest import TABLE, Pit
 from tests.integration.table.conftest import bets
 from tests.integration.table_games import test_catch_a_wave as caw

@@ -26,8 +26,8 @@ from controller.games.russian_poker import RussianPokerRound, russian_poker_rule
 from controller.games.three_card_blackjack import ThreeCardBlackjackRound, three_card_blackjack_rules
 from controller.pit.edges import edges_for
 from controller.table.games.describe import outcome_lines, outcome_summary
-from controller.table.printer import round_line
 from controller.table.registry import ADAPTERS
+from controller.terminal.printer import round_line
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -168,7 +168,7 @@ def test_the_console_positions_come_from_the_game_view() -> None:
     assert [(h["name"], h["total"]) for h in house] == [("player", "9"), ("banker", "5")]
     history = ADAPTERS["roulette"].view.history(
         [{"status": "settled", "outcome": json.loads(RECORDED["roulette"])}] * 3, None)
-    assert history == {"last_numbers": ["17", "17", "17"]}
+    assert history["last_numbers"] == ["17", "17", "17"] and history["hot"] == [{"number": "17", "count": 3}]
 
 
 def test_pit_edges_come_from_the_game_adapter() -> None:
@@ -180,7 +180,7 @@ def test_pit_edges_come_from_the_game_adapter() -> None:
 
 
 GENERIC = ("controller/console/view.py", "controller/pit/edges.py", "controller/pit/views.py",
-           "controller/table/printer.py", "controller/table/recall.py", "controller/table/games/describe.py",
+           "controller/terminal/printer.py", "controller/table/recall.py", "controller/table/games/describe.py",
            "controller/table/games/views/__init__.py", "controller/table/games/base.py")
 
 

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from controller.config import load
+from controller.runtime.recovery import device_sync
+from controller.runtime.wheel import open_wheel
 from controller.table.core import SETTLING
-from controller.table.recovery import device_sync
-from controller.table.wheel import open_wheel
 from drivers.clock import ScaledClock
 from simulators.wheel import Timings, WheelSimulator
 from tests.integration.table.conftest import Harness

@@ -4,8 +4,8 @@ journal's record, and a wheel fault reaches it as an alert with its code and the
 from __future__ import annotations
 
 from controller.feed import Feed
+from controller.process import FeedListener
 from controller.table import inputs
-from controller.table.app import FeedListener
 from simulators.wheel import WheelFault
 from tests.integration.feed.conftest import TABLE, Pit
 from tests.integration.table.conftest import bets

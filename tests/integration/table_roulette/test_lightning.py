@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from controller.games.roulette.layout import colour
 from controller.journal import Journal
+from controller.process import build_core
 from controller.table import inputs
-from controller.table.app import build_core
 from controller.table.core import PLAYING, SETTLING
 from controller.table.effects import Record
 from controller.table.games.roulette import multiplier_draw

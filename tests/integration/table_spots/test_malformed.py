@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 
+from controller.runtime.spots import TableSpots
 from controller.table import inputs
-from controller.table.spots import TableSpots
 from simulators.spots import SpotsSimulator
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.feed.conftest import TABLE

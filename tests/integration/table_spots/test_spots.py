@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.feed import Feed
+from controller.process import FeedListener
+from controller.runtime.spots import TableSpots
 from controller.table import inputs
-from controller.table.app import FeedListener
-from controller.table.spots import TableSpots
 from simulators.spots import SpotDevice, SpotsSimulator
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.feed.conftest import TABLE, Pit

@@ -12,7 +12,7 @@ import pytest
 
 from controller.config import ConfigError, load
 from controller.journal import Journal
-from controller.table.app import run_table
+from controller.process import run_table
 from simulators.spots import SpotsSimulator
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.feed.conftest import TABLE

@@ -14,8 +14,8 @@ from controller.config import ConfigError, load
 from controller.console.actions import RequestRefused, check_request, legal_actions, parse_request
 from controller.games.blackjack.outcome import BlackjackBox
 from controller.journal import Entry
+from controller.process import build_core
 from controller.table import inputs
-from controller.table.app import build_core
 from controller.table.games.views.blackjack import BlackjackView
 
 CONFIG = """

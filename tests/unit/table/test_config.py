@@ -83,7 +83,7 @@ def test_not_toml_and_missing_file(tmp_path):
 
 
 def test_the_tables_state_carries_its_currency(tmp_path):
-    from controller.table.app import build_core
+    from controller.process import build_core
 
     text = GOOD.replace('journal = "j/bj1.journal"', 'journal = "j/bj1.journal"\ncurrency = "JPY"\ncurrency_digits = 0')
     state = build_core(_load(tmp_path, text)).state()

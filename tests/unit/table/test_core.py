@@ -7,11 +7,11 @@ from typing import Any
 from controller.commands.parse import parse_order
 from controller.games.blackjack.rules import blackjack_rules
 from controller.journal import Journal
+from controller.runtime.recovery import replay
 from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.effects import Gate, LoadShoe, Record
 from controller.table.inputs import InputRefused
-from controller.table.recovery import replay
 from controller.table.registry import adapter_for
 
 
@@ -203,7 +203,7 @@ def test_replay_rebuilds_an_open_round_and_writes_only_missing_outputs(tmp_path)
 
 
 def test_keyed_command_lines():
-    from controller.table.keyboard import parse_line
+    from controller.terminal.keyboard import parse_line
 
     assert parse_line("bet box=1 amount=500 player=A") == {"command": "bet", "box": 1, "amount": 500, "player": "A"}
     assert parse_line("key_card card=AH") == {"command": "key_card", "card": "AH"}

@@ -11,10 +11,10 @@ import pytest
 from controller.config import ConfigError, load
 from controller.games.blackjack.rules import blackjack_rules
 from controller.journal import Journal
+from controller.runtime.recovery import device_sync, replay
 from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.effects import Gate, LoadShoe, Record
-from controller.table.recovery import device_sync, replay
 from controller.table.registry import adapter_for
 from tests.unit.table.test_core import refused_at_the_edge
 
@@ -308,7 +308,7 @@ def test_burn_config(tmp_path: Path):
 
 
 def test_keyed_correction_line():
-    from controller.table.keyboard import parse_line
+    from controller.terminal.keyboard import parse_line
 
     line = ("correct round=t1-000004 changes='[{\"box\": 2, \"hand\": 1, \"kind\": \"main\", \"payout\": 1000}]' "
             "reason=\"box 2 held 9S, read as 8S\"")

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from controller.journal import Journal
+from controller.runtime.recovery import replay
 from controller.table import inputs
 from controller.table.presses import lamp_options
-from controller.table.recovery import replay
 from tests.unit.table.test_core import Live, new_core
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from controller.journal import Journal
+from controller.people.players import DEALER, SimulatedTable
+from controller.runtime.recovery import device_sync, replay
 from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.effects import Gate
-from controller.table.players import DEALER, SimulatedTable
-from controller.table.recovery import device_sync, replay
 from tests.unit.table.test_core import Live, new_core, play_one_round
 
 

@@ -9,9 +9,9 @@ import pickle
 
 from controller.games.blackjack.rules import blackjack_rules
 from controller.journal import Journal
+from controller.runtime.recovery import replay
 from controller.table import inputs
 from controller.table.core import TableCore
-from controller.table.recovery import replay
 from controller.table.registry import adapter_for
 from tests.unit.table.test_core import Live, play_one_round
 

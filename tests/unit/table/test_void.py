@@ -18,8 +18,8 @@ from controller.config import load
 from controller.games.base import ExpectKind, VoidRound
 from controller.games.blackjack.rules import blackjack_rules
 from controller.journal import Entry, Journal
+from controller.process import build_core
 from controller.table import inputs
-from controller.table.app import build_core
 from controller.table.core import TableCore
 from controller.table.effects import Record
 from controller.table.registry import adapter_for

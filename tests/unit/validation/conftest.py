@@ -15,10 +15,10 @@ import pytest
 
 from controller.config import load
 from controller.journal import Journal
+from controller.process import build_core
+from controller.runtime.loop import TableLoop
+from controller.runtime.recovery import replay
 from controller.table import inputs
-from controller.table.app import build_core
-from controller.table.loop import TableLoop
-from controller.table.recovery import replay
 
 LIMITS = {
     "three-card-blackjack": 'ante = { min = 500, max = 500000 }\nace_plus = { min = 100, max = 50000 }',

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from controller.table import inputs
-from controller.table.keyboard import submit_line
+from controller.terminal.keyboard import submit_line
 from tests.unit.validation.conftest import MAIN
 
 GAMES = ("three-card-blackjack", "catch-a-wave", "russian-poker", "baccarat", "blackjack")

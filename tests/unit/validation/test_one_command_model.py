@@ -18,11 +18,11 @@ from controller.console.actions import RequestRefused, parse_request
 from controller.feed.commands import PitCommand, Refusal, parse_command
 from controller.games.blackjack.rules import blackjack_rules
 from controller.journal import Journal
+from controller.runtime.loop import TableLoop
 from controller.table import inputs
 from controller.table.core import TableCore
-from controller.table.keyboard import submit_line
-from controller.table.loop import TableLoop
 from controller.table.registry import adapter_for
+from controller.terminal.keyboard import submit_line
 
 #: values at and around every limit, of every JSON type
 EDGES = st.sampled_from([0, 1, -1, MAX_BOX, MAX_BOX + 1, 999, 1000, MAX_AMOUNT, MAX_AMOUNT + 1, 10**10, 2**53,

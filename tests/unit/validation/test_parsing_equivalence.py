@@ -19,8 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.table.inputs import COMMANDS, InputRefused, command
-from controller.table.keyboard import MAX_LINE, parse_line, split_words
 from controller.table.schema import MAX_COMMAND_BYTES, MAX_DEPTH, NAMES, _did_you_mean, check_json, json_depth
+from controller.terminal.keyboard import MAX_LINE, parse_line, split_words
 
 MANY = settings(max_examples=1500, deadline=None)
 

@@ -16,7 +16,7 @@ model; a record of another version that does not fit falls back to ``fallback_li
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, TypedDict
 
 from controller.cards import cards_text
@@ -79,6 +79,10 @@ class GameView:
     def spin(self, engine: Any) -> dict[str, Any] | None:
         """The spin under way (a wheel game's), None for a game without one."""
         return None
+
+    def console_extras(self, loop: Any) -> dict[str, Callable[[], Any]]:
+        """More of the console's snapshot, by name, each read at every snapshot (none by default)."""
+        return {}
 
     # ------------------------------------------------------------------ text
     def lines(self, outcome: Outcome) -> list[str]:

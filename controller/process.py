@@ -17,20 +17,24 @@ from typing import Any, TextIO
 from controller.config import TableConfig
 from controller.journal import Journal
 from controller.metrics import table_metrics
+from controller.people.batch import simulated_people
+from controller.people.players import SeatedPlayer, default_players
+from controller.people.strategy_cache import warm as warm_strategy
 from controller.protection.live import watch_table
+from controller.protection.mismatch import watch_mismatches
+from controller.protection.pace_live import watch_pace
 from controller.protection.seating import TableCount, seat
+from controller.protection.wheel_live import watch_wheel
+from controller.runtime.devices import FEED_LINK, link_alarm, open_devices
+from controller.runtime.loop import TableLoop
+from controller.runtime.recovery import device_sync, replay
+from controller.runtime.snapshot import Snapshots
 from controller.sd_notify import Notifier
 from controller.table import inputs
 from controller.table.core import TableCore
-from controller.table.devices import FEED_LINK, link_alarm, open_devices, simulated_people
-from controller.table.keyboard import read_commands
-from controller.table.loop import TableLoop
-from controller.table.players import SeatedPlayer, default_players
-from controller.table.printer import Printer
-from controller.table.recovery import device_sync, replay
 from controller.table.registry import adapter_for
-from controller.table.snapshot import Snapshots
-from controller.table.strategy_cache import warm as warm_strategy
+from controller.terminal.keyboard import read_commands
+from controller.terminal.printer import Printer
 
 
 def build_core(config: TableConfig) -> TableCore:
@@ -92,6 +96,7 @@ async def run_table(
         source="table", round_id=core.round_id,
     )
     core.restarted()  # as replay will do at this entry next time
+    core.pace_goal = (config.protection.pace_target, config.protection.pace_window_s)  # None: the game's default target
     core.set_burn(config.table.burn_on_new_shoe)
     loop = TableLoop(core, journal)
     loop.applied_hooks.append(Snapshots(journal).applied)
@@ -102,6 +107,11 @@ async def run_table(
     advantage_watch = watch_table(loop, journal, config)  # a blackjack table's flags to the pit (docs/protection.md)
     if advantage_watch is not None:
         loop.listeners.append(advantage_watch)
+    wheel_watch = watch_wheel(loop, journal, config)  # a roulette table's wheel alerts to the pit
+    if wheel_watch is not None:
+        loop.listeners.append(wheel_watch)
+    loop.listeners.append(watch_pace(loop, journal, config))  # the pace against its target, and its alert
+    loop.listeners.append(watch_mismatches(loop, journal, config))  # two-source mismatch rates
     if result.round_id is not None and not as_json:
         out.write(f"resumed round {result.round_id} from the journal ({result.inputs} inputs replayed)\n")
     devices = await open_devices(config, core, loop.device_event)  # the game's and every other configured one
@@ -225,6 +235,6 @@ async def _start_spots(config: TableConfig, journal: Journal, loop: TableLoop, s
     broker = config.mqtt.connect_url(spots.broker) if spots.broker else feed_broker
     if broker is None:
         raise RuntimeError("devices.spots needs a broker: set devices.spots.broker or mqtt.broker")
-    from controller.table.spots import TableSpots
+    from controller.runtime.spots import TableSpots
 
     await stack.enter_async_context(TableSpots(loop, journal, broker, config.table.id, spots.spots))

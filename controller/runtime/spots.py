@@ -27,9 +27,9 @@ from typing import Any, Self
 
 from controller.games.base import ExpectKind
 from controller.journal import Entry, Journal
+from controller.runtime.loop import TableLoop
 from controller.table import inputs
 from controller.table.core import TableCore
-from controller.table.loop import TableLoop
 from controller.table.presses import lamp_options
 from drivers import registry
 from drivers.device import Device

@@ -17,8 +17,8 @@ import sys
 from typing import Any
 
 from controller.jsonbound import check_bounds, check_json
+from controller.runtime.loop import TableLoop
 from controller.table.inputs import COMMANDS, InputRefused, command
-from controller.table.loop import TableLoop
 
 #: the longest line a dealer may key (a correction with many changes fits)
 MAX_LINE = 8192

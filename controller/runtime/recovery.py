@@ -1,6 +1,6 @@
 """Resume on start: the last snapshot, then the journal's inputs after it through the same core as live.
 
-The newest usable ``snapshot`` row (``controller.table.snapshot``) gives the core as it stood
+The newest usable ``snapshot`` row (``controller.runtime.snapshot``) gives the core as it stood
 after input ``covers``; only the entries after that are read, streamed, and checked against
 the hash chain in the same pass, so a start costs the entries since the last snapshot, not the
 journal (docs/deployment.md). Without a usable snapshot the whole journal is replayed, and a
@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.journal import Journal
-from controller.table import inputs, snapshot
+from controller.runtime import snapshot
+from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.effects import DeviceCommand, Draw, Effect, Record
 from controller.table.game_device import resumption

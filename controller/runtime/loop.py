@@ -22,12 +22,12 @@ from typing import Any, Protocol
 from controller.commands.models import Command
 from controller.commands.parse import PitCommand, parse_order, parse_pit
 from controller.journal import Entry, Journal, JournalFull
+from controller.runtime.admission import RATE_LIMITED, Admission
+from controller.runtime.outage import DISK_FULL, OutputWriter
 from controller.table import inputs
-from controller.table.admission import RATE_LIMITED, Admission
 from controller.table.core import TableCore
 from controller.table.effects import DeviceCommand, Draw, Effect, Gate, LoadShoe, Record
 from controller.table.holds import ERROR, alert
-from controller.table.outage import DISK_FULL, OutputWriter
 from drivers.device import Device
 from drivers.errors import DeviceUnavailable, DriverError
 from drivers.events import DeviceEvent
@@ -68,9 +68,9 @@ class TableLoop:
         self._pit_serial = -1
         self.steps = 0
         self._busy = False
-        #: rate limits and counted refusals per input source (controller/table/admission.py)
+        #: rate limits and counted refusals per input source (controller/runtime/admission.py)
         self.admission = Admission(self._refusal_alert)
-        #: output writes, and the hold while the journal's disk is full (controller/table/outage.py)
+        #: output writes, and the hold while the journal's disk is full (controller/runtime/outage.py)
         self.writer = OutputWriter(journal, core, self._wrote, self._resumed, flush_inputs=self._journal_held_events)
         #: device events that came while the disk was full: a number really spun, a card really
         #: drawn cannot be refused, so they wait here in order and are journaled first when space

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from controller.games.base import Expect, ExpectKind
+from controller.runtime.loop import TableLoop
 from controller.table.core import BETTING, IDLE, PLAYING, SETTLING
 from controller.table.inputs import InputRefused
-from controller.table.loop import TableLoop
 from simulators.shoe import ShoeFirmware
 
 DEALER = "sim-dealer"

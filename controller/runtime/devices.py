@@ -15,13 +15,14 @@ from the current one (both known from the replayed journal) are dealt off silent
 
 from __future__ import annotations
 
-import importlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 from urllib.parse import quote
 
+from controller.config import TableConfig
+from controller.runtime.wheel import open_wheel
 from controller.shoe import Shoe
 from controller.table.core import TableCore
 from drivers import registry
@@ -31,25 +32,10 @@ from drivers.shoe import SessionConfig
 from simulators.devices import SimulatedDevice
 from simulators.shoe import ShoeFirmware
 
-if TYPE_CHECKING:  # the config imports the game registry, which imports the table
-    from controller.config import TableConfig
-    from controller.table.loop import TableLoop
-    from controller.table.players import SeatedPlayer, SimulatedTable
-
 log = logging.getLogger(__name__)
 
 Sink = Callable[[DeviceEvent], None]
-Opener = Callable[["TableConfig", TableCore, Sink], Awaitable[Device]]
-#: a game device's name -> "module:function" opening it from the config (imported when used)
-OPENERS: dict[str, str] = {
-    "shoe": "controller.table.devices:open_shoe",
-    "wheel": "controller.table.wheel:open_wheel",
-}
-#: a game device's name -> "module:function" building batch mode's simulated people on it
-PEOPLE: dict[str, str] = {
-    "shoe": "controller.table.devices:shoe_people",
-    "wheel": "controller.table.wheel:wheel_people",
-}
+Opener = Callable[[TableConfig, TableCore, Sink], Awaitable[Device]]
 
 SHOE = "shoe"
 #: the pit feed's MQTT link, as the table's health shows it (``link_alarm``)
@@ -121,9 +107,8 @@ async def open_shoe(config: TableConfig, core: TableCore, on_event: Callable[[De
     return await registry.open_device(url, SHOE, sink=on_event, **extras)
 
 
-def _load(spec: str) -> Any:
-    module, _, name = spec.partition(":")
-    return getattr(importlib.import_module(module), name)
+#: a game device's name -> what opens it from the config
+OPENERS: dict[str, Opener] = {SHOE: open_shoe, "wheel": open_wheel}
 
 
 def game_devices(core: TableCore) -> list[str]:
@@ -173,8 +158,7 @@ async def open_devices(config: TableConfig, core: TableCore, on_event: Sink) -> 
     devices = TableDevices(game_devices(core))
     try:
         for name in devices.game:
-            opener = cast(Opener, _load(OPENERS[name]))
-            devices.opened[name] = await opener(config, core, on_event)
+            devices.opened[name] = await OPENERS[name](config, core, on_event)
         for name, other in config.devices.others.items():
             if other.enabled:
                 devices.opened[name] = await registry.open_device(other.url, other.kind, name=name, sink=on_event)
@@ -183,19 +167,3 @@ async def open_devices(config: TableConfig, core: TableCore, on_event: Sink) -> 
         raise
     return devices
 
-
-def simulated_people(config: TableConfig, loop: TableLoop, devices: TableDevices, players: list[SeatedPlayer],
-                     rounds: int, pace: float, closed_by_replay: int) -> SimulatedTable:
-    """Batch mode's simulated people, on the game's first device (``PEOPLE``)."""
-    build = _load(PEOPLE[devices.game[0]])
-    return cast("SimulatedTable", build(config, loop, devices, players, rounds, pace, closed_by_replay))
-
-
-def shoe_people(config: TableConfig, loop: TableLoop, devices: TableDevices, players: list[SeatedPlayer],
-                rounds: int, pace: float, closed_by_replay: int) -> SimulatedTable:
-    from controller.table.players import SimulatedTable
-
-    firmware = devices.simulator_panel()
-    if firmware is None and config.devices.shoe.transport != "serial":  # serial: a rig deals (docs/hil.md)
-        raise RuntimeError("--rounds needs a simulated shoe (devices.shoe.transport = \"simulated\")")
-    return SimulatedTable(loop, firmware, players, rounds, pace, closed_by_replay)

@@ -18,17 +18,20 @@ import io
 import logging
 import os
 import pickle
+import sys
 import zlib
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from pydantic import BaseModel
 
 from controller.games.base import EngineRound
 from controller.journal import SNAPSHOT, Entry, Journal, JournalFull
+from controller.table import registry
 from controller.table.core import TableCore
 from controller.table.shoe_device import ShoeDevice
 
@@ -39,31 +42,71 @@ FORMAT = 1
 EVERY = 1000
 TABLE_SOURCE = "table"
 _ADAPTER = "adapter"
+_PROJECT = "controller."
 
-#: the pure layers (the layering test keeps I/O out of them): any class of theirs is state
-_PURE_MODULES = ("controller.games.", "controller.shoe", "controller.money", "controller.cards")
-#: the table's layer, which also holds the runtime (the loop, devices, the feed's wiring)
-_TABLE = "controller.table."
+#: the state machine's roots: the table, and through its game registry every engine and adapter
+_ROOTS = (TableCore, registry.Game)
 #: the two plain classes of the table's state (every other one is data, see ``_is_state``)
 _STATE_ROOTS = (TableCore, ShoeDevice)
-_STATE_MODULES = (*_PURE_MODULES, _TABLE)
+#: standard-library modules that reach outside the process: a module that uses one is not pure
+_OUTSIDE = frozenset({"asyncio", "fcntl", "http", "importlib", "io", "os", "pathlib", "pickle", "select", "shutil",
+                      "signal", "socket", "sqlite3", "ssl", "subprocess", "sys", "tempfile", "threading", "urllib"})
+
+
+def _uses(module: ModuleType) -> set[str]:
+    """The modules ``module``'s names come from: the modules it imported and the defining
+    module of every class and function it holds (a package's submodules are not followed:
+    they are its children, not what it uses)."""
+    used = set()
+    for value in vars(module).values():
+        if isinstance(value, ModuleType):
+            if not hasattr(module, "__path__") or not value.__name__.startswith(module.__name__ + "."):
+                used.add(value.__name__)
+        elif isinstance(value, type) or callable(value):
+            owner = getattr(value, "__module__", None)
+            if isinstance(owner, str):
+                used.add(owner)
+    return used
+
+
+@cache
+def state_machine() -> tuple[frozenset[str], frozenset[str]]:
+    """(the project's modules the state machine is made of, those of them that do no I/O of
+    their own), read from the loaded modules themselves: everything the table's core and its
+    game registry use, transitively. The runtime, the people and the faces are not in it: the
+    layering test keeps every arrow from the table pointing down. Nothing here is a list to keep."""
+    seen: set[str] = set()
+    todo = [root.__module__ for root in _ROOTS]
+    while todo:
+        name = todo.pop()
+        module = sys.modules.get(name)
+        if name in seen or module is None or not name.startswith(_PROJECT):
+            continue
+        seen.add(name)
+        todo.extend(_uses(module))
+    pure = {name for name in seen
+            if not any(used.partition(".")[0] in _OUTSIDE for used in _uses(sys.modules[name]))}
+    return frozenset(seen), frozenset(pure)
 
 
 def _is_state(cls: type) -> bool:
-    """A class a snapshot may build: any class of the pure layers, and of the table's layer one
-    that is data by its kind (a dataclass, a pydantic model, an enum, an engine's round, the
-    table and its shoe accounting), whose construction runs no code of its own. A class that
-    does I/O or wires processes (the loop, a device, the feed's listener) is none of these,
-    whatever module it is in: there is no list of modules to keep by hand."""
-    if cls.__module__.startswith(_PURE_MODULES):
+    """A class a snapshot may build: any class of a module of the state machine that does no
+    I/O, and of its other modules (the journal's, say) one that is data by its kind (a
+    dataclass, a pydantic model, an enum, an engine's round, the table and its shoe accounting),
+    whose construction runs no code of its own. A class of the runtime, a device or a face is
+    none of these: there is no list of modules to keep by hand."""
+    modules, pure = state_machine()
+    if cls.__module__ in pure:
         return True
-    return cls.__module__.startswith(_TABLE) and (
+    return cls.__module__ in modules and (
         dataclasses.is_dataclass(cls) or issubclass(cls, (BaseModel, Enum, EngineRound, *_STATE_ROOTS)))
+
+
 _STDLIB = frozenset({
     ("fractions", "Fraction"), ("decimal", "Decimal"), ("collections", "OrderedDict"), ("collections", "deque"),
     ("collections", "Counter"), ("collections", "defaultdict"), ("datetime", "datetime"), ("datetime", "date"),
     ("datetime", "timedelta"), ("datetime", "timezone"), ("builtins", "set"), ("builtins", "frozenset"),
-    ("builtins", "bytearray"), ("builtins", "complex"), ("controller.journal", "Entry"),
+    ("builtins", "bytearray"), ("builtins", "complex"),
 })
 
 
@@ -81,7 +124,7 @@ class SafeUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) in _STDLIB:
             return super().find_class(module, name)
-        if module.startswith(_STATE_MODULES):
+        if module in state_machine()[0]:
             found = super().find_class(module, name)
             if isinstance(found, type) and _is_state(found):
                 return found
@@ -110,13 +153,12 @@ def fingerprint() -> str:
     pinned = os.environ.get("CROUPIER_SNAPSHOT_FINGERPRINT")
     if pinned:
         return pinned
-    root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for sub in ("games", "table", "shoe.py", "money.py", "cards.py", "journal.py"):
-        base = root / sub
-        for path in sorted(base.rglob("*.py")) if base.is_dir() else [base]:
-            digest.update(path.relative_to(root).as_posix().encode())
-            digest.update(path.read_bytes())
+    for name in sorted(state_machine()[0]):
+        source = getattr(sys.modules[name], "__file__", None)
+        if source is not None:
+            digest.update(name.encode())
+            digest.update(Path(source).read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -1,0 +1,192 @@
+// Roulette layout of the dealer console (docs/console.md, "Roulette"): the table's own layout,
+// race track and double-ball bets as the server offers them (spin.layout: only what the rules
+// take), a chip tray from the table's limits, the betting window's countdown in the table's
+// clock, the last numbers and the hot and cold ones. Every cell is a button named by what it
+// bets ("17", "split 17-20", "voisins"); the DOM is built once per offer and updated in place.
+"use strict";
+const RouletteLayout = (() => {
+  const { el, keyed, setText } = Croupier;
+  const pct = (v, size) => `${(100 * v) / size}%`;
+  let chip = null; // the selected chip, minor units
+  let box = 1; // the box (player position) a touch bets for
+  let spread = null; // neighbours each side
+  let view = null;
+  let hooks = null;
+  let offset = 0; // the table's clock minus this page's, ms
+  let timer = null;
+
+  // ------------------------------------------------------------------ building (once)
+  function skeleton(root) {
+    if (root.dataset.built) return;
+    root.dataset.built = "1";
+    root.append(
+      el("div", { class: "rl-top" },
+        el("div", { id: "roulette-countdown", class: "rl-countdown", role: "timer", "aria-live": "off" }),
+        el("div", { id: "roulette-chips", class: "rl-chips", role: "group", "aria-label": "chips" }),
+        el("div", { class: "rl-box", role: "group", "aria-label": "box" },
+          el("button", { id: "roulette-box-down", "aria-label": "previous box", text: "◀", onclick: () => moveBox(-1) }),
+          el("span", { id: "roulette-box" }),
+          el("button", { id: "roulette-box-up", "aria-label": "next box", text: "▶", onclick: () => moveBox(1) }))),
+      el("div", { id: "roulette-grid", class: "rl-grid" }),
+      el("div", { id: "roulette-racetrack", class: "rl-strip", role: "group", "aria-label": "race track" }),
+      el("div", { id: "roulette-double-ball", class: "rl-strip", role: "group", "aria-label": "double ball" }),
+      el("div", { class: "rl-pace" },
+        el("div", { class: "rl-spread", id: "roulette-spread-row" },
+          el("button", { id: "roulette-spread-down", "aria-label": "fewer neighbours", text: "−", onclick: () => moveSpread(-1) }),
+          el("span", { id: "roulette-spread" }),
+          el("button", { id: "roulette-spread-up", "aria-label": "more neighbours", text: "+", onclick: () => moveSpread(1) })),
+        ...[["last", "last"], ["hot", "hot"], ["cold", "cold"]].map(([id, label]) => el("div", { id: `roulette-${id}-row` },
+          el("span", { class: "rl-label", text: `${label} ` }), el("span", { id: `roulette-${id}`, class: "numbers" })))));
+  }
+
+  function cellButton(cell, size) {
+    const b = el("button", { class: `rl-cell rl-${cell.type}` + (cell.colour ? ` n-${cell.colour}` : ""),
+      "aria-label": cell.name, "data-kind": cell.kind, onclick: () => place(cell) },
+      el("span", { class: "rl-name", text: cell.strip || cell.box ? shortName(cell) : "" }),
+      el("span", { class: "rl-stake" }));
+    if (cell.box) {
+      const [x0, y0, x1, y1] = cell.box;
+      Object.assign(b.style, { left: pct(x0, size[0]), top: pct(y0, size[1]), width: pct(x1 - x0, size[0]),
+        height: pct(y1 - y0, size[1]) });
+    } else if (cell.at) {
+      b.classList.add("rl-point");
+      Object.assign(b.style, { left: pct(cell.at[0], size[0]), top: pct(cell.at[1], size[1]) });
+    }
+    return b;
+  }
+  // what the cell shows (its accessible name says it in full)
+  function shortName(cell) {
+    if (cell.type === "straight") return cell.name;
+    if (cell.type === "neighbours") return cell.name.split(" ")[1];
+    if (cell.type === "both_on") return cell.name.split(" ").pop();
+    if (cell.type === "column") return `col ${cell.name.split(" ")[1]}`;
+    return cell.name;
+  }
+
+  // ------------------------------------------------------------------ touches
+  function place(cell) {
+    if (!view || chip === null) return;
+    const units = cell.spread ? 2 * spread + 1 : cell.units;
+    const kind = cell.spread ? `${cell.kind}:${spread}` : cell.kind;
+    hooks.send("bet", { box, amount: chip * units, kind });
+  }
+  function moveBox(step) {
+    const layout = view.spin.layout;
+    box = ((box - 1 + step + layout.boxes) % layout.boxes) + 1;
+    draw();
+  }
+  function moveSpread(step) {
+    const n = view.spin.layout.neighbours;
+    spread = Math.min(n.max, Math.max(n.min, spread + step));
+    draw();
+  }
+
+  // ------------------------------------------------------------------ drawing (in place)
+  function stakes(v) {
+    const on = new Map();
+    for (const b of v.boxes) if (b.box === box) for (const h of b.hands) for (const bet of h.bets) {
+      if (bet.payout !== null) continue;
+      const kind = bet.kind.startsWith("neighbours:") ? bet.kind.split(":").slice(0, 2).join(":") : bet.kind;
+      on.set(kind, (on.get(kind) || 0) + bet.stake);
+    }
+    return on;
+  }
+
+  const colourClass = (n) => (n === "0" || n === "00" ? "n-green" : RED.has(Number(n)) ? "n-red" : "n-black");
+  const numberSpan = (n) => el("span", { class: colourClass(n), text: n });
+  const RED = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
+
+  // numbers keyed by place (the same number may come up twice): each span updated in place
+  function drawNumbers(node, numbers, mark) {
+    const items = numbers.map((n, i) => ({ n, i }));
+    node.parentElement.hidden = items.length === 0;
+    keyed(node, items, (x) => x.i, (x) => numberSpan(x.n), (span, x) => {
+      setText(span, x.n);
+      span.className = colourClass(x.n);
+    });
+    [...node.children].forEach((span, i) => {
+      span.classList.toggle("newest", mark && i === 0);
+      if (mark && i === 0) span.setAttribute("aria-label", `${span.textContent}, newest`);
+      else span.removeAttribute("aria-label");
+    });
+  }
+
+  function draw() {
+    const v = view;
+    const layout = v.spin.layout;
+    const money = hooks.money;
+    if (chip === null || !layout.chips.includes(chip)) chip = layout.chips[0];
+    if (spread === null) spread = layout.neighbours.default;
+    if (box > layout.boxes) box = 1;
+    const betting = v.actions.some((a) => a.command === "bet");
+
+    keyed(document.getElementById("roulette-chips"), layout.chips, (c) => c,
+      (c) => el("button", { class: "rl-chip", onclick: () => { chip = c; draw(); } }),
+      (node, c) => {
+        setText(node, money(c));
+        node.setAttribute("aria-label", `chip ${money(c)}`);
+        node.setAttribute("aria-pressed", String(c === chip));
+      });
+    setText(document.getElementById("roulette-box"), `box ${box}`);
+    setText(document.getElementById("roulette-spread"), `neighbours: ${spread} each side`);
+
+    const on = stakes(v);
+    const byPlace = { grid: [], racetrack: [], double_ball: [] };
+    for (const c of layout.cells) byPlace[c.strip || "grid"].push(c);
+    const grid = document.getElementById("roulette-grid");
+    grid.style.aspectRatio = `${layout.size[0]} / ${layout.size[1]}`;
+    const update = (node, cell) => {
+      const staked = on.get(cell.kind);
+      setText(node.querySelector(".rl-stake"), staked ? money(staked) : "");
+      node.classList.toggle("staked", Boolean(staked));
+      node.disabled = !betting;
+    };
+    keyed(grid, byPlace.grid, (c) => c.kind, (c) => cellButton(c, layout.size), update);
+    keyed(document.getElementById("roulette-racetrack"), byPlace.racetrack, (c) => c.kind, (c) => cellButton(c), update);
+    keyed(document.getElementById("roulette-double-ball"), byPlace.double_ball, (c) => c.kind, (c) => cellButton(c), update);
+    document.getElementById("roulette-racetrack").hidden = byPlace.racetrack.length === 0;
+    document.getElementById("roulette-spread-row").hidden = !byPlace.racetrack.some((c) => c.spread);
+    document.getElementById("roulette-double-ball").hidden = byPlace.double_ball.length === 0;
+
+    const h = v.history || {};
+    drawNumbers(document.getElementById("roulette-last"), h.last_numbers || [], true);
+    drawNumbers(document.getElementById("roulette-hot"), (h.hot || []).map((x) => x.number), false);
+    drawNumbers(document.getElementById("roulette-cold"), (h.cold || []).map((x) => x.number), false);
+    tick();
+  }
+
+  // the betting window, counted down in the table's clock
+  function tick() {
+    const node = document.getElementById("roulette-countdown");
+    if (!node || !view) return;
+    const w = view.betting;
+    node.classList.remove("closing");
+    node.removeAttribute("aria-label");
+    if (!w) { setText(node, view.spin && view.spin.phase !== "betting" ? "no more bets" : ""); return; }
+    const now = Date.now() + offset;
+    if (!w.ends) {
+      setText(node, `bets open ${Math.max(0, Math.floor((now - Date.parse(w.opened)) / 1000))} s`);
+      return;
+    }
+    const left = Math.max(0, Math.ceil((Date.parse(w.ends) - now) / 1000));
+    setText(node, `${left} s`);
+    node.setAttribute("aria-label", `betting closes in ${left} seconds`);
+    node.classList.toggle("closing", left <= 5);
+  }
+
+  // The console calls this with each snapshot: root is the layout's section.
+  function render(root, v, given) {
+    hooks = given;
+    const offer = v.spin && v.spin.layout;
+    root.hidden = !offer;
+    if (!offer) { view = null; return; }
+    skeleton(root);
+    view = v;
+    if (v.betting && v.betting.now) offset = Date.parse(v.betting.now) - Date.now();
+    if (timer === null) timer = setInterval(tick, 250);
+    draw();
+  }
+
+  return { render };
+})();
+if (typeof module !== "undefined") module.exports = RouletteLayout;
