@@ -1,5 +1,5 @@
 """A real table on the floor: its loop's pit feed on the broker, its pit commands journaled as
-the table app journals them (controller/table/app.py)."""
+the table app journals them (controller/process.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from controller.feed import Feed
+from controller.process import FeedListener
 from controller.table import inputs
-from controller.table.app import FeedListener
 from tests.fixtures.mosquitto import MosquittoBroker
 
 

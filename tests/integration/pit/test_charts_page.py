@@ -21,7 +21,7 @@ async def test_a_losing_table_is_red_and_its_win_chart_has_axes(chromium: Any, p
         rl.append("round_closed", played(n), f"rl-{n:04d}")
     page = await open_pit(chromium, pit.url + "table/rl", "pat")
     await until_js(page, "document.querySelectorAll('#stats svg.chart').length >= 2")
-    await until_js(page, "document.querySelector('#stats .figure .v.hold').textContent === '-1100.00 %'")
+    await until_js(page, "document.querySelector('#stats .figure .v.hold')?.textContent === '-1100.00 %'")
     assert await page.locator("#stats .figure .v.hold.neg").count() == 1
     bars, win = page.locator("#stats svg.chart").nth(0), page.locator("#stats svg.chart").nth(1)
     actual = bars.locator("rect").first

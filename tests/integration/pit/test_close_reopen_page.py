@@ -50,13 +50,13 @@ async def test_the_pit_closes_and_reopens_a_table_and_its_console_follows(
             await until_js(page, ANSWERED.format("accepted"))
             assert await page.locator("#notice").inner_text() == "Close after round on bj-close: accepted by the table."
             await until_js(page, OFFERED.format("reopen"))
-            await until_js(page, "document.querySelector('#table-head .presence').textContent === 'closed'")
+            await until_js(page, "document.querySelector('#table-head .presence')?.textContent === 'closed'")
             await until_js(dealer, "document.getElementById('prompt').textContent === 'Table closed'")
             assert await dealer.locator("#actions button[data-command='open_round']").count() == 0
             await shot(page, "pit-table-closed-1280x800")
             await assert_clean(page)
             await page.goto(pit.url)  # the floor's tile too
-            await until_js(page, f"document.querySelector(\".tile[data-table='{TABLE}'] .presence\").textContent === 'closed'")
+            await until_js(page, f"document.querySelector(\".tile[data-table='{TABLE}'] .presence\")?.textContent === 'closed'")
             await page.goto(pit.url + f"table/{TABLE}")
 
             await until_js(page, OFFERED.format("reopen"))
