@@ -11,6 +11,15 @@ import asyncio
 import subprocess
 import time
 from collections.abc import Callable
+from typing import Generic, Protocol, TypeVar
+
+T = TypeVar("T")
+
+
+class Clock(Protocol):
+    """What ``until`` reads a deadline from: ``drivers.clock``'s clocks (a ``ScaledClock``)."""
+
+    def monotonic(self) -> float: ...
 
 #: how often a condition with no event to wait on is checked again (another process writes it)
 POLL_S = 0.02
@@ -37,21 +46,47 @@ def wait_until(condition: Callable[[], bool], what: str, *, within: float = 30.0
 
 async def until(condition: Callable[[], bool], what: str, *, within: float = 30.0,
                 arrived: asyncio.Event | None = None,
-                describe: Callable[[], str] | None = None) -> None:
+                describe: Callable[[], str] | None = None, clock: Clock | None = None,
+                poll: float = POLL_S) -> None:
     """Await until ``condition()`` holds, checked whenever ``arrived`` is set (a sink sets it
-    per message) or, with no event, every ``POLL_S``; AssertionError after ``within`` s."""
-    deadline = time.monotonic() + within
+    per message) or, with no event, every ``POLL_S``; AssertionError after ``within`` s.
+
+    ``clock``: ``within`` is seconds of that clock (the protocol time of a ``ScaledClock`` the
+    code under test runs on), not wall seconds. ``poll``: how often a condition with no event is
+    checked (a tight loop that paces a simulated dealer checks more often)."""
+    now = (clock or time).monotonic
+    deadline = now() + within
     while not condition():
-        remaining = deadline - time.monotonic()
+        remaining = deadline - now()
         if remaining <= 0:
             raise AssertionError(f"{what}: not within {within} s{_detail(describe)}")
         if arrived is None:
-            await asyncio.sleep(min(POLL_S, remaining))
+            await asyncio.sleep(poll)
             continue
         arrived.clear()
         if condition():
             return
         try:
-            await asyncio.wait_for(arrived.wait(), min(remaining, 0.2))
+            await asyncio.wait_for(arrived.wait(), 0.2 if clock is not None else min(remaining, 0.2))
         except TimeoutError:
             pass
+
+
+class Arrivals(Generic[T]):
+    """A sink that keeps what it is given (``seen``) and wakes ``until`` at every arrival."""
+
+    def __init__(self) -> None:
+        self.seen: list[T] = []
+        self.arrived = asyncio.Event()
+
+    def __call__(self, item: T) -> None:
+        self.seen.append(item)
+        self.arrived.set()
+
+    async def until(self, condition: Callable[[], bool], what: str = "the awaited arrivals", *,
+                    within: float = 15.0) -> None:
+        """``until(condition)``, woken per arrival; a failure lists the last few arrivals."""
+        await until(condition, what, within=within, arrived=self.arrived, describe=self.describe)
+
+    def describe(self) -> str:
+        return f"last arrivals: {[getattr(item, 'type', item) for item in self.seen[-8:]]}"
