@@ -44,3 +44,16 @@ def test_sections_are_mappings_or_toml_text_merged_into_one() -> None:
     assert document["limits"] == {"main": {"min": 200, "max": 1000}}
     assert document["mqtt"] == {"broker": "mqtt://h:1883", "insecure": True}
     assert document["devices"]["shoe"]["simulated"] == {"seed": 3, "stacked": ["AS", "KD"], "cut_after": 3}
+
+
+def test_a_floor_table_is_one_call(tmp_path: Path) -> None:
+    """What the back office's floor writes per table: its currency, a limit per bet kind, the
+    shoe on a pty with a longer gap timeout, the floor's broker."""
+    path = write_table_config(
+        tmp_path, "baccarat", name="bac1.toml", table_id="bac1", journal="bac1.journal", table={"currency": "EUR"},
+        limits={"player": {"min": 500, "max": 1000000}, "banker": {"min": 500, "max": 1000000},
+                "tie": {"min": 100, "max": 100000}},
+        devices={"shoe": simulated_shoe(gap_timeout=2.0, seed=7)}, mqtt={"broker": "mqtt://u:p@127.0.0.1:1883", "insecure": True})
+    config = load(path)
+    assert (config.table.id, config.table.currency, path.name) == ("bac1", "EUR", "bac1.toml")
+    assert config.limits["tie"].max == 100000 and config.mqtt.insecure
