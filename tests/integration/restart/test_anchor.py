@@ -54,7 +54,7 @@ def test_heads_recorded_off_the_table_prove_a_rewrite_made_with_the_key(mosquitt
         anchor.until("anchor: recording")
         table = run_table(config, log=tmp_path / "table.log")
         try:
-            wait_until(lambda: len(_recorded(heads)) >= 3, "three recorded heads", table)
+            wait_until(lambda: len(_recorded(heads)) >= 3, "three recorded heads", process=table, within=90)
         finally:
             table.send_signal(signal.SIGTERM)
             assert table.wait(60) == 0, (tmp_path / "table.log").read_text()
