@@ -55,10 +55,12 @@ def simulated_wheel(*, seed: int = 5, **simulated: Any) -> dict[str, Any]:
 def table_config(game: str = "blackjack", *, table_id: str = "t1", preset: str | None = None,
                  journal: str | Path = "table.journal", devices: Mapping[str, Section] | None = None,
                  limits: Section | None = None, rules: Section | None = None, mqtt: Section | None = None,
-                 table: Section | None = None, **sections: Section) -> str:
+                 table: Section | None = None, more: Mapping[str, Section] | None = None,
+                 **sections: Section) -> str:
     """The TOML of one table. ``limits`` None: ``LIMITS[game]`` (if any); ``mqtt`` None: no
     broker; ``table``: more keys of ``[table]``; ``sections``: any other top-level section,
-    e.g. ``console={...}`` (a mapping or its TOML body)."""
+    e.g. ``console={...}`` (a mapping or its TOML body); ``more``: sections whose name is taken
+    by a parameter, e.g. ``more={"journal": {"key_file": "table.key"}}``."""
     head: dict[str, Any] = {"id": table_id, "game": game, "preset": preset or PRESETS.get(game, "standard"),
                             "journal": str(journal)}
     document: dict[str, Any] = {"table": merge(head, table)}
@@ -70,7 +72,7 @@ def table_config(game: str = "blackjack", *, table_id: str = "t1", preset: str |
     if devices:
         document["devices"] = {name: section(body) for name, body in devices.items()}
     document["mqtt"] = section(mqtt) if mqtt is not None else {"broker": "none"}
-    for name, body in sections.items():
+    for name, body in {**sections, **(more or {})}.items():
         document[name] = section(body)
     return dumps(document)
 

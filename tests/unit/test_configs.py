@@ -46,6 +46,11 @@ def test_sections_are_mappings_or_toml_text_merged_into_one() -> None:
     assert document["devices"]["shoe"]["simulated"] == {"seed": 3, "stacked": ["AS", "KD"], "cut_after": 3}
 
 
+def test_a_section_named_like_a_parameter_goes_in_more() -> None:
+    document = tomllib.loads(table_config(journal="t.journal", more={"journal": {"key_file": "table.key"}}))
+    assert document["table"]["journal"] == "t.journal" and document["journal"] == {"key_file": "table.key"}
+
+
 def test_a_floor_table_is_one_call(tmp_path: Path) -> None:
     """What the back office's floor writes per table: its currency, a limit per bet kind, the
     shoe on a pty with a longer gap timeout, the floor's broker."""
