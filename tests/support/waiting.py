@@ -1,8 +1,9 @@
 """The one way a test waits: until a condition holds, woken by an event or a short poll.
 
 A fixed ``sleep`` guesses how long a loaded machine needs; these wait exactly as long as it
-takes and fail with what never happened. ``within`` is a deadline for a hung run, never a
-timing under test (timings are measured on the injected clock or in ``bench/``).
+takes and fail with what never happened. ``within`` on the wall is a deadline for a hung run,
+never a timing under test: a timing under test is a ``within`` on the injected clock
+(``clock=``, protocol seconds of a ``ScaledClock``), or a figure of ``bench/``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import asyncio
 import subprocess
 import time
 from collections.abc import Callable
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 T = TypeVar("T")
 
@@ -20,6 +21,7 @@ class Clock(Protocol):
     """What ``until`` reads a deadline from: ``drivers.clock``'s clocks (a ``ScaledClock``)."""
 
     def monotonic(self) -> float: ...
+
 
 #: how often a condition with no event to wait on is checked again (another process writes it)
 POLL_S = 0.02
@@ -30,7 +32,7 @@ def _detail(describe: Callable[[], str] | None) -> str:
 
 
 def wait_until(condition: Callable[[], bool], what: str, *, within: float = 30.0,
-               process: subprocess.Popen[bytes] | None = None,
+               process: subprocess.Popen[Any] | None = None,
                describe: Callable[[], str] | None = None) -> None:
     """Block until ``condition()`` holds (it reads what another process or thread writes).
 
