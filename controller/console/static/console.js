@@ -125,8 +125,7 @@ function renderRestart(v) {
   dlg.hidden = !v.restart;
   if (!v.restart) return;
   $("restart-text").textContent = `The table restarted with round ${v.round} open. ${v.hold.message}`;
-  const box = $("restart-actions");
-  box.replaceChildren(...v.actions.map(actionButton));
+  keyedActions($("restart-actions"), v.actions);
 }
 
 function betsEl(bets) {
@@ -168,19 +167,59 @@ function actionButton(a) {
 
 function act(a) {
   if (a.widget) { widget = a; renderWidget(); return; }
-  if (a.style === "confirm" && !window.confirm(`${a.label}?`)) return;
+  const question = CONFIRM[a.command];
+  if (question) { ask(a.label, question(view), () => run(a)); return; }
+  run(a);
+}
+function run(a) {
   widget = null;
   $("widget").replaceChildren();
   send(a.command, a.args || {});
 }
 
-function renderActions(v) {
-  // in place: a button the table still offers is the same element (a press held through an update registers)
-  keyed($("actions"), v.actions, (a) => `${a.command}:${JSON.stringify(a.args || {})}`, actionButton, (node, a) => {
+// ---------------------------------------------------------------- what cannot be undone asks first
+function voidSaid(v) {
+  let back = 0, backN = 0, stands = 0, standsN = 0;
+  for (const b of v.boxes) for (const h of b.hands) for (const bet of h.bets) {
+    if (bet.payout === null) { back += bet.stake; backN += 1; } else { stands += bet.payout; standsN += 1; }
+  }
+  const n = (k) => `${k} bet${k === 1 ? "" : "s"}`;
+  const returned = backN ? `Returned to the players: ${n(backN)}, ${money(back)}.` : "No bet is riding: nothing is returned.";
+  const stand = standsN ? ` Already settled and standing: ${n(standsN)}, ${money(stands)} paid.` : " Nothing settled before stands.";
+  return `Round ${v.round} is called off. ${returned}${stand} This cannot be undone.`;
+}
+const CONFIRM = {
+  void_round: voidSaid,
+  new_shoe: (v) => (v.shoe ? `Shoe ${v.shoe.number} is retired with ${v.shoe.dealt} cards dealt; the next card starts a new shoe. This cannot be undone.`
+    : "This cannot be undone."),
+};
+let confirmed = null;
+function ask(label, text, yes) {
+  confirmed = yes;
+  setText($("confirm-title"), `${label}?`);
+  setText($("confirm-text"), text);
+  setText($("confirm-yes"), label);
+  $("confirm-dialog").hidden = false;
+}
+function answer(ok) {
+  $("confirm-dialog").hidden = true;
+  const yes = confirmed;
+  confirmed = null;
+  if (ok && yes) yes();
+}
+
+// in place: a button the table still offers is the same element (a press held through an update registers)
+function keyedActions(parent, actions) {
+  keyed(parent, actions, (a) => `${a.command}:${JSON.stringify(a.args || {})}`, actionButton, (node, a) => {
     setText(node, a.label);
     node.className = a.style || "";
     node.onclick = () => act(a);
   });
+}
+
+function renderActions(v) {
+  // in place: a button the table still offers is the same element (a press held through an update registers)
+  keyedActions($("actions"), v.actions);
   if (widget) {
     // a picker or form stays open (and keeps what was keyed) while the table still offers it
     const still = v.actions.find((a) => a.command === widget.command && a.widget);
@@ -307,6 +346,8 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("signout-btn").addEventListener("click", logout);
   $("recall-btn").addEventListener("click", openRecall);
   $("recall-close").addEventListener("click", () => { $("recall").hidden = true; });
+  $("confirm-yes").addEventListener("click", () => answer(true));
+  $("confirm-no").addEventListener("click", () => answer(false));
   $("sim-next").addEventListener("click", () => sim("next"));
   $("sim-noread").addEventListener("click", () => sim("noread"));
   $("sim-choose").addEventListener("click", () => {

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from controller.table.core import IDLE, SETTLING
-from tests.integration.browser.conftest import result_text, shot, signed_in, stop_table, tap, until
+from tests.integration.browser.conftest import confirm, result_text, shot, signed_in, stop_table, tap, until
 from tests.integration.browser.test_console_play import BLACKJACK_SHOE, key_bet, sim_card
 
 TOUCH_PX = 57  # 15 mm at 96 CSS px per inch
