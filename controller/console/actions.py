@@ -18,6 +18,7 @@ from controller.cards import DECK, CardError, parse_card
 from controller.commands import models as cmd
 from controller.commands.models import BY_NAME, DEALER, PIT, Command, Name
 from controller.commands.parse import parse_order
+from controller.console.betform import chips, offered_kinds
 from controller.games.base import ExpectKind
 from controller.games.roulette.layout import wheel
 from controller.jsonbound import InputRefused
@@ -112,9 +113,10 @@ def legal_actions(core: TableCore) -> list[dict[str, Any]]:
     expect = engine.expects()
     actions = []
     if expect.kind is ExpectKind.BETS:
-        first = core.adapter.bet_kind
-        kinds = sorted(core.rules.limits, key=lambda k: (k != first, k)) or [first]
-        actions.append({**_button(cmd.Bet), "widget": "bet", "kinds": kinds})
+        kinds = offered_kinds(core.rules, core.adapter.bet_kind)
+        actions.append({**_button(cmd.Bet), "widget": "bet", "kinds": kinds,
+                        "boxes": int(getattr(core.rules, "boxes", 7)),
+                        "chips": chips(core.rules.limits, kinds, core.currency[1])})
         if core.adapter.uses_shoe:
             actions.append(_button(cmd.CloseBetting, style="primary"))
     elif expect.kind is ExpectKind.DECISION and expect.box is not None:

@@ -256,23 +256,46 @@ function renderWidget() {
   }
 }
 
+// bet kinds as the dealer says them
+const KIND_WORDS = { main: "main", behind: "bet behind", behind_stay: "behind (stays)", perfect_pairs: "Perfect Pairs",
+  "21+3": "21+3", suit_em_up: "Suit 'em Up", lucky_lucky: "Lucky Lucky", hot_3: "Hot 3", bust_it: "Bust It", crazy_7: "Crazy 7" };
+const kindWords = (k) => KIND_WORDS[k] || k.replaceAll("_", " ");
+
+// one choice among buttons (box, bet kind): the chosen one is pressed
+function choices(id, label, values, text, chosen, onPick) {
+  const row = el("div", { class: "choices", id, role: "group", "aria-label": label });
+  const mark = (v) => { for (const b of row.children) b.setAttribute("aria-pressed", String(b.dataset.value === String(v))); };
+  for (const v of values) {
+    row.append(el("button", { "data-value": v, "aria-label": `${label} ${text(v)}`, onclick: () => { onPick(v); mark(v); } }, text(v)));
+  }
+  mark(chosen);
+  return row;
+}
+
 function renderBetForm(w, box) {
-  const unit = 10 ** view.currency.digits;
-  let amount = 0;
+  const bet = { box: 1, kind: w.kinds[0], chips: [] };
+  const total = () => bet.chips.reduce((a, b) => a + b, 0);
   const shown = el("span", { class: "money", id: "bet-amount", text: money(0) });
-  const boxSel = el("select", { id: "bet-box" }, ...[1, 2, 3, 4, 5, 6, 7].map((n) => el("option", { value: n, text: `box ${n}` })));
-  const kindSel = el("select", { id: "bet-kind" }, ...w.kinds.map((k) => el("option", { value: k, text: k })));
-  const add = (major) => { amount += major * unit; shown.textContent = money(amount); };
-  const chips = el("div", { class: "chips" }, ...[1, 5, 10, 25, 100, 500].map((m) =>
-    el("button", { "data-chip": m, onclick: () => add(m) }, `+${m}`)),
-    el("button", { onclick: () => { amount = 0; shown.textContent = money(0); } }, "clear"));
+  const redraw = () => setText(shown, money(total()));
+  const player = el("input", { id: "bet-player", type: "text", maxlength: "64", autocomplete: "off",
+    placeholder: "seat 1 or player card", "aria-label": "player: seat or player card id" });
+  const seat = (n) => { player.placeholder = `seat ${n} or player card`; };
+  const boxes = Array.from({ length: w.boxes || 7 }, (_, i) => i + 1);
+  const chipRow = el("div", { class: "chips", id: "bet-chips" }, ...w.chips.map((c) =>
+    el("button", { "data-chip": c, "aria-label": `chip ${money(c)}`, onclick: () => { bet.chips.push(c); redraw(); } }, money(c))),
+    el("button", { id: "bet-undo", "aria-label": "undo the last chip", onclick: () => { bet.chips.pop(); redraw(); } }, "undo chip"),
+    el("button", { id: "bet-clear", "aria-label": "clear the amount", onclick: () => { bet.chips = []; redraw(); } }, "clear"));
   const place = el("button", { class: "primary", id: "bet-place", onclick: () => {
-    if (amount <= 0) { setResult("refused", "refused: key an amount first"); return; }
-    send("bet", { box: Number(boxSel.value), amount, kind: kindSel.value });
-    amount = 0; shown.textContent = money(0);
+    if (total() <= 0) { setResult("refused", "refused: key an amount first"); return; }
+    const who = player.value.trim() || `seat ${bet.box}`;
+    send("bet", { box: bet.box, amount: total(), kind: bet.kind, player: who });
+    bet.chips = []; redraw();
   } }, "Place bet");
-  box.replaceChildren(el("h2", { text: "Key a bet" }), el("div", { class: "field" }, boxSel, kindSel),
-    chips, el("div", { class: "field" }, "amount ", shown), place);
+  box.replaceChildren(el("h2", { text: "Key a bet" }),
+    el("div", { class: "field" }, el("span", { class: "label", text: "box" }), choices("bet-box", "box", boxes, String, bet.box, (n) => { bet.box = n; seat(n); })),
+    w.kinds.length > 1 ? el("div", { class: "field" }, el("span", { class: "label", text: "bet" }), choices("bet-kind", "bet", w.kinds, kindWords, bet.kind, (k) => { bet.kind = k; })) : null,
+    el("div", { class: "field" }, el("span", { class: "label", text: "player" }), player),
+    chipRow, el("div", { class: "field" }, "amount ", shown, place));
 }
 
 function renderFooter(v) {

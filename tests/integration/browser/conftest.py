@@ -39,6 +39,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
+README_IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
 PASSWORD = "secret"
 #: the roulette table's wheel at 10x protocol speed, with a betting window a person can use
 SLOW_BETS = Timings(before_game=0.5, place_bets=40.0, ball_in_rim=3.0, no_more_bets=3.0, result=0.5,
@@ -67,6 +68,15 @@ async def shot(page: Any, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     await page.screenshot(path=str(path), full_page=False)
+    return path
+
+
+async def readme_shot(page: Any, name: str) -> Path:
+    """A screenshot the README shows: saved with the others and into docs/images/ (the suite
+    regenerates the README's console pictures)."""
+    path = await shot(page, name)
+    assert path.stat().st_size > 10_000
+    shutil.copy(path, README_IMAGES / f"{name}.png")
     return path
 
 
