@@ -8,7 +8,7 @@ it was taken. Each page numbers its commands (``cseq``); a number seen before is
 memory and never submitted twice, so a double tap or a replay after a reconnect is harmless.
 
 Snapshots are coalesced: however many entries one step writes, each page gets one snapshot per
-loop turn, plus one a second for the devices' "last seen" (docs/console.md).
+loop turn, plus one a second (an offline device's "for N s" counts on; docs/console.md).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from typing import Any
 from controller.auth import Session
 from controller.commands.models import Command
 from controller.console.actions import PIT_COMMANDS, RequestRefused, checked_order, legal_actions, parse_request
+from controller.console.devices import DeviceStatus
 from controller.console.view import table_view
 from controller.journal import Entry
 from controller.table import inputs
@@ -79,7 +80,7 @@ class ConsoleHub:
         self.pages: dict[str, Page] = {}
         #: client -> cseq -> the answer it was given (kept across reconnects of that client)
         self.answers: dict[str, OrderedDict[int, dict[str, Any]]] = {}
-        self.last_seen: dict[str, float] = {}
+        self.device_status = DeviceStatus()
         self.version = 0
         self._scheduled = False
         self._pending: dict[int, _Pending] = {}
@@ -121,11 +122,7 @@ class ConsoleHub:
     def snapshot(self) -> dict[str, Any]:
         view = table_view(self.core, currency=self.currency, digits=self.digits)
         now = self.clock()
-        view["devices"] = [
-            {"name": name, "online": bool(h.get("online")), "fault": h.get("fault"),
-             "seen_ago": round(now - self.last_seen[name], 1) if name in self.last_seen else None}
-            for name, h in sorted(self.core.devices.items())
-        ]
+        view["devices"] = self.device_status.lines(self.core.devices, now)
         view["offline"] = [d["name"] for d in view["devices"] if not d["online"]]
         view["actions"] = legal_actions(self.core)
         view["recall_allowed"] = self.core.engine is None or self.core.hold is not None
@@ -153,8 +150,6 @@ class ConsoleHub:
 
     # ------------------------------------------------------------------ listener
     def on_entry(self, entry: Entry) -> None:
-        if entry.kind == inputs.DEVICE:
-            self.last_seen[str(entry.payload.get("device", entry.source))] = self.clock()
         if entry.kind in inputs.INPUT_KINDS:
             self._answer_current()
             self._current = entry.seq if entry.seq in self._pending else None

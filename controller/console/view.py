@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.console.betform import offered_kinds
+from controller.console.words import hold_prompt
 from controller.games.base import Expect
 from controller.table.core import TableCore
 
@@ -72,7 +74,7 @@ def table_view(core: TableCore, *, currency: str = "EUR", digits: int = 2) -> di
         "currency": {"code": currency, "digits": digits},
         "phase": "hold" if core.hold is not None else core.phase,
         "round": core.round_id,
-        "prompt": core.prompt(),
+        "prompt": hold_prompt(core.hold.view()) if core.hold is not None else core.prompt(),
         "notice": core.notice,
         "closing": core.closing,
         "dealer": getattr(core, "dealer", None),
@@ -87,4 +89,5 @@ def table_view(core: TableCore, *, currency: str = "EUR", digits: int = 2) -> di
         "alerts": [dict(a) for _, a in sorted(core.alerts_open.items())],
         "history": view.history(list(core.records.values()), core.shoe.shoe_id),
         "limits": {k: v.model_dump() for k, v in core.rules.limits.items()},
+        "offered": offered_kinds(core.rules, core.adapter.bet_kind),
     }

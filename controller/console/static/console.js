@@ -22,6 +22,8 @@ function money(minor) {
   return minor === null || minor === undefined ? "" : Croupier.money(minor, view.currency);
 }
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const cardText = (card) => (card && card.length === 2 && SUITS[card[1]] ? (card[0] === "T" ? "10" : card[0]) + SUITS[card[1]] : "face down");
+const sentence = (text) => { const t = String(text || ""); return t ? t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : ""; };
 function cardEl(card) {
   if (card === null) return el("span", { class: "card back", title: "face down", "data-card": "hidden" });
   const rank = card[0] === "T" ? "10" : card[0];
@@ -107,9 +109,9 @@ function render() {
   off.textContent = v.offline.length ? `OFFLINE: ${v.offline.join(", ")} — check the cable and power` : "";
   const hold = $("hold-banner");
   hold.hidden = !v.hold || v.restart;
-  if (v.hold) hold.textContent = `HOLD (${v.hold.code})` +
-    (v.hold.cards.length ? ` — held cards: ${v.hold.cards.join(" ")}` : "") +
-    ` — ways out: ${v.hold.options.map((o) => o.replace("_", " ")).join(" or ")}`;
+  if (v.hold) setText(hold, `HOLD — ${v.hold.message}` +
+    (v.hold.cards.length ? ` — held cards: ${v.hold.cards.map(cardText).join(" ")}` : "") +
+    ` — ways out: ${v.actions.map((a) => a.label).join(" or ")}`);
   renderRestart(v);
   renderFelt(v);
   renderActions(v);
@@ -124,29 +126,39 @@ function renderRestart(v) {
   const dlg = $("restart-dialog");
   dlg.hidden = !v.restart;
   if (!v.restart) return;
-  $("restart-text").textContent = `The table restarted with round ${v.round} open. ${v.hold.message}`;
+  setText($("restart-text"), sentence(v.hold.message));
   keyedActions($("restart-actions"), v.actions);
+}
+
+// what a settled bet came to, in the dealer's words: "paid" only for money paid, the win told
+// apart from the stake returned
+function settledWords(stake, payout) {
+  if (payout === null || payout === undefined) return "";
+  if (payout === 0) return "lost";
+  if (payout < stake) return `${money(payout)} returned`;
+  if (payout === stake) return `stake returned (${money(payout)})`;
+  return `won ${money(payout - stake)}, paid ${money(payout)} with the stake`;
 }
 
 function betsEl(bets) {
   return el("div", { class: "bets" }, ...bets.map((b) => el("div", {},
-    `${b.kind}${b.player ? " " + b.player : ""}: `, el("span", { class: "money", text: money(b.stake) }),
-    b.payout === null ? "" : ` → paid ${money(b.payout)}`)));
+    `${kindWords(b.kind)}${b.player ? " · " + b.player : ""}: `, el("span", { class: "money", text: money(b.stake) }),
+    b.payout === null ? "" : ` → ${settledWords(b.stake, b.payout)}`)));
 }
 
 function renderFelt(v) {
   const exp = v.expect || {};
   $("house").replaceChildren(...v.house.map((h) => el("div", { class: "spot house", "data-spot": h.name },
     el("h3", { text: h.name }), el("div", { class: "cards" }, ...h.cards.map(cardEl)),
-    h.total !== null ? el("span", { class: "total", text: h.total }) : null)));
+    h.total !== null && h.cards.length ? el("span", { class: "total", text: h.total }) : null)));
   $("boxes").replaceChildren(...v.boxes.map((b) => {
     const expected = exp.box === b.box;
     return el("div", { class: "spot box" + (expected ? " expected" : ""), "data-box": b.box },
       el("h3", { text: `Box ${b.box}${b.owner ? " · " + b.owner : ""}` }),
       ...b.hands.map((h) => el("div", { class: "hand", "data-hand": h.hand },
         el("div", { class: "cards" }, ...h.cards.map(cardEl),
-          h.total !== null ? el("span", { class: "total", text: h.total }) : null),
-        h.state ? el("div", { class: "state", "data-state": h.state, text: h.state }) : null,
+          h.total !== null && h.cards.length ? el("span", { class: "total", text: h.total }) : null),
+        h.state && h.cards.length ? el("div", { class: "state", "data-state": h.state, text: h.state }) : null,
         betsEl(h.bets))));
   }));
   const spin = $("spin");
@@ -309,10 +321,9 @@ function renderFooter(v) {
   } else shoe.replaceChildren(el("h2", { text: "Wheel" }), el("div", { text: v.spin ? v.spin.phase : "no spin" }));
   $("devices").replaceChildren(el("h2", { text: "Devices" }), ...v.devices.map((d) =>
     el("div", { class: "device" + (d.online ? "" : " offline"), "data-device": d.name },
-      `${d.name}: ${d.fault ? "FAULT " + d.fault : d.online ? "online" : "OFFLINE"}`,
-      el("span", { class: "state", text: d.seen_ago === null ? " · never seen" : ` · last seen ${d.seen_ago.toFixed(0)} s ago` }))));
+      `${d.name}: ${d.text}`)));
   $("alerts").replaceChildren(el("h2", { text: `Open alerts (${v.alerts.length})` }), ...v.alerts.map((a) =>
-    el("div", { class: "alert", "data-alert": a.seq }, `#${a.seq} ${a.code}: ${a.message} `,
+    el("div", { class: "alert", "data-alert": a.seq, "data-code": a.code }, `${a.time ? a.time + " " : ""}${sentence(a.message)} `,
       role === "pit_boss" ? el("button", { onclick: () => send("acknowledge_alert", { alert: a.seq }) }, "Acknowledge") : "")));
   const hist = $("history");
   if (v.history.last_numbers) {
@@ -321,8 +332,9 @@ function renderFooter(v) {
   } else if (v.history.bead_plate) {
     hist.replaceChildren(el("h2", { text: "Bead plate" }), el("div", { class: "bead", id: "bead-plate" },
       ...v.history.bead_plate.map((b) => el("span", { class: b.winner || "", text: (b.winner || "?")[0].toUpperCase() }))));
-  } else hist.replaceChildren(el("h2", { text: "Limits" }), ...Object.entries(v.limits).map(([k, l]) =>
-    el("div", { text: `${k}: ${money(l.min)} – ${money(l.max)}` })));
+  } else hist.replaceChildren(el("h2", { text: "Limits" }), ...Object.entries(v.limits)
+    .filter(([k]) => !v.offered || v.offered.includes(k)).map(([k, l]) =>
+      el("div", { text: `${kindWords(k)}: ${money(l.min)} – ${money(l.max)}` })));
 }
 
 // ---------------------------------------------------------------- recall and corrections
@@ -335,26 +347,39 @@ async function openRecall() {
   list.replaceChildren(...body.rounds.map(recallRound));
 }
 
+// a payout keyed in major units ("20", "20.50") as minor units; null when empty or not money
+function keyedMinor(text) {
+  const t = String(text).trim();
+  const digits = view.currency.digits;
+  const shape = digits ? new RegExp(`^\\d{1,9}(\\.\\d{1,${digits}})?$`) : /^\d{1,12}$/;
+  if (!shape.test(t)) return null;
+  const [whole, frac = ""] = t.split(".");
+  return Number(whole) * 10 ** digits + Number((frac + "0".repeat(digits)).slice(0, digits) || "0");
+}
+
 function recallRound(r) {
   const rows = r.bets.map((b) => {
-    const input = el("input", { type: "number", min: "0", step: "0.01", "aria-label": "corrected payout", size: "8" });
-    const fix = el("button", { onclick: () => {
-      const reason = window.prompt("Reason for the correction?");
+    const input = el("input", { type: "text", inputmode: "decimal", "aria-label": `corrected payout of box ${b.box}.${b.hand} ${kindWords(b.kind)}`, size: "8",
+      placeholder: view.currency.code });
+    const fix = el("button", { disabled: true, onclick: () => {
+      const payout = keyedMinor(input.value);  // an empty or unreadable field is never a payout of 0
+      if (payout === null) { setResult("refused", "refused: key the corrected payout first"); return; }
+      const reason = window.prompt(`Correct box ${b.box}.${b.hand} ${kindWords(b.kind)} from ${money(b.payout)} to ${money(payout)}: reason?`);
       if (!reason) return;
-      const payout = Math.round(Number(input.value) * 10 ** view.currency.digits);
       const change = { box: b.box, hand: b.hand, kind: b.kind, payout };
       if (b.player) change.player = b.player;
       send("correct", { round: r.round, reason, changes: [change] });
     } }, "Request correction");
-    return el("tr", {}, el("td", { text: `box ${b.box}.${b.hand}` }), el("td", { text: b.kind }),
-      el("td", { text: b.player }), el("td", { text: money(b.stake) }), el("td", { text: money(b.payout) }),
+    input.addEventListener("input", () => { fix.disabled = keyedMinor(input.value) === null; });
+    return el("tr", {}, el("td", { text: `box ${b.box}.${b.hand}` }), el("td", { text: kindWords(b.kind) }),
+      el("td", { text: b.player || "—" }), el("td", { text: money(b.stake) }), el("td", { text: settledWords(b.stake, b.payout) }),
       el("td", {}, input, fix));
   });
   return el("div", { class: "recall-round", "data-round": r.round },
-    el("h2", { text: `RECALL ${r.round} · ${r.status} · ${r.closed}` }),
-    el("div", { class: "state", text: JSON.stringify(r.outcome).slice(0, 300) }),
-    el("table", { class: "bets-table" }, el("tr", {}, ...["bet", "kind", "player", "stake", "paid", ""].map((h) => el("th", { text: h }))), ...rows),
-    r.corrections.length ? el("div", { text: `corrected ${r.corrections.length}×` }) : null);
+    el("h2", { text: `Round ${r.round} · ${r.status} · closed ${r.closed}${r.dealer ? " · dealer " + r.dealer : ""}` }),
+    el("div", { class: "outcome" }, ...r.lines.map((line) => el("div", { text: line }))),
+    el("table", { class: "bets-table" }, el("tr", {}, ...["bet", "kind", "player", "stake", "result", ""].map((h) => el("th", { text: h }))), ...rows),
+    r.corrections ? el("div", { text: `corrected ${r.corrections} time${r.corrections === 1 ? "" : "s"}` }) : null);
 }
 
 // ---------------------------------------------------------------- simulator panel
@@ -379,6 +404,10 @@ window.addEventListener("DOMContentLoaded", async () => {
     $("sim-picker").replaceChildren(cardPicker(all, (c) => { sim("card", c); $("sim-picker").replaceChildren(); }));
   });
   const me = await api("/api/me");
+  if (me.data && me.data.table) {
+    setText($("login-table"), `Table ${me.data.table} · ${me.data.game}`);
+    document.title = `Croupier — ${me.data.table} — dealer console`;
+  }
   if (me.ok) signedIn(Croupier.session(me.data));
   else showLogin();
 });

@@ -96,7 +96,9 @@ async def test_after_a_restart_the_console_asks_resume_or_void(chromium: Any, co
     page = await signed_in(chromium, again.url, "dana")
     dialog = page.locator("#restart-dialog")
     await dialog.wait_for(state="visible", timeout=10_000)
-    assert "Resume or void?" in await dialog.text_content()
+    said = str(await dialog.text_content())
+    assert "Resume or void?" in said
+    assert said.lower().count("restarted with round") == 1, said  # told once, not twice
     commands = await dialog.locator("button").evaluate_all("bs => bs.map(b => b.dataset.command)")
     assert sorted(commands) == ["resume", "void_round"]
     await shot(page, "console-restart-1280x800")
