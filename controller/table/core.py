@@ -145,7 +145,7 @@ class TableCore:
             elif entry.kind == inputs.DRAW:
                 self._draw(entry.payload)
         except Refusal as refusal:
-            self.alert(WARNING, refusal.code, refusal.message, refused=entry.payload)
+            self.alert(WARNING, refusal.code, refusal.text(*self.currency), refused=entry.payload)
         except Exception as exc:  # noqa: BLE001 - whatever it is, this entry must not brick the table
             self._unapplicable(entry, exc)
         if self.serial != serial:
@@ -269,7 +269,7 @@ class TableCore:
         try:
             return make()
         except RuleError as exc:
-            raise Refusal(exc.rule, exc.message) from None
+            raise Refusal(exc.rule, exc.message, exc.said) from None
 
     def open_round(self) -> None:
         check_can_open(self)
@@ -287,7 +287,7 @@ class TableCore:
         try:
             self.engine.apply(action)
         except RuleError as exc:
-            raise Refusal(exc.rule, exc.message) from None
+            raise Refusal(exc.rule, exc.message, exc.said) from None
         self.advanced()
 
     def release(self, way: str, *, by_pit: bool = False, reason: str | None = None, by: str | None = None) -> None:
