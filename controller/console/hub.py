@@ -26,6 +26,7 @@ from controller.auth import Session
 from controller.commands.models import Command
 from controller.console.actions import PIT_COMMANDS, RequestRefused, checked_order, legal_actions, parse_request
 from controller.console.devices import DeviceStatus
+from controller.console.notices import PitNotices
 from controller.console.view import table_view
 from controller.journal import Entry
 from controller.table import inputs
@@ -81,6 +82,7 @@ class ConsoleHub:
         #: client -> cseq -> the answer it was given (kept across reconnects of that client)
         self.answers: dict[str, OrderedDict[int, dict[str, Any]]] = {}
         self.device_status = DeviceStatus()
+        self.pit_notices = PitNotices()
         self.version = 0
         self._scheduled = False
         self._pending: dict[int, _Pending] = {}
@@ -128,6 +130,7 @@ class ConsoleHub:
         view["recall_allowed"] = self.core.engine is None or self.core.hold is not None
         view["restart"] = self.core.hold is not None and self.core.hold.code == "table.restart"
         view["sign_in_known"] = "sign_in" in inputs.COMMANDS
+        view["pit_notice"] = self.pit_notices.latest
         for name, extra in self.extras.items():
             view[name] = extra()
         self.version += 1
@@ -150,6 +153,7 @@ class ConsoleHub:
 
     # ------------------------------------------------------------------ listener
     def on_entry(self, entry: Entry) -> None:
+        self.pit_notices.on_entry(entry)
         if entry.kind in inputs.INPUT_KINDS:
             self._answer_current()
             self._current = entry.seq if entry.seq in self._pending else None
@@ -165,6 +169,7 @@ class ConsoleHub:
         self._schedule()
 
     def _quiet(self) -> None:
+        self.pit_notices.settle()
         self._answer_current()
         self._schedule()
 

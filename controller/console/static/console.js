@@ -16,6 +16,7 @@ let view = null;
 let socket = null;
 let widget = null; // the open picker or form: {command, ...}
 let role = null; // "dealer" or "pit_boss": the pit boss also acknowledges alerts here
+let me = null; // the signed-in user
 
 // ---------------------------------------------------------------- money and cards
 function money(minor) {
@@ -88,6 +89,7 @@ function signedIn(body) {
   $("signout-btn").hidden = false;
   setText($("who"), `(${body.user})`);
   role = body.role;
+  me = body.user;
   connect();
 }
 async function logout() {
@@ -112,6 +114,7 @@ function render() {
   if (v.hold) setText(hold, `HOLD — ${v.hold.message}` +
     (v.hold.cards.length ? ` — held cards: ${v.hold.cards.map(cardText).join(" ")}` : "") +
     ` — ways out: ${v.actions.map((a) => a.label).join(" or ")}`);
+  renderNotice(v);
   renderRestart(v);
   renderFelt(v);
   renderActions(v);
@@ -120,6 +123,27 @@ function render() {
   const sim = $("simulator");
   sim.hidden = !v.simulator;
   if (v.simulator) $("sim-status").dataset.state = v.simulator.state;
+}
+
+// what the pit did to the table: shown until the dealer has read it; what the page said
+// before it (a result, a refusal) is stale once the pit acted
+let noticeShown = null;
+function renderNotice(v) {
+  const n = v.pit_notice;
+  const read = Number(store.getItem("console-notice-read") || "0");
+  const show = Boolean(n) && n.seq > read;
+  $("notice").hidden = !show;
+  if (!show) return;
+  if (n.seq !== noticeShown) {
+    noticeShown = n.seq;
+    if (n.sender !== me) setResult("", "");  // the sender's own answer is not stale
+  }
+  setText($("notice-text"), sentence(n.text));
+  $("notice").dataset.seq = n.seq;
+}
+function noticeRead() {
+  store.setItem("console-notice-read", $("notice").dataset.seq || "0");
+  $("notice").hidden = true;
 }
 
 function renderRestart(v) {
@@ -394,6 +418,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("signout-btn").addEventListener("click", logout);
   $("recall-btn").addEventListener("click", openRecall);
   $("recall-close").addEventListener("click", () => { $("recall").hidden = true; });
+  $("notice-ok").addEventListener("click", noticeRead);
   $("confirm-yes").addEventListener("click", () => answer(true));
   $("confirm-no").addEventListener("click", () => answer(false));
   $("sim-next").addEventListener("click", () => sim("next"));
