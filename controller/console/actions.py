@@ -19,6 +19,7 @@ from controller.commands import models as cmd
 from controller.commands.models import BY_NAME, DEALER, PIT, Command, Name
 from controller.commands.parse import parse_order
 from controller.console.betform import chips, offered_kinds
+from controller.console.words import command_words
 from controller.games.base import ExpectKind
 from controller.games.roulette.layout import wheel
 from controller.jsonbound import InputRefused
@@ -146,14 +147,14 @@ def checked_order(core: TableCore, role: Role, request: ConsoleRequest) -> Comma
     ``RequestRefused`` with the reason shown to the dealer."""
     order, name = request.order, request.command
     if name in PIT_COMMANDS and role != "pit_boss":
-        raise RequestRefused("console.role", f"{name} is for the pit boss only")
+        raise RequestRefused("console.role", f"{command_words(name)} is for the pit boss only")
     if order.round_bound:
         if request.round != core.round_id:
             raise RequestRefused("console.stale", f"the screen showed round {request.round or 'none'}, the table is "
                                                   f"at {core.round_id or 'no round'}: look again")
         offered = {a["command"] for a in legal_actions(core)}
         if name not in offered:
-            raise RequestRefused("console.not_now", f"{name.replace('_', ' ')} is not possible now: {core.prompt()}")
+            raise RequestRefused("console.not_now", f"{command_words(name)} is not possible now: {core.prompt()}")
     if isinstance(order, cmd.KeyCard):
         try:
             card = parse_card(order.card)
