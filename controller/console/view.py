@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.console.betform import offered_kinds
-from controller.console.words import hold_prompt
+from controller.console.words import hold_prompt, hold_view
 from controller.games.base import Expect
 from controller.table.core import TableCore
 
@@ -78,7 +78,7 @@ def table_view(core: TableCore, *, currency: str = "EUR", digits: int = 2) -> di
         "notice": core.notice,
         "closing": core.closing,
         "dealer": getattr(core, "dealer", None),
-        "hold": core.hold.view() if core.hold is not None else None,
+        "hold": hold_view(core.hold.view()) if core.hold is not None else None,
         "keyin": core.keyin,
         "expect": expect_view(engine.expects()) if engine is not None else None,
         "boxes": boxes,

@@ -3,6 +3,7 @@ suits, times in the table's local time zone (24 h). The page draws these strings
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
@@ -10,6 +11,14 @@ from typing import Any
 from controller.cards import cards_text
 from controller.commands.models import BY_NAME
 from controller.table.games.describe import outcome_lines
+
+#: a card code standing alone in a table's message ("TD: no card is due")
+CARD_CODE = re.compile(r"(?<![A-Za-z0-9])(10|[2-9TJQKA])([SHDC])(?![A-Za-z0-9])")
+
+
+def suits_in(text: str) -> str:
+    """A message with its card codes as the felt shows them (``TD`` -> ``10♦``)."""
+    return CARD_CODE.sub(lambda m: cards_text([m.group(1).replace("10", "T") + m.group(2)]), text)
 
 
 def command_words(name: str) -> str:
@@ -25,7 +34,7 @@ def ways_out(options: Iterable[str]) -> str:
 
 def hold_prompt(hold: Mapping[str, Any]) -> str:
     """The prompt while the table holds: what happened and the ways out, never the hold's code."""
-    message = str(hold.get("message") or "the table holds")
+    message = suits_in(str(hold.get("message") or "the table holds"))
     held = [c for c in hold.get("cards") or [] if isinstance(c, str)]
     said = f"HOLD: {message[:1].upper()}{message[1:]}"
     if held:
@@ -60,3 +69,8 @@ def recall_round(record: Mapping[str, Any]) -> dict[str, Any]:
                   "stake": b.get("stake"), "payout": b.get("payout")} for b in record.get("bets") or []],
         "corrections": len(record.get("corrections") or []),
     }
+
+
+def hold_view(hold: Mapping[str, Any]) -> dict[str, Any]:
+    """The hold as the page shows it: its message with suits (the code stays, for tests only)."""
+    return {**hold, "message": suits_in(str(hold.get("message") or ""))}

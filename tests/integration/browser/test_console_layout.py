@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.integration.browser.conftest import readme_shot, signed_in, tap
+from tests.integration.browser.test_console_play import sim_card
 from tests.integration.browser.test_console_procedures import deal_to_decision
 
 SCREENS = ("1280x800", "1024x600", "800x1280")
@@ -60,3 +61,9 @@ async def test_every_control_is_on_screen_at_each_size(chromium: Any, console_ta
         prompt_px = await page.evaluate("parseFloat(getComputedStyle(document.getElementById('prompt')).fontSize)")
         assert prompt_px >= 28, f"{size}: the prompt is {prompt_px} px"  # readable at arm's length
         await readme_shot(page, f"console-blackjack-{size}")
+
+    await sim_card(dealer, table)  # TD leaves the shoe while box 1 decides: the table holds
+    for size, page in pages.items():  # a hold: its ways out (Burn, Void) are on the screen
+        await page.wait_for_selector("#hold-banner:not([hidden])")
+        await page.wait_for_selector("#actions button[data-command='burn']")
+        await fits(page, f"{size} hold")

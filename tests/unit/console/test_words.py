@@ -6,7 +6,7 @@ import re
 from datetime import UTC, datetime
 
 from controller.console.devices import DeviceStatus
-from controller.console.words import hold_prompt, local_time, recall_round
+from controller.console.words import hold_prompt, local_time, recall_round, suits_in
 from controller.games.blackjack.engine import BlackjackRound
 from controller.games.blackjack.rules import BlackjackRules
 from controller.table.games.views.blackjack import BlackjackView
@@ -55,3 +55,8 @@ def test_recall_is_text_with_suits_and_local_24_hour_time() -> None:
 def test_an_empty_hand_has_no_total() -> None:
     (dealer,) = BlackjackView().house(BlackjackRound(BlackjackRules()).outcome())  # no card dealt yet
     assert dealer["total"] is None
+
+
+def test_card_codes_in_a_message_are_shown_with_suits() -> None:
+    assert suits_in("TD: no card is due; AS and 10H held") == "10♦: no card is due; A♠ and 10♥ held"
+    assert suits_in("ASK the pit about t1-shoe-2") == "ASK the pit about t1-shoe-2"  # only whole codes
