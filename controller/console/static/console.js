@@ -99,8 +99,13 @@ async function logout() {
 }
 
 // ---------------------------------------------------------------- rendering
+let shownRound = null; // a refusal is about the round it was given in: cleared once the table moved on
 function render() {
   const v = view;
+  if (v.round !== shownRound) {
+    if (shownRound !== null && $("result").dataset.kind === "refused") setResult("", "");
+    shownRound = v.round;
+  }
   $("table-name").textContent = `${v.table} · ${v.game}`;
   $("round").textContent = v.round ? `round ${v.round}` : "no round";
   $("phase").textContent = v.phase;

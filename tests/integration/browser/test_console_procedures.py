@@ -12,6 +12,7 @@ import pytest
 from controller.table.core import IDLE, SETTLING
 from tests.integration.browser.conftest import confirm, readme_shot, result_text, shot, signed_in, stop_table, tap, until
 from tests.integration.browser.test_console_play import BLACKJACK_SHOE, key_bet, sim_card
+from tests.integration.browser.test_console_words import read_clean
 
 
 async def deal_to_decision(page: Any, table: Any, *, opened: bool = False) -> None:
@@ -37,6 +38,7 @@ async def test_a_wrong_card_holds_the_table_and_the_console_resolves_it(chromium
     assert table.core.hold is not None
     await page.wait_for_selector("#hold-banner:not([hidden])")
     assert "10♦" in await page.text_content("#hold-banner")  # the held card as the felt shows it
+    await read_clean(page, "a hold")  # no rule code, no command name
     offered = await page.locator("#actions button").evaluate_all("bs => bs.map(b => b.dataset.command)")
     assert offered == list(table.core.hold.options)  # only the ways out of the hold
     await readme_shot(page, "console-hold-1280x800")
@@ -96,6 +98,7 @@ async def test_after_a_restart_the_console_asks_resume_or_void(chromium: Any, co
     page = await signed_in(chromium, again.url, "dana")
     dialog = page.locator("#restart-dialog")
     await dialog.wait_for(state="visible", timeout=10_000)
+    await read_clean(page, "the restart")
     said = str(await dialog.text_content())
     assert "Resume or void?" in said
     assert said.lower().count("restarted with round") == 1, said  # told once, not twice
