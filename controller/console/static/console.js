@@ -286,7 +286,7 @@ function renderWidget() {
   const w = widget;
   const box = $("widget");
   if (w.widget === "cards") {
-    box.replaceChildren(el("h2", { text: w.label + " (only cards still in the shoe)" }),
+    box.replaceChildren(el("h2", { text: `${w.label}: the cards still in the shoe` }),
       cardPicker(w.cards, (c) => { send("key_card", { card: c }); }));
   } else if (w.widget === "numbers") {
     box.replaceChildren(el("h2", { text: w.label }), el("div", { class: "picker", id: "number-picker" },

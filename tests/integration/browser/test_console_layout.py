@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tests.integration.browser.conftest import readme_shot, signed_in, tap
-from tests.integration.browser.test_console_play import sim_card
+from tests.integration.browser.test_console_play import key_bet, sim_card
 from tests.integration.browser.test_console_procedures import deal_to_decision
 
 SCREENS = ("1280x800", "1024x600", "800x1280")
@@ -67,3 +67,17 @@ async def test_every_control_is_on_screen_at_each_size(chromium: Any, console_ta
         await page.wait_for_selector("#hold-banner:not([hidden])")
         await page.wait_for_selector("#actions button[data-command='burn']")
         await fits(page, f"{size} hold")
+
+
+async def test_the_card_picker_is_on_screen_at_each_size(chromium: Any, console_table: Any) -> None:
+    table = await console_table("blackjack", stacked=["TS", "7H", "9C", "TD"], simulator=True)
+    dealer = await signed_in(chromium, table.url, "dana")
+    pages = {size: await signed_in(chromium, table.url, "dana", size=size, touch=True) for size in SCREENS}
+    await tap(dealer, "open_round")
+    await key_bet(dealer, 1, 10)
+    await tap(dealer, "close_betting")
+    await dealer.click("#sim-noread")  # TS leaves the shoe unread: the dealer keys it in
+    for size, page in pages.items():
+        await tap(page, "key_card")
+        await page.wait_for_selector("#card-picker")
+        await fits(page, f"{size} key-in")
