@@ -351,9 +351,12 @@ function renderFooter(v) {
   $("devices").replaceChildren(el("h2", { text: "Devices" }), ...v.devices.map((d) =>
     el("div", { class: "device" + (d.online ? "" : " offline"), "data-device": d.name },
       `${d.name}: ${d.text}`)));
-  $("alerts").replaceChildren(el("h2", { text: `Open alerts (${v.alerts.length})` }), ...v.alerts.map((a) =>
-    el("div", { class: "alert", "data-alert": a.seq, "data-code": a.code }, `${a.time ? a.time + " " : ""}${sentence(a.message)} `,
-      role === "pit_boss" ? el("button", { onclick: () => send("acknowledge_alert", { alert: a.seq }) }, "Acknowledge") : "")));
+  // in place: an alert still open keeps its element (and its Acknowledge button)
+  setText($("alerts-title"), `Open alerts (${v.alerts.length})`);
+  keyed($("alert-list"), v.alerts, (a) => a.seq, (a) =>
+    el("div", { class: "alert", "data-alert": a.seq, "data-code": a.code }, sentence(a.message), " ",
+      role === "pit_boss" ? el("button", { "aria-label": `acknowledge: ${a.message}`,
+        onclick: () => send("acknowledge_alert", { alert: a.seq }) }, "Acknowledge") : ""));
   const hist = $("history");
   if (v.history.last_numbers) {
     hist.replaceChildren(el("h2", { text: "Last 20 numbers" }), el("div", { class: "numbers", id: "last-numbers" },
