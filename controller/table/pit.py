@@ -24,6 +24,7 @@ from controller.commands.models import (
     Reopen,
     VoidRound,
 )
+from controller.money import format_money
 from controller.table import inputs
 from controller.table.alerts import AlertBook
 from controller.table.corrections import CorrectionBook
@@ -57,6 +58,9 @@ class PitTable(Protocol):
 
     @property
     def alert_book(self) -> AlertBook: ...
+
+    #: the table's currency and its minor-unit digits (alerts say money with them)
+    currency: tuple[str, int]
 
     def changed(self) -> None: ...
 
@@ -115,7 +119,8 @@ def _approve(core: PitTable, order: ApproveCorrection, sender: str) -> None:
     core.emit(Record(inputs.ROUND_CLOSED, corrected, round_id))
     core.alert(INFO, "round.correction_applied",
                f"correction {seq} of round {round_id} approved by {sender}: "
-               f"payout {before['payout_total']} -> {corrected['payout_total']}",
+               f"payout {format_money(before['payout_total'], *core.currency)} -> "
+               f"{format_money(corrected['payout_total'], *core.currency)}",
                correction=seq, corrected_round=round_id)
 
 
@@ -143,7 +148,8 @@ def request_correction(core: PitTable, order: Correct) -> None:
                                 ts=core.ts())
     core.pit_changed()
     rows = request["changes"]
-    said = ", ".join(f"box {r['box']}.{r['hand']} {r['kind']} {r['before']}->{r['after']}" for r in rows)
+    said = ", ".join(f"box {r['box']}.{r['hand']} {r['kind']} {format_money(r['before'], *core.currency)} -> "
+                     f"{format_money(r['after'], *core.currency)}" for r in rows)
     core.alert(WARNING, "round.correction_pending",
                f"correction {request['correction']} of round {request['round']} waits for the pit's approval: "
                f"{said} ({request['reason']})", correction=request["correction"],

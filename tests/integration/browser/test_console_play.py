@@ -11,12 +11,23 @@ from tests.integration.browser.conftest import result_text, shot, signed_in, tap
 BLACKJACK_SHOE = ["TS", "7H", "9C", "TD", "2C", "3D", "4H", "5S", "6C", "8D"]
 
 
-async def key_bet(page: Any, box: int, major: int, kind: str | None = None) -> None:
+async def key_bet(page: Any, box: int, major: int, kind: str | None = None, player: str | None = None) -> None:
+    """Key ``major`` whole units on ``box`` from the form's chips (largest first), as a dealer does."""
     await tap(page, "bet")
-    await page.select_option("#bet-box", str(box))
+    await page.click(f"#bet-box button[data-value='{box}']")
     if kind is not None:
-        await page.select_option("#bet-kind", kind)
-    await page.click(f"button[data-chip='{major}']")
+        await page.click(f"#bet-kind button[data-value='{kind}']")
+    if player is not None:
+        await page.fill("#bet-player", player)
+    digits = await page.evaluate("view.currency.digits")
+    left = major * 10**digits
+    chips = sorted((int(c) for c in await page.locator("#bet-chips button[data-chip]").evaluate_all(
+        "bs => bs.map(b => b.dataset.chip)")), reverse=True)
+    for chip in chips:
+        while left >= chip:
+            await page.click(f"#bet-chips button[data-chip='{chip}']")
+            left -= chip
+    assert left == 0, f"{major} cannot be made from the chips {chips}"
     await page.click("#bet-place")
     assert "done" in await result_text(page, "ok")
 

@@ -26,14 +26,14 @@ class BlackjackView(GameView):
     def boxes(self, outcome: Outcome) -> list[BoxView]:
         assert isinstance(outcome, BlackjackOutcome)
         return [{"box": b.box, "owner": b.owner, "hands": [
-            {"hand": h.hand, "cards": masked(h.cards, h.face_down), "total": None if h.face_down else str(h.total),
+            {"hand": h.hand, "cards": masked(h.cards, h.face_down), "total": None if h.face_down or not h.cards else str(h.total),
              "state": hand_state(h)} for h in b.hands]} for b in outcome.boxes]
 
     def house(self, outcome: Outcome) -> list[HouseView]:
         assert isinstance(outcome, BlackjackOutcome)
         d = outcome.dealer
         return [{"name": "dealer", "cards": masked(d.cards, d.face_down),
-                 "total": None if d.face_down else str(d.total)}]
+                 "total": None if d.face_down or not d.cards else str(d.total)}]
 
     def lines(self, outcome: Outcome) -> list[str]:
         assert isinstance(outcome, BlackjackOutcome)
@@ -43,7 +43,7 @@ class BlackjackView(GameView):
         for b in outcome.boxes:
             for h in b.hands:
                 shown = "" if h.face_down else f"{h.total}, "
-                insured = f", insured {b.insurance}" if b.insurance and h.hand == 1 else ""
+                insured = ", insured" if b.insurance and h.hand == 1 else ""
                 lines.append(f"box {b.box}.{h.hand} {cards_text(masked(h.cards, h.face_down))} "
                              f"({shown}{hand_state(h)}{insured})")
         return lines
