@@ -1,29 +1,14 @@
-"""What the console's bet form offers: the bet kinds the table's rules offer (and no other),
-the boxes, and chips cut from the table's limits (docs/console.md, "Key a bet")."""
+"""The chips of the console's bet form, cut from the table's limits (docs/console.md, "Key a
+bet"); the kinds it offers are each game's (``GameView.bet_kinds``)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from controller.games.base import GameRules
-
 #: chip values in whole currency units, as a casino's chip sets run
 CHIP_SERIES = (1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 25_000, 50_000, 100_000)
 MOST_CHIPS = 6
-
-
-def offered_kinds(rules: GameRules, first: str) -> list[str]:
-    """The bet kinds a dealer may key: for a game whose rules list their side bets (blackjack),
-    its main bet, Bet Behind when the table offers it, and exactly those side bets; otherwise
-    every kind the table's limits name. The game's first bet kind comes first."""
-    side_bets = getattr(rules, "side_bets", None)
-    if side_bets is not None:
-        behind = ["behind", "behind_stay"] if getattr(rules, "bet_behind", False) else []
-        kinds = [first, *behind, *side_bets]
-    else:
-        kinds = sorted(rules.limits) or [first]
-    return sorted(dict.fromkeys(kinds), key=lambda k: (k != first, kinds.index(k)))
 
 
 def chips(limits: Mapping[str, Any], kinds: Iterable[str], digits: int) -> list[int]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.console.betform import offered_kinds
 from controller.console.words import hold_prompt, hold_view
 from controller.games.base import Expect
 from controller.table.core import TableCore
@@ -89,5 +88,5 @@ def table_view(core: TableCore, *, currency: str = "EUR", digits: int = 2) -> di
         "alerts": [dict(a) for _, a in sorted(core.alerts_open.items())],
         "history": view.history(list(core.records.values()), core.shoe.shoe_id),
         "limits": {k: v.model_dump() for k, v in core.rules.limits.items()},
-        "offered": offered_kinds(core.rules, core.adapter.bet_kind),
+        "offered": core.adapter.view.bet_kinds(core.rules, core.adapter.bet_kind),
     }

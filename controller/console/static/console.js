@@ -261,7 +261,7 @@ function keyedActions(parent, actions) {
 
 function renderActions(v) {
   // in place: a button the table still offers is the same element (a press held through an update registers)
-  keyedActions($("actions"), v.actions);
+  keyedActions($("actions"), v.actions.filter((a) => !a.elsewhere));  // a bet keyed on the layout has no button
   if (widget) {
     // a picker or form stays open (and keeps what was keyed) while the table still offers it
     const still = v.actions.find((a) => a.command === widget.command && a.widget);

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from controller.cards import cards_text
 from controller.games.blackjack.outcome import BlackjackHand, BlackjackOutcome
@@ -21,6 +21,12 @@ def hand_state(h: BlackjackHand) -> str:
 
 
 class BlackjackView(GameView):
+
+    def bet_kinds(self, rules: Any, first: str) -> list[str]:
+        """The main bet, Bet Behind when the table offers it, and exactly the rules' side bets
+        (a side bet the limits name but the table does not offer is not offered)."""
+        behind = ["behind", "behind_stay"] if rules.bet_behind else []
+        return list(dict.fromkeys([first, *behind, *rules.side_bets]))
     outcome_model: ClassVar[type[Outcome]] = BlackjackOutcome
 
     def boxes(self, outcome: Outcome) -> list[BoxView]:
