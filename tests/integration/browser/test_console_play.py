@@ -114,7 +114,8 @@ async def test_a_roulette_spin_played_from_the_console(chromium: Any, console_ta
     assert (await page.text_content("#last-numbers")).strip() == "19"
     (record,) = table.harness.rounds()
     assert record["outcome"]["numbers"] == ["19"]
-    assert [(b["box"], b["kind"], b["stake"], b["payout"]) for b in record["bets"]] == [(2, "red", 1000, 2000)]  # two chips on one spot: one bet
+    # two chips on one spot make one bet
+    assert [(b["box"], b["kind"], b["stake"], b["payout"]) for b in record["bets"]] == [(2, "red", 1000, 2000)]
 
 
 async def test_a_double_tap_is_applied_once(chromium: Any, console_table: Any) -> None:
