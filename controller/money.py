@@ -6,6 +6,7 @@ rounded by the table's option (docs/rules.md: round down by default, or half up)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 from fractions import Fraction
 from typing import Annotated, Any
@@ -72,3 +73,21 @@ def format_money(minor: int, currency: str, digits: int = 2) -> str:
     sign = "-" if minor < 0 else ""
     whole, frac = divmod(abs(minor), 10**digits)
     return f"{sign}{whole:,}{f'.{frac:0{digits}d}' if digits else ''} {currency}"
+
+
+#: words with money in them, written with the amount formatter they are given: ``str`` for minor
+#: units (logs, rule codes' tests), ``format_money`` with the table's currency for people
+Worded = Callable[[Callable[[int], str]], str]
+
+
+def worded(plain: str, said: Worded | None, currency: str, digits: int = 2) -> str:
+    """``said`` with the table's money (``1,234.56 EUR``), else the plain message."""
+    if said is None:
+        return plain
+    return said(lambda minor: format_money(minor, currency, digits))
+
+
+def limits_said(kind: str, amount: int, low: int, high: int) -> Worded:
+    """A bet outside the table's limits, in words: "main bet 1.00 EUR outside table limits
+    5.00 EUR..5,000.00 EUR" (minor units with ``str``)."""
+    return lambda money: f"{kind} bet {money(amount)} outside table limits {money(low)}..{money(high)}"

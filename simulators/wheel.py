@@ -24,28 +24,10 @@ from typing import Any, Literal
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.wheel import codec
 from simulators.pty_port import PtyPort, point_link
+from simulators.wheel_line import WheelLine
+from simulators.wheel_timings import Timings as Timings
 
-IDLE = (1, 6)
-"""States in which the wheel accepts ``*o <mode>`` and ``*F``."""
-
-
-@dataclass(frozen=True)
-class Timings:
-    """Seconds of protocol time (shrink them for tests, or share a ``ScaledClock``)."""
-
-    before_game: float = 2.0
-    place_bets: float = 6.0
-    ball_in_rim: float = 8.0
-    no_more_bets: float = 10.0
-    result: float = 1.0
-    status_period: float = 0.5
-    reply_delay: float = 0.05
-    power_up: float = 0.4
-    spin_down: float = 4.0
-    self_test: float = 3.0
-    ball_lost_stop: float = 75.0
-    fault_shutdown: float = 30.0
-
+DEFAULT_TIMINGS = Timings()
 
 FaultKind = Literal["launch_fail", "miss_spin", "ball_not_sensed", "sensor_fault", "state_6"]
 
@@ -82,7 +64,9 @@ class _Respin(Exception):
     """``*R`` after a miss-spin: the same game again from state 2."""
 
 
-class WheelSimulator:
+class WheelSimulator(WheelLine):
+    """The firmware's game cycle, powering and injected faults (its line: ``WheelLine``)."""
+
     def __init__(
         self,
         *,
@@ -91,7 +75,7 @@ class WheelSimulator:
         pockets: int = 37,
         mode: int = 1159,
         results: Iterable[str | int] = (),
-        timings: Timings = Timings(),
+        timings: Timings = DEFAULT_TIMINGS,
         powered: bool = True,
         spin: int = 1,
         version: str = "V2.50",
@@ -198,13 +182,6 @@ class WheelSimulator:
 
     def inject(self, fault: WheelFault) -> None:
         self._faults.append(fault)
-
-    def noise(self, data: bytes) -> None:
-        """Raw bytes on the line now: fragments, garbage, a line without its end."""
-        self._write_raw(data)
-
-    def status(self) -> codec.Status:
-        return codec.Status(self.state, self.spin, self.win, self.flags, self.speed, self.direction)
 
     async def wait_state(self, state: int, timeout: float = 60.0) -> None:
         """Until the wheel is in ``state`` (protocol time ``timeout``, via the clock)."""
@@ -362,104 +339,3 @@ class WheelSimulator:
             await self.clock.sleep(self.timings.spin_down / steps)
             self.speed = round(start * (steps - i) / steps)
         self._set(6, flags=self.flags & 4)
-
-    # -- the line -------------------------------------------------------------------------------
-
-    def _write(self, message: codec.Reply) -> None:
-        self._write_raw(codec.encode(message))
-
-    def _write_raw(self, data: bytes) -> None:
-        try:
-            if self.port is not None:
-                self.port.write(data)
-        except (ConnectionError, OSError):
-            pass  # unplugged: the wheel talks to nobody
-
-    async def _auto_status(self) -> None:
-        period = self.timings.status_period
-        next_at = self.clock.monotonic() + period
-        while True:
-            await self.clock.sleep(max(next_at - self.clock.monotonic(), 0.0))
-            next_at += period
-            if self.mode & 128:
-                self._write(self.status())
-
-    async def _serve(self) -> None:
-        assert self.port is not None and self.port.reader is not None
-        try:
-            await self._serve_lines(self.port.reader)
-        except (ConnectionError, OSError):
-            pass  # unplugged
-
-    async def _serve_lines(self, reader: asyncio.StreamReader) -> None:
-        while data := await reader.read(256):
-            for line in self._framer.feed(data):
-                text = line.decode("latin-1")
-                self.received.append(text)
-                reply = self._command(codec.parse_command(line), text)
-                if reply is not None:
-                    await self.clock.sleep(self.timings.reply_delay)
-                    self._write_raw(reply.encode("latin-1") + b"\r\n")
-
-    def _command(self, cmd: codec.Command | codec.Unknown, text: str) -> str | None:
-        """The wheel's answer to one host line (None: it stays silent)."""
-        match cmd:
-            case codec.Poll():
-                return self.status().line()
-            case codec.Power(on=True):
-                if self.state != 6:
-                    return "*P NO"
-                self._power_on(self.timings.power_up)
-                return "*P OK"
-            case codec.Power(on=False):
-                if self.state == 6:
-                    return "*P NO"
-                if self._run is not None and not self._run.done():
-                    self._run.cancel()
-                    self._run = self._spawn(self._spin_down())
-                return "*P OK"
-            case codec.StartGame():
-                self._start.set()
-                return "*u OK"
-            case codec.Restart():
-                self._restart.set()
-                return "*R OK"
-            case codec.GetVersion():
-                return codec.Version(self.version).line()
-            case codec.GetBanner():
-                return codec.Banner(self.banner).line() if self.answers_banner else None
-            case codec.SetMode(mode=None):
-                return codec.ModeReply(self.mode).line()
-            case codec.SetMode(mode=int() as mode):
-                if self.state not in IDLE:
-                    return codec.ModeReply(None).line()
-                self.mode = mode
-                return codec.ModeReply(mode).line()
-            case codec.GetOperating():
-                return codec.Operating(self.state, True, int(self.settings.get("h", "60")), self.mode).line()
-            case codec.RunSelfTest():
-                if self.state not in IDLE:
-                    return codec.SelfTest(None).line()
-                self._spawn(self._self_test())
-                return None
-            case codec.GetClock():
-                return codec.WheelClock(self.wall().replace(microsecond=0)).line()
-            case codec.SetSetting(key=key, value=None):
-                if key not in self.settings:
-                    return "*T NO"
-                return codec.Setting(key, tuple(self.settings[key].split(" "))).line()
-            case codec.SetSetting(key=key, value=str() as value):
-                if key == "z":
-                    if value not in ("37", "38") or self.state not in IDLE:
-                        return "*T NO"
-                    self.pockets = int(value)
-                self.settings[key] = value
-                return "*T OK"
-        if text.startswith("*"):
-            return f"*{text[1:2] or ' '} NO"
-        return None
-
-    async def _self_test(self) -> None:
-        await self.clock.sleep(self.timings.self_test)
-        for code in self.self_test_codes or [0]:
-            self._write(codec.SelfTest(code))

@@ -1,4 +1,4 @@
-"""Structure of the code base: no class over 400 lines in controller/, drivers/ or simulators/.
+"""Structure of the code base: no class over 300 lines in controller/, drivers/ or simulators/.
 
 A class that long holds several jobs: split it by job into small modules, each with one job.
 """
@@ -12,7 +12,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("controller", "drivers", "simulators")
-MAX_CLASS_LINES = 400
+MAX_CLASS_LINES = 300
+
+#: classes allowed over the limit for now, each named with why; the entry goes when it is split
+EXEMPT: dict[tuple[str, str], str] = {
+    ("controller/feed/feed.py", "Feed"): "being split by job on its own branch",
+}
 
 
 def long_classes(source: str, max_lines: int = MAX_CLASS_LINES) -> list[tuple[str, int, int]]:
@@ -36,23 +41,33 @@ def long_classes(source: str, max_lines: int = MAX_CLASS_LINES) -> list[tuple[st
     return found
 
 
-def test_no_class_over_400_lines() -> None:
+def test_no_class_over_300_lines() -> None:
     files = sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
     assert files, "no source files found"
     too_long = [
         f"{path.relative_to(ROOT)}:{line} class {name} is {length} lines (at most {MAX_CLASS_LINES})"
         for path in files
         for name, line, length in long_classes(path.read_text(encoding="utf-8"))
+        if (path.relative_to(ROOT).as_posix(), name) not in EXEMPT
     ]
     assert not too_long, "\n".join(too_long)
 
 
-@pytest.mark.parametrize(("lines", "flagged"), [(400, False), (401, True)])
+def test_every_exemption_still_names_a_long_class() -> None:
+    """An exemption outlives its split only by mistake: drop it once the class is short."""
+    stale = [
+        f"{path}: {name}" for path, name in EXEMPT
+        if name not in {n for n, _, _ in long_classes((ROOT / path).read_text(encoding="utf-8"))}
+    ]
+    assert not stale, "exempt but no longer over the limit (remove the entry): " + ", ".join(stale)
+
+
+@pytest.mark.parametrize(("lines", "flagged"), [(300, False), (301, True)])
 def test_the_check_counts_lines_from_decorator_to_end(lines: int, flagged: bool) -> None:
     body = "\n".join(f"    x{i} = {i}" for i in range(lines - 2))
     source = f"@decorator\nclass Outer:\n{body}\n\n\ndef after() -> None:\n    pass\n"
     assert [(n, first, length) for n, first, length in long_classes(source)] == (
-        [("Outer", 1, 401)] if flagged else []
+        [("Outer", 1, 301)] if flagged else []
     )
 
 
@@ -60,17 +75,3 @@ def test_the_check_finds_nested_classes() -> None:
     body = "\n".join(f"        y{i} = {i}" for i in range(5))
     source = f"def factory():\n    class Inner:\n{body}\n    return Inner\n"
     assert long_classes(source, max_lines=5) == [("Inner", 2, 6)]
-
-
-#: the table's state machine and the command model are held to the issue's 300 lines already
-#: (the rest of the code base follows as its owners split their classes)
-STRICT = ("controller/table", "controller/commands")
-
-
-def test_no_class_of_the_table_over_300_lines() -> None:
-    too_long = [
-        f"{path.relative_to(ROOT)}:{line} class {name} is {length} lines (at most 300)"
-        for folder in STRICT for path in sorted((ROOT / folder).rglob("*.py"))
-        for name, line, length in long_classes(path.read_text(encoding="utf-8"), max_lines=300)
-    ]
-    assert not too_long, "\n".join(too_long)

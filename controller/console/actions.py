@@ -18,8 +18,9 @@ from controller.cards import DECK, CardError, parse_card
 from controller.commands import models as cmd
 from controller.commands.models import BY_NAME, DEALER, PIT, Command, Name
 from controller.commands.parse import parse_order
+from controller.console.betform import chips
+from controller.console.words import command_words
 from controller.games.base import ExpectKind
-from controller.games.roulette.layout import wheel
 from controller.jsonbound import InputRefused
 from controller.table.core import TableCore
 
@@ -112,23 +113,23 @@ def legal_actions(core: TableCore) -> list[dict[str, Any]]:
     expect = engine.expects()
     actions = []
     if expect.kind is ExpectKind.BETS:
-        first = core.adapter.bet_kind
-        kinds = sorted(core.rules.limits, key=lambda k: (k != first, k)) or [first]
-        actions.append({**_button(cmd.Bet), "widget": "bet", "kinds": kinds})
+        kinds = core.adapter.view.bet_kinds(core.rules, core.adapter.bet_kind)
+        if kinds:
+            actions.append({**_button(cmd.Bet), "widget": "bet", "kinds": kinds,
+                            "boxes": int(getattr(core.rules, "boxes", 7)),
+                            "chips": chips(core.rules.limits, kinds, core.currency[1])})
+        else:  # keyed on the game's own layout (roulette's), no button of its own
+            actions.append({**_button(cmd.Bet), "elsewhere": True})
         if core.adapter.uses_shoe:
             actions.append(_button(cmd.CloseBetting, style="primary"))
     elif expect.kind is ExpectKind.DECISION and expect.box is not None:
         for option in expect.options:
             actions.append(_button(cmd.Decide, f"Box {expect.box}: {option.replace('_', ' ')}", "primary",
                                    box=expect.box, hand=expect.hand or 1, action=option))
-    elif expect.kind is ExpectKind.RESULT and getattr(engine, "balls", None):
-        roulette: Any = engine
-        numbers = sorted(wheel(roulette.rules.wheel).pockets, key=lambda p: (p not in ("0", "00"), int(p), p))
-        actions.append({**_button(cmd.KeyResult, f"Key in ball {len(roulette.balls) + 1}"),
-                        "widget": "numbers", "numbers": numbers})
+    elif expect.kind is ExpectKind.RESULT and (keys := core.adapter.view.result_keys(engine)) is not None:
+        actions.append({**_button(cmd.KeyResult, keys["label"]), "widget": "numbers", "numbers": keys["numbers"]})
     elif expect.kind is ExpectKind.DONE:
-        label = "Confirm result — settle" if core.adapter.game == "roulette" else ""
-        actions.append(_button(cmd.Settle, label, "primary"))
+        actions.append(_button(cmd.Settle, core.adapter.view.settle_label, "primary"))
     actions.append(_button(cmd.VoidRound, "Void round", "danger"))
     return actions
 
@@ -144,14 +145,14 @@ def checked_order(core: TableCore, role: Role, request: ConsoleRequest) -> Comma
     ``RequestRefused`` with the reason shown to the dealer."""
     order, name = request.order, request.command
     if name in PIT_COMMANDS and role != "pit_boss":
-        raise RequestRefused("console.role", f"{name} is for the pit boss only")
+        raise RequestRefused("console.role", f"{command_words(name)} is for the pit boss only")
     if order.round_bound:
         if request.round != core.round_id:
             raise RequestRefused("console.stale", f"the screen showed round {request.round or 'none'}, the table is "
                                                   f"at {core.round_id or 'no round'}: look again")
         offered = {a["command"] for a in legal_actions(core)}
         if name not in offered:
-            raise RequestRefused("console.not_now", f"{name.replace('_', ' ')} is not possible now: {core.prompt()}")
+            raise RequestRefused("console.not_now", f"{command_words(name)} is not possible now: {core.prompt()}")
     if isinstance(order, cmd.KeyCard):
         try:
             card = parse_card(order.card)

@@ -8,7 +8,7 @@ it was taken. Each page numbers its commands (``cseq``); a number seen before is
 memory and never submitted twice, so a double tap or a replay after a reconnect is harmless.
 
 Snapshots are coalesced: however many entries one step writes, each page gets one snapshot per
-loop turn, plus one a second for the devices' "last seen" (docs/console.md).
+loop turn, plus one a second (an offline device's "for N s" counts on; docs/console.md).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from typing import Any
 from controller.auth import Session
 from controller.commands.models import Command
 from controller.console.actions import PIT_COMMANDS, RequestRefused, checked_order, legal_actions, parse_request
+from controller.console.devices import DeviceStatus
+from controller.console.notices import PitNotices
 from controller.console.view import table_view
 from controller.journal import Entry
 from controller.runtime.loop import TableLoop
@@ -79,7 +81,8 @@ class ConsoleHub:
         self.pages: dict[str, Page] = {}
         #: client -> cseq -> the answer it was given (kept across reconnects of that client)
         self.answers: dict[str, OrderedDict[int, dict[str, Any]]] = {}
-        self.last_seen: dict[str, float] = {}
+        self.device_status = DeviceStatus()
+        self.pit_notices = PitNotices()
         self.version = 0
         self._scheduled = False
         self._pending: dict[int, _Pending] = {}
@@ -121,16 +124,13 @@ class ConsoleHub:
     def snapshot(self) -> dict[str, Any]:
         view = table_view(self.core, currency=self.currency, digits=self.digits)
         now = self.clock()
-        view["devices"] = [
-            {"name": name, "online": bool(h.get("online")), "fault": h.get("fault"),
-             "seen_ago": round(now - self.last_seen[name], 1) if name in self.last_seen else None}
-            for name, h in sorted(self.core.devices.items())
-        ]
+        view["devices"] = self.device_status.lines(self.core.devices, now)
         view["offline"] = [d["name"] for d in view["devices"] if not d["online"]]
         view["actions"] = legal_actions(self.core)
         view["recall_allowed"] = self.core.engine is None or self.core.hold is not None
         view["restart"] = self.core.hold is not None and self.core.hold.code == "table.restart"
         view["sign_in_known"] = "sign_in" in inputs.COMMANDS
+        view["pit_notice"] = self.pit_notices.latest
         for name, extra in self.extras.items():
             view[name] = extra()
         self.version += 1
@@ -153,8 +153,7 @@ class ConsoleHub:
 
     # ------------------------------------------------------------------ listener
     def on_entry(self, entry: Entry) -> None:
-        if entry.kind == inputs.DEVICE:
-            self.last_seen[str(entry.payload.get("device", entry.source))] = self.clock()
+        self.pit_notices.on_entry(entry)
         if entry.kind in inputs.INPUT_KINDS:
             self._answer_current()
             self._current = entry.seq if entry.seq in self._pending else None
@@ -170,6 +169,7 @@ class ConsoleHub:
         self._schedule()
 
     def _quiet(self) -> None:
+        self.pit_notices.settle()
         self._answer_current()
         self._schedule()
 

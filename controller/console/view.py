@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.boards import boards_for
+from controller.console.words import hold_prompt, hold_view
 from controller.games.base import Expect
 from controller.table.core import TableCore
 
@@ -73,11 +74,11 @@ def table_view(core: TableCore, *, currency: str = "EUR", digits: int = 2) -> di
         "currency": {"code": currency, "digits": digits},
         "phase": "hold" if core.hold is not None else core.phase,
         "round": core.round_id,
-        "prompt": core.prompt(),
+        "prompt": hold_prompt(core.hold.view()) if core.hold is not None else core.prompt(),
         "notice": core.notice,
         "closing": core.closing,
         "dealer": getattr(core, "dealer", None),
-        "hold": core.hold.view() if core.hold is not None else None,
+        "hold": hold_view(core.hold.view()) if core.hold is not None else None,
         "keyin": core.keyin,
         "expect": expect_view(engine.expects()) if engine is not None else None,
         "boxes": boxes,
@@ -89,4 +90,5 @@ def table_view(core: TableCore, *, currency: str = "EUR", digits: int = 2) -> di
         "history": view.history(list(core.records.values()), core.shoe.shoe_id),
         "boards": boards_for(list(core.records.values())),
         "limits": {k: v.model_dump() for k, v in core.rules.limits.items()},
+        "offered": core.adapter.view.bet_kinds(core.rules, core.adapter.bet_kind),
     }

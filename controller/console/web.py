@@ -26,6 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.auth import Accounts, Session
 from controller.console.hub import ConsoleHub, Page
+from controller.console.words import recall_round
 from controller.table.inputs import InputRefused
 from controller.table.recall import recall
 from controller.table.schema import check_json
@@ -104,9 +105,10 @@ def console_app(hub: ConsoleHub, accounts: Accounts, journal_path: str | Path,
 
     async def me(request: Request) -> Response:
         session = _session(accounts, request.cookies.get(cookie))
+        table = {"table": str(hub.core.table_id), "game": hub.core.adapter.game}  # the sign-in names the table
         if session is None:
-            return JSONResponse({"ok": False}, status_code=401)
-        return JSONResponse({"ok": True, "user": session.user, "role": session.role, "csrf": session.csrf})
+            return JSONResponse({"ok": False, **table}, status_code=401)
+        return JSONResponse({"ok": True, "user": session.user, "role": session.role, "csrf": session.csrf, **table})
 
     async def recall_rounds(request: Request) -> Response:
         if _session(accounts, request.cookies.get(cookie)) is None:
@@ -116,7 +118,7 @@ def console_app(hub: ConsoleHub, accounts: Accounts, journal_path: str | Path,
             return JSONResponse({"ok": False, "message": "recall is available between rounds or while the table holds"},
                                 status_code=409)
         rounds = await asyncio.to_thread(recall, journal_path, last=10)
-        return JSONResponse({"ok": True, "recall": True, "rounds": rounds[::-1]})
+        return JSONResponse({"ok": True, "recall": True, "rounds": [recall_round(r) for r in rounds[::-1]]})
 
     async def socket(websocket: WebSocket) -> None:
         session = _session(accounts, websocket.cookies.get(cookie))

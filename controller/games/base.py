@@ -26,17 +26,24 @@ from typing import Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError, field_validator, model_validator
 
-from controller.money import Rounding, format_money
+from controller.money import Rounding, Worded, format_money, limits_said, worded
 
 
 # --------------------------------------------------------------------------- errors
 class RuleError(Exception):
-    """Input the rules forbid. ``rule`` is a stable code naming the rule (for alerts)."""
+    """Input the rules forbid. ``rule`` is a stable code naming the rule (for alerts).
 
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(f"[{rule}] {message}")
+    ``message`` may be words with money in them (``Worded``): the engine knows no currency, so
+    ``message`` has the amounts as minor units and ``text(currency, digits)`` as money."""
+
+    def __init__(self, rule: str, message: str | Worded) -> None:
+        self.said: Worded | None = None if isinstance(message, str) else message
+        self.message = message if isinstance(message, str) else message(str)
+        super().__init__(f"[{rule}] {self.message}")
         self.rule = rule
-        self.message = message
+
+    def text(self, currency: str, digits: int = 2) -> str:
+        return worded(self.message, self.said, currency, digits)
 
 
 class BetRefused(RuleError):
@@ -282,9 +289,7 @@ class GameRules(BaseModel):
         check_minor_units(amount, f"{rule_prefix}.amount", f"a {kind} bet")
         lim = self.limits.get(kind)
         if lim is not None and not lim.min <= amount <= lim.max:
-            raise BetRefused(
-                f"{rule_prefix}.limits", f"{kind} bet {amount} outside table limits {lim.min}..{lim.max}"
-            )
+            raise BetRefused(f"{rule_prefix}.limits", limits_said(kind, amount, lim.min, lim.max))
 
 
 R = TypeVar("R", bound=GameRules)

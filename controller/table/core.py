@@ -119,8 +119,7 @@ class TableCore:
         self._entry: Entry | None = None
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled (a snapshot) without what belongs to this process only: the outage, a step's
-        effects in flight."""
+        """Pickled (a snapshot) without what is this process's only: the outage, effects in flight."""
         return {**self.__dict__, "holds": HoldDesk(self.holds.hold), "_out": [], "_entry": None}
 
     @property
@@ -146,7 +145,8 @@ class TableCore:
             elif entry.kind == inputs.DRAW:
                 self._draw(entry.payload)
         except Refusal as refusal:
-            self.alert(WARNING, refusal.code, refusal.message, refused=entry.payload, dealer=self.round_dealer or self.dealer)
+            self.alert(WARNING, refusal.code, refusal.text(*self.currency), refused=entry.payload,
+                       dealer=self.round_dealer or self.dealer)
         except Exception as exc:  # noqa: BLE001 - whatever it is, this entry must not brick the table
             self._unapplicable(entry, exc)
         if self.serial != serial:
@@ -271,7 +271,7 @@ class TableCore:
         try:
             return make()
         except RuleError as exc:
-            raise Refusal(exc.rule, exc.message) from None
+            raise Refusal(exc.rule, exc.message, exc.said) from None
 
     def open_round(self) -> None:
         check_can_open(self)
@@ -289,7 +289,7 @@ class TableCore:
         try:
             self.engine.apply(action)
         except RuleError as exc:
-            raise Refusal(exc.rule, exc.message) from None
+            raise Refusal(exc.rule, exc.message, exc.said) from None
         self.advanced()
 
     def release(self, way: str, *, by_pit: bool = False, reason: str | None = None, by: str | None = None) -> None:

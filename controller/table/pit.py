@@ -61,8 +61,8 @@ class PitTable(Protocol):
     @property
     def alert_book(self) -> AlertBook: ...
 
-    @property
-    def currency(self) -> tuple[str, int]: ...
+    #: the table's currency and its minor-unit digits (alerts say money with them)
+    currency: tuple[str, int]
 
     def changed(self) -> None: ...
 

@@ -56,7 +56,9 @@ from drivers.reconnect import SERIAL_BACKOFF, Backoff, Reconnect
 from drivers.shoe import codec
 from drivers.shoe.codec import Ack, Decoder, Frame, FrameError, Nak
 from drivers.shoe.events import CardDrawn, CutCard, Hello, LostCard, NoRead, ShoeFault, ShoeStatus
+from drivers.shoe.seqs import SeqWindow
 from drivers.shoe.transport import Transport, TransportClosed
+from drivers.shoe.unproven import KeptFrames
 
 log = logging.getLogger(__name__)
 
@@ -118,9 +120,7 @@ class Receiver:
     identity: str | None = None
 
     def __post_init__(self) -> None:
-        self._seen: dict[int, codec.Message] = {}  # recent seq -> what it carried
-        self._seen_order: deque[int] = deque()
-        self._last_seq: int | None = None
+        self._seqs = SeqWindow(self.dedupe_window)
         self.delivered_n: int | None = None  # None until a shoe is loaded or first seen
         self._recent: dict[int, str] = {}  # n -> card text or "?" (noread), for duplicate checks
         #: cards ahead of a gap: n -> (frame, the arrival number it came at)
@@ -138,9 +138,7 @@ class Receiver:
         #: connected, trusts what it is given)
         self.proven = True
         #: cards (and the cut card) an unproven shoe sent: acknowledged, not applied yet
-        self._unproven: list[codec.Card | codec.NoRead | codec.Cut] = []
-        self._unproven_count: int | None = None  # the count in an unproven shoe's last STATUS
-        self._asked = False  # a RESET asked this link's shoe for HELLO
+        self._kept = KeptFrames(UNPROVEN_KEPT)
         self._last_status: tuple[str, int, str] | None = None
         self._gap_since: float | None = None
 
@@ -148,24 +146,17 @@ class Receiver:
     def connected(self) -> None:
         """A new link: nothing is delivered until the shoe says HELLO on it."""
         self.proven = False
-        self._unproven.clear()
-        self._unproven_count = None
-        self._asked = False
+        self._kept.reset()
 
     def asked(self) -> None:
         """A RESET went out on this link: the HELLO that answers it vouches for the kept cards."""
-        self._asked = True
+        self._kept.asked = True
 
     @property
     def unproven_settled(self) -> bool:
         """An unproven shoe's STATUS count is covered by the cards known on this link: a RESET
         (which clears the shoe's resend queue) loses none of them."""
-        if self._unproven_count is None:
-            return False
-        counts = [0] + [m.n for m in self._unproven if not isinstance(m, codec.Cut)]
-        if self.delivered_n is not None:
-            counts.append(self.delivered_n)
-        return self._unproven_count <= max(counts)
+        return self._kept.settled(self.delivered_n)
 
     def new_shoe(self) -> None:
         """A new shoe is loaded (host sent SHOE): n restarts at 0."""
@@ -180,17 +171,17 @@ class Receiver:
 
     def on_frame(self, frame: Frame, now: float) -> tuple[list[DeviceEvent], list[codec.Message]]:
         """A valid frame from the shoe: events to emit and replies to send."""
-        seen = self._seen.get(frame.seq)
+        seen = self._seqs.get(frame.seq)
         if seen is not None and seen != frame.msg:
             # Same seq, other content: the shoe restarted and we missed its HELLO. Forget the
             # old seqs rather than swallow a new frame as a "duplicate"; n guards the cards.
             self.stats.seq_reuses += 1
-            self._forget_seqs()
+            self._seqs.forget()
             seen = None
-        if isinstance(frame.msg, codec.Hello) and not (seen is not None and frame.seq == self._last_seq):
+        if isinstance(frame.msg, codec.Hello) and not (seen is not None and frame.seq == self._seqs.last):
             # Power-up or RESET (unless this is the same HELLO repeated at once): the shoe's seq
             # counter restarts, so earlier seqs say nothing about duplicates any more.
-            self._forget_seqs()
+            self._seqs.forget()
             seen = None
         if isinstance(frame.msg, (Ack, Nak)):  # answers to host commands: never acknowledged
             if seen is None:
@@ -251,15 +242,10 @@ class Receiver:
     def _keep_unproven(self, frame: Frame) -> list[codec.Message]:
         """A frame from a shoe not proven yet: acknowledged, not applied; a card is kept for its
         HELLO (beyond the bound it is left unacknowledged, for the shoe to keep)."""
-        msg = frame.msg
-        if isinstance(msg, codec.Status):
-            self._unproven_count = msg.n
-        if isinstance(msg, (codec.Card, codec.NoRead, codec.Cut)) and msg not in self._unproven:
-            if len(self._unproven) >= UNPROVEN_KEPT:
-                self.stats.refused_frames += 1
-                return []
-            self._unproven.append(msg)
-        return [Ack(frame.seq)]
+        if self._kept.keep(frame.msg):
+            return [Ack(frame.seq)]
+        self.stats.refused_frames += 1
+        return []
 
     def _on_hello(self, msg: codec.Hello, now: float) -> list[DeviceEvent]:
         hello = Hello(device=self.device, model=msg.model, firmware=msg.firmware, serial=msg.serial)
@@ -268,7 +254,7 @@ class Receiver:
         if msg.serial != self.identity:
             self.impostor = msg.serial
             self.proven = False
-            self._unproven.clear()
+            self._kept.frames.clear()
             text = f"IDENTITY: shoe {msg.serial} is not this table's shoe {self.identity}"
             return [hello, ShoeFault(device=self.device, code=IDENTITY_FAULT, text=text)]
         self.impostor = None
@@ -276,8 +262,8 @@ class Receiver:
         if not self.proven:
             self.proven = True
             self._last_status = None  # this table's shoe: its next STATUS clears any fault
-            kept, self._unproven = self._unproven, []
-            if kept and not self._asked:
+            kept = self._kept.take()
+            if kept and not self._kept.asked:
                 self.stats.refused_frames += len(kept)
                 raws = " ".join(f"{m.TYPE};{m.n}" for m in kept[:8])
                 events.append(Refused(device=self.device, raw=raws, reason=(
@@ -312,22 +298,8 @@ class Receiver:
         self._cut_out = msg.n
         return [CutCard(device=self.device, n=msg.n)]
 
-    def _forget_seqs(self) -> None:
-        self._seen.clear()
-        self._seen_order.clear()
-        self._last_seq = None
-
     def _remember(self, frame: Frame) -> None:
-        seq = frame.seq
-        ahead = self._last_seq is not None and (seq - self._last_seq) % codec.SEQ_MOD < codec.SEQ_MOD // 2
-        if ahead and self._last_seq is not None and seq != codec.next_seq(self._last_seq):
-            self.stats.seq_gaps += 1  # frames missed (they may come again: only n decides)
-        if self._last_seq is None or (seq - self._last_seq) % codec.SEQ_MOD < codec.SEQ_MOD // 2:
-            self._last_seq = seq
-        self._seen[seq] = frame.msg
-        self._seen_order.append(seq)
-        while len(self._seen_order) > self.dedupe_window:
-            self._seen.pop(self._seen_order.popleft(), None)
+        self.stats.seq_gaps += self._seqs.remember(frame)
 
     def _on_drawn(self, msg: codec.Card | codec.NoRead, now: float) -> list[DeviceEvent]:
         text = msg.card if isinstance(msg, codec.Card) else "?"

@@ -7,6 +7,7 @@ statuses stop coming (never faster than every 100 ms), matches replies to comman
 and when the port vanishes or hits EOF it reports offline, retries opening with the shared
 reconnect policy (``drivers.reconnect``) and reports online again. The line is a
 ``BufferedTransport`` (``drivers.transport``), the serial one by default, as for the shoe.
+The commands a caller sends and how their replies are matched are ``drivers.wheel.commands``.
 
 The port is opened exclusively. After every (re)connect the wheel's identity is checked: SS2 has
 no serial-number command, so the identity is its ``*V`` banner (the studio sets it per wheel).
@@ -23,41 +24,34 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
-from datetime import datetime
-from typing import Any, Literal, TypeVar, cast
+from collections.abc import Callable
+from typing import Literal
 
 from drivers.clock import SYSTEM_CLOCK, Clock
-from drivers.errors import DeviceDisconnected, DeviceTimeout, DeviceUnavailable
+from drivers.errors import DeviceUnavailable
 from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline
 from drivers.reconnect import Backoff, Reconnect
 from drivers.serial_transport import SerialTransport
 from drivers.transport import BufferedTransport, TransportClosed
 from drivers.wheel import codec
+from drivers.wheel.commands import MIN_POLL_INTERVAL as MIN_POLL_INTERVAL
+from drivers.wheel.commands import WheelCommands
+from drivers.wheel.commands import WheelNotConnected as WheelNotConnected
+from drivers.wheel.commands import WheelTimeout as WheelTimeout
 from drivers.wheel.core import Rules, Step, WheelCore
-from drivers.wheel.events import Fault, FaultReason, Recovered, SelfTestResult, WheelWarning
+from drivers.wheel.events import Fault, FaultReason, Recovered
 
 log = logging.getLogger(__name__)
 
 BAUDRATE = 9600
 AUTO_STATUS = 128
-MIN_POLL_INTERVAL = 0.1
 AUTO_STATUS_MISSED = 1.25
 """Two and a half automatic-status periods without a line: poll even in a mode with bit 128."""
 
-M = TypeVar("M")
 DEFAULT_RULES = Rules()
 
 
-class WheelNotConnected(DeviceDisconnected):
-    """A command was issued while the port is closed (or it closed before the reply)."""
-
-
-class WheelTimeout(DeviceTimeout):
-    """The wheel did not answer a command in time."""
-
-
-class WheelSession:
+class WheelSession(WheelCommands):
     """Driver for one Cammegh SS2 wheel at ``url`` (a tty path or any pyserial URL)."""
 
     def __init__(
@@ -318,111 +312,3 @@ class WheelSession:
                 future.set_exception(WheelNotConnected(f"{self.device}: port closed"))
         self._replies.clear()
         self._event_waiters.clear()
-
-    async def _race(self, *aws: Awaitable[Any]) -> None:
-        tasks = [asyncio.ensure_future(a) for a in aws]
-        try:
-            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in tasks:
-                task.cancel()
-
-    async def _within(self, future: asyncio.Future[M], seconds: float, what: str, warn: bool = True) -> M:
-        await self._race(future, self.clock.sleep(seconds))
-        if future.done() and not future.cancelled():
-            return future.result()
-        if warn:
-            self._emit(WheelWarning(device=self.device, code="command_timeout", detail=what))
-        raise WheelTimeout(f"{self.device}: no answer to {what} within {seconds:g} s")
-
-    async def _request(
-        self, command: codec.Command, kind: type[M], accept: Callable[[M], bool] = lambda m: True, timeout: float | None = None,
-        warn: bool = True,
-    ) -> M:
-        async with self._lock:
-            future: asyncio.Future[codec.WheelMessage] = asyncio.get_running_loop().create_future()
-            waiter = (lambda m: isinstance(m, kind) and accept(m), future)
-            self._replies.append(waiter)
-            try:
-                self._send(command)
-                reply = await self._within(future, timeout or self.reply_timeout, command.line(), warn)
-                return cast(M, reply)
-            finally:
-                if waiter in self._replies:
-                    self._replies.remove(waiter)
-
-    # -- commands -------------------------------------------------------------------------------
-
-    async def power(self, on: bool) -> bool:
-        """``*P 1``/``*P 0``: True on ``*P OK``, False on ``*P NO`` (already in that state)."""
-        return (await self._request(codec.Power(on), codec.PowerReply)).ok
-
-    async def repower(self, spin_down: float = 60.0) -> None:
-        """Re-power the wheel as its guide asks after a fault (``*P 0``, state 6 once it has spun
-        down, ``*P 1``) for a fault this process did not see: one journaled before a restart. A
-        healthy state 1 or 2 after ``*P OK`` is then reported as ``recovered``."""
-        self.core.arm_recovery()
-        await self.power(False)  # *P NO: it is already in state 6
-        deadline = self.clock.monotonic() + spin_down
-        while self.core.status is None or self.core.status.state != 6:
-            if self.clock.monotonic() > deadline:
-                self._emit(WheelWarning(device=self.device, code="command_timeout",
-                                        detail=f"*P 0: no state 6 within {spin_down:g} s"))
-                return
-            await self.clock.sleep(MIN_POLL_INTERVAL)
-        await self.power(True)
-
-    async def start_game(self) -> None:
-        """``*u 1``: start the next game (modes with bit 2 wait for it)."""
-        await self._request(codec.StartGame(), codec.StartAck)
-
-    async def restart(self) -> None:
-        """``*R``: restart / acknowledge a void."""
-        await self._request(codec.Restart(), codec.RestartAck)
-
-    async def poll(self) -> codec.Status:
-        return await self._request(codec.Poll(), codec.Status)
-
-    async def set_mode(self, mode: int) -> bool:
-        """``*o <mode>``: True when echoed, False on ``*o BUSY`` (a game is running)."""
-        reply = await self._request(codec.SetMode(mode), codec.ModeReply)
-        if reply.mode is not None:
-            self.mode = reply.mode
-        return reply.mode is not None
-
-    async def get_mode(self) -> int | None:
-        return (await self._request(codec.SetMode(None), codec.ModeReply)).mode
-
-    async def operating(self) -> codec.Operating:
-        return await self._request(codec.GetOperating(), codec.Operating)
-
-    async def wheel_clock(self) -> datetime:
-        return (await self._request(codec.GetClock(), codec.WheelClock)).at
-
-    async def version(self) -> str:
-        return (await self._request(codec.GetVersion(), codec.Version)).version
-
-    async def banner(self) -> str:
-        return (await self._request(codec.GetBanner(), codec.Banner)).text
-
-    async def setting(self, key: str) -> tuple[str, ...]:
-        """``*T <KEY>`` read-back, e.g. ``setting("z")`` -> ("37",)."""
-        reply = await self._request(codec.SetSetting(key), codec.Setting, lambda m: m.key == key.lower())
-        return reply.values
-
-    async def set_setting(self, key: str, value: str) -> None:
-        """``*T <key> <value>``, e.g. ``set_setting("z", "37")``; answered ``*T OK``."""
-        await self._request(codec.SetSetting(key, value), codec.SettingAck)
-
-    async def self_test(self, timeout: float = 150.0) -> SelfTestResult:
-        """``*F`` (idle only): the collected result, also emitted as a ``self_test`` event."""
-        async with self._lock:
-            future: asyncio.Future[DeviceEvent] = asyncio.get_running_loop().create_future()
-            waiter = (lambda e: isinstance(e, SelfTestResult), future)
-            self._event_waiters.append(waiter)
-            try:
-                self._send(codec.RunSelfTest())
-                return cast(SelfTestResult, await self._within(future, timeout, "*F"))
-            finally:
-                if waiter in self._event_waiters:
-                    self._event_waiters.remove(waiter)

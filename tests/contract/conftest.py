@@ -8,10 +8,8 @@ button) runs on simulators only; on a rig it is skipped with that reason."""
 
 from __future__ import annotations
 
-import asyncio
 import os
-import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -20,6 +18,7 @@ import pytest
 from drivers import registry
 from drivers.device import Device
 from drivers.events import DeviceEvent
+from tests.support.waiting import Arrivals
 
 RIG = "rig"
 
@@ -44,38 +43,11 @@ def simulator_of(device: Any, why: str) -> Any:
     return simulator
 
 
-class Events:
-    """A device's events, collected by its sink, with waits on wall time."""
-
-    def __init__(self) -> None:
-        self.seen: list[DeviceEvent] = []
-        self._arrived = asyncio.Event()
-
-    def __call__(self, event: DeviceEvent) -> None:
-        self.seen.append(event)
-        self._arrived.set()
+class Events(Arrivals[DeviceEvent]):
+    """A device's events, collected by its sink; ``until`` is woken by each one (wall time)."""
 
     def of(self, kind: str) -> list[Any]:
         return [e for e in self.seen if e.type == kind]
-
-    async def until(self, predicate: Callable[[], bool], timeout: float = 15.0) -> None:
-        await wait_until(predicate, self._arrived, timeout, lambda: f"last events: {[e.type for e in self.seen[-8:]]}")
-
-
-async def wait_until(predicate: Callable[[], bool], arrived: asyncio.Event, timeout: float,
-                     describe: Callable[[], str]) -> None:
-    """Until ``predicate()`` holds, checked whenever ``arrived`` is set (and every 0.2 s), for at
-    most ``timeout`` wall seconds; AssertionError with ``describe()`` after that."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise AssertionError(f"timed out; {describe()}")
-        arrived.clear()
-        try:
-            await asyncio.wait_for(arrived.wait(), min(remaining, 0.2))
-        except TimeoutError:
-            pass
 
 
 @asynccontextmanager
@@ -85,7 +57,7 @@ async def online_device(url: str, kind: str, **extras: Any) -> AsyncIterator[tup
     device = registry.build(url, kind, sink=events, **extras)
     await device.open()
     try:
-        await events.until(lambda: bool(events.of("online")))
+        await events.until(lambda: bool(events.of("online")), "online")
         yield device, events
     finally:
         await device.close()

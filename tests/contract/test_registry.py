@@ -12,6 +12,7 @@ from controller.config import ConfigError, load
 from controller.runtime.devices import shoe_url
 from drivers import registry
 from drivers.errors import DeviceAddressError, DeviceBusy, DeviceNotFound
+from tests.support.configs import write_table_config
 
 
 @pytest.mark.parametrize(("url", "kind", "expected"), [
@@ -60,10 +61,7 @@ def test_every_registry_line_names_a_builder() -> None:
 
 
 def _config(tmp_path: Path, shoe: str) -> Path:
-    path = tmp_path / "t.toml"
-    path.write_text(f'[table]\nid = "t1"\ngame = "blackjack"\npreset = "ru6"\njournal = "t.journal"\n\n'
-                    f'[devices.shoe]\n{shoe}\n\n[mqtt]\nbroker = "none"\n')
-    return path
+    return write_table_config(tmp_path, name="t.toml", journal="t.journal", limits={}, devices={"shoe": shoe})
 
 
 @pytest.mark.parametrize(("keys", "url"), [

@@ -15,6 +15,7 @@ from drivers.clock import ScaledClock
 from drivers.device import Device
 from drivers.errors import DeviceNotFound, DriverError, UnsupportedCommand
 from tests.contract.conftest import RIG, Events, online_device, rig_url, simulator_of
+from tests.support.waiting import until
 
 FACTOR = 5.0  # protocol time 5x faster: resends every 50 ms, STATUS every 200 ms
 SHOES = {
@@ -61,8 +62,11 @@ async def test_cards_arrive_once_each_in_order(shoe: tuple[Device, Events]) -> N
     device, events = shoe
     fw = firmware(device, "dealing")
     drawn = [fw.draw() for _ in range(20)]
-    await events.until(lambda: len(events.of("card")) >= 20)
-    await asyncio.sleep(0.3)  # resends still on the line must not deliver twice
+    await events.until(lambda: len(events.of("card")) >= 20, "20 cards")
+    # resends still on the line must not deliver twice: once every card is acknowledged, the
+    # answer to a command comes behind any resend already written (the line is FIFO)
+    await events.until(lambda: fw.pending == 0, "every card acknowledged")
+    await device.command("unlock")
     assert [(e.card, e.n) for e in events.of("card")] == [(c, n) for n, c in enumerate(drawn, 1)]
     assert not events.of("lost_card") and not events.of("refused")
 
@@ -84,7 +88,7 @@ async def test_reset_says_hello_with_the_identity(shoe: tuple[Device, Events]) -
     for _ in range(5):  # HELLO is not resent: on a damaged line it may be lost, so ask again
         await device.command("reset")
         try:
-            await events.until(lambda: bool(events.of("hello")), timeout=3)
+            await events.until(lambda: bool(events.of("hello")), "hello", within=3)
             break
         except AssertionError:
             continue
@@ -117,9 +121,7 @@ async def test_events_stream_without_a_sink_ends_at_close() -> None:
 
     reader = asyncio.create_task(read())
     try:
-        async with asyncio.timeout(10):
-            while "online" not in seen:
-                await asyncio.sleep(0.01)
+        await until(lambda: "online" in seen, "online from the event stream", within=10)
     finally:
         await device.close()
         await device.close()  # twice is safe

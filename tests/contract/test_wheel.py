@@ -42,7 +42,7 @@ async def test_a_game_from_start_to_result(wheel: tuple[Device, Events]) -> None
     simulator_of(device, "choosing the result").queue_results("17")
     await events.until(lambda: bool(events.of("place_bets") or events.of("before_game")))
     await device.command("start_game")
-    await events.until(lambda: bool(events.of("winning_number")), timeout=30)
+    await events.until(lambda: bool(events.of("winning_number")), "a winning number", within=30)
     assert events.of("winning_number")[0].number == "17"
     kinds = [e.type for e in events.seen]
     assert kinds.index("no_more_bets") < kinds.index("winning_number")

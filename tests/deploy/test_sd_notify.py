@@ -13,6 +13,7 @@ import pytest
 
 from controller.process import _progressing
 from controller.sd_notify import Notifier
+from tests.support.waiting import until
 
 
 def test_from_env_reads_the_socket_and_the_watchdog_meant_for_this_process(monkeypatch):
@@ -36,19 +37,27 @@ async def test_pings_stop_while_the_loop_is_not_alive():
     sock.bind(name)
     sock.setblocking(False)
     alive = [True]
+    looks = [0]
+
+    def is_alive() -> bool:
+        looks[0] += 1
+        return alive[0]
+
     notifier = Notifier("@" + name[1:], watchdog_usec=30_000)  # a ping every 10 ms
-    task = asyncio.create_task(notifier.watchdog(lambda: alive[0]))
+    task = asyncio.create_task(notifier.watchdog(is_alive))
     try:
         loop = asyncio.get_running_loop()
         assert await asyncio.wait_for(loop.sock_recv(sock, 64), 5) == b"WATCHDOG=1"
         alive[0] = False
-        await asyncio.sleep(0.05)
+        since = looks[0]
+        await until(lambda: looks[0] > since, "the watchdog's next look")  # any ping before it is in the socket
         while True:  # drain what was sent before
             try:
                 sock.recv(64)
             except BlockingIOError:
                 break
-        await asyncio.sleep(0.1)
+        since = looks[0]
+        await until(lambda: looks[0] >= since + 3, "three more looks at a loop that is not alive")
         with pytest.raises(BlockingIOError):
             sock.recv(64)  # hung: no ping, systemd's WatchdogSec runs out
     finally:
@@ -58,7 +67,7 @@ async def test_pings_stop_while_the_loop_is_not_alive():
 
 
 async def test_progress_is_an_idle_loop_or_a_step_since_the_last_look():
-    table = asyncio.create_task(asyncio.sleep(3600))
+    table = asyncio.create_task(asyncio.Event().wait())  # a table task still running
     loop = SimpleNamespace(steps=0, pending=0, busy=False)
     alive = _progressing(loop, table)  # type: ignore[arg-type]
     assert alive()  # idle

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from tests.fuzz.parsers import PARSERS, Parser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,6 +45,7 @@ def test_escaped_exceptions_are_counted_by_type() -> None:
     assert tally.done == 4 and dict(tally.escaped) == {"KeyError": 2}
 
 
+@pytest.mark.slow  # the fuzz bench's memory measure: make test runs it, make test-fast does not
 def test_a_leak_shows_in_both_measures_and_a_flat_parser_does_not() -> None:
     fuzz = bench()
     kept: list[bytes] = []
@@ -63,6 +66,7 @@ def test_a_leak_shows_in_both_measures_and_a_flat_parser_does_not() -> None:
     assert mine.rss_growth_kib >= 4000 and mine.rss_second_half_kib >= 2000  # 7 and 4 MiB kept
 
 
+@pytest.mark.slow  # a run of the whole fuzz bench in a process: make test runs it, make test-fast does not
 def test_a_short_run_covers_every_parser_with_nothing_escaping() -> None:
     out = subprocess.run([sys.executable, str(ROOT / "bench" / "fuzz.py"), "--n", "300", "--traced", "200",
                           "--warm-up", "100", "--chunk", "100", "--json"],

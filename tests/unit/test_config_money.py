@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.config import ConfigError, TableConfig, load
+from tests.support.configs import write_table_config
 
 BASE = {"table": {"id": "T1", "game": "baccarat", "journal": "t.journal"}}
 
@@ -21,10 +22,8 @@ def _config(limits: dict, **table: object) -> TableConfig:
 
 
 def _write(tmp_path: Path, limit: str, extra: str = "") -> Path:
-    path = tmp_path / "t.toml"
-    path.write_text(f'[table]\nid = "T1"\ngame = "baccarat"\njournal = "t.journal"\n{extra}\n'
-                    f"[limits]\nplayer = {{ {limit} }}\n")
-    return path
+    return write_table_config(tmp_path, "baccarat", name="t.toml", table_id="T1", journal="t.journal", table=extra,
+                              limits=f"player = {{ {limit} }}")
 
 
 def test_a_limit_written_as_a_decimal_string_is_refused_in_minor_units(tmp_path):

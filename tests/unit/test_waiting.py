@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.support.waiting import until, wait_until
+from tests.support.waiting import Arrivals, until, wait_until
 
 
 def test_wait_until_returns_once_the_condition_holds() -> None:
@@ -49,3 +49,28 @@ def test_until_wakes_on_the_event() -> None:
 def test_until_fails_after_its_deadline() -> None:
     with pytest.raises(AssertionError, match="nothing: not within 0.05 s"):
         asyncio.run(until(lambda: False, "nothing", within=0.05))
+
+
+def test_until_reads_its_deadline_on_the_given_clock() -> None:
+    class Frozen:
+        """No time passes on it: a deadline on it is never reached, whatever the wall says."""
+
+        def monotonic(self) -> float:
+            return 0.0
+
+    async def scenario() -> None:
+        checks = iter([False] * 5 + [True])
+        await until(lambda: next(checks), "the sixth check", within=0.0001, clock=Frozen())
+
+    asyncio.run(scenario())
+
+
+def test_arrivals_wake_until_and_name_the_last_ones() -> None:
+    async def scenario() -> None:
+        arrivals: Arrivals[str] = Arrivals()
+        asyncio.get_running_loop().call_soon(arrivals, "online")
+        await arrivals.until(lambda: arrivals.seen == ["online"], within=5)
+        with pytest.raises(AssertionError, match=r"a card: not within 0.05 s; last arrivals: \['online'\]"):
+            await arrivals.until(lambda: False, "a card", within=0.05)
+
+    asyncio.run(scenario())

@@ -16,12 +16,15 @@ let view = null;
 let socket = null;
 let widget = null; // the open picker or form: {command, ...}
 let role = null; // "dealer" or "pit_boss": the pit boss also acknowledges alerts here
+let me = null; // the signed-in user
 
 // ---------------------------------------------------------------- money and cards
 function money(minor) {
   return minor === null || minor === undefined ? "" : Croupier.money(minor, view.currency);
 }
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const cardText = (card) => (card && card.length === 2 && SUITS[card[1]] ? (card[0] === "T" ? "10" : card[0]) + SUITS[card[1]] : "face down");
+const sentence = (text) => { const t = String(text || ""); return t ? t[0].toUpperCase() + t.slice(1) + (/[.!?]$/.test(t) ? "" : ".") : ""; };
 function cardEl(card) {
   if (card === null) return el("span", { class: "card back", title: "face down", "data-card": "hidden" });
   const rank = card[0] === "T" ? "10" : card[0];
@@ -86,6 +89,7 @@ function signedIn(body) {
   $("signout-btn").hidden = false;
   setText($("who"), `(${body.user})`);
   role = body.role;
+  me = body.user;
   connect();
 }
 async function logout() {
@@ -95,8 +99,13 @@ async function logout() {
 }
 
 // ---------------------------------------------------------------- rendering
+let shownRound = null; // a refusal is about the round it was given in: cleared once the table moved on
 function render() {
   const v = view;
+  if (v.round !== shownRound) {
+    if (shownRound !== null && $("result").dataset.kind === "refused") setResult("", "");
+    shownRound = v.round;
+  }
   $("table-name").textContent = `${v.table} · ${v.game}`;
   $("round").textContent = v.round ? `round ${v.round}` : "no round";
   $("phase").textContent = v.phase;
@@ -107,9 +116,10 @@ function render() {
   off.textContent = v.offline.length ? `OFFLINE: ${v.offline.join(", ")} — check the cable and power` : "";
   const hold = $("hold-banner");
   hold.hidden = !v.hold || v.restart;
-  if (v.hold) hold.textContent = `HOLD (${v.hold.code})` +
-    (v.hold.cards.length ? ` — held cards: ${v.hold.cards.join(" ")}` : "") +
-    ` — ways out: ${v.hold.options.map((o) => o.replace("_", " ")).join(" or ")}`;
+  if (v.hold) setText(hold, `HOLD — ${v.hold.message}` +
+    (v.hold.cards.length ? ` — held cards: ${v.hold.cards.map(cardText).join(" ")}` : "") +
+    ` — ways out: ${v.actions.map((a) => a.label).join(" or ")}`);
+  renderNotice(v);
   renderRestart(v);
   renderFelt(v);
   RouletteLayout.render($("roulette"), v, { send, money });
@@ -121,34 +131,64 @@ function render() {
   if (v.simulator) $("sim-status").dataset.state = v.simulator.state;
 }
 
+// what the pit did to the table: shown until the dealer has read it; what the page said
+// before it (a result, a refusal) is stale once the pit acted
+let noticeShown = null;
+function renderNotice(v) {
+  const n = v.pit_notice;
+  const read = Number(store.getItem("console-notice-read") || "0");
+  const show = Boolean(n) && n.seq > read;
+  $("notice").hidden = !show;
+  if (!show) return;
+  if (n.seq !== noticeShown) {
+    noticeShown = n.seq;
+    if (n.sender !== me) setResult("", "");  // the sender's own answer is not stale
+  }
+  setText($("notice-text"), sentence(n.text));
+  $("notice").dataset.seq = n.seq;
+}
+function noticeRead() {
+  store.setItem("console-notice-read", $("notice").dataset.seq || "0");
+  $("notice").hidden = true;
+}
+
 function renderRestart(v) {
   const dlg = $("restart-dialog");
   dlg.hidden = !v.restart;
   if (!v.restart) return;
-  $("restart-text").textContent = `The table restarted with round ${v.round} open. ${v.hold.message}`;
-  const box = $("restart-actions");
-  box.replaceChildren(...v.actions.map(actionButton));
+  setText($("restart-text"), sentence(v.hold.message));
+  keyedActions($("restart-actions"), v.actions);
+}
+
+// what a settled bet came to, in the dealer's words: "paid" only for money paid, the win told
+// apart from the stake returned
+function settledWords(stake, payout) {
+  if (payout === null || payout === undefined) return "";
+  if (payout === 0) return "lost";
+  if (payout < stake) return `${money(payout)} returned`;
+  if (payout === stake) return `stake returned (${money(payout)})`;
+  return `won ${money(payout - stake)}, paid ${money(payout)} with the stake`;
 }
 
 function betsEl(bets) {
   return el("div", { class: "bets" }, ...bets.map((b) => el("div", {},
-    `${b.kind}${b.player ? " " + b.player : ""}: `, el("span", { class: "money", text: money(b.stake) }),
-    b.payout === null ? "" : ` → paid ${money(b.payout)}`)));
+    `${kindWords(b.kind)}${b.player ? " · " + b.player : ""}: `, el("span", { class: "money", text: money(b.stake) }),
+    b.payout === null ? "" : ` → ${settledWords(b.stake, b.payout)}`)));
 }
 
 function renderFelt(v) {
   const exp = v.expect || {};
   $("house").replaceChildren(...v.house.map((h) => el("div", { class: "spot house", "data-spot": h.name },
     el("h3", { text: h.name }), el("div", { class: "cards" }, ...h.cards.map(cardEl)),
-    h.total !== null ? el("span", { class: "total", text: h.total }) : null)));
+    h.total !== null && h.cards.length ? el("span", { class: "total", text: h.total }) : null)));
   $("boxes").replaceChildren(...v.boxes.map((b) => {
     const expected = exp.box === b.box;
     return el("div", { class: "spot box" + (expected ? " expected" : ""), "data-box": b.box },
       el("h3", { text: `Box ${b.box}${b.owner ? " · " + b.owner : ""}` }),
       ...b.hands.map((h) => el("div", { class: "hand", "data-hand": h.hand },
         el("div", { class: "cards" }, ...h.cards.map(cardEl),
-          h.total !== null ? el("span", { class: "total", text: h.total }) : null),
-        h.state ? el("div", { class: "state", "data-state": h.state, text: h.state }) : null,
+          h.total !== null && h.cards.length ? el("span", { class: "total", text: h.total }) : null),
+        h.state && h.cards.length ? el("div", { class: "state", "data-state": h.state, text: h.state }) : null,
         betsEl(h.bets))));
   }));
   const spin = $("spin");
@@ -169,19 +209,59 @@ function actionButton(a) {
 
 function act(a) {
   if (a.widget) { widget = a; renderWidget(); return; }
-  if (a.style === "confirm" && !window.confirm(`${a.label}?`)) return;
+  const question = CONFIRM[a.command];
+  if (question) { ask(a.label, question(view), () => run(a)); return; }
+  run(a);
+}
+function run(a) {
   widget = null;
   $("widget").replaceChildren();
   send(a.command, a.args || {});
 }
 
-function renderActions(v) {
-  // in place: a button the table still offers is the same element (a press held through an update registers)
-  keyed($("actions"), v.actions, (a) => `${a.command}:${JSON.stringify(a.args || {})}`, actionButton, (node, a) => {
+// ---------------------------------------------------------------- what cannot be undone asks first
+function voidSaid(v) {
+  let back = 0, backN = 0, stands = 0, standsN = 0;
+  for (const b of v.boxes) for (const h of b.hands) for (const bet of h.bets) {
+    if (bet.payout === null) { back += bet.stake; backN += 1; } else { stands += bet.payout; standsN += 1; }
+  }
+  const n = (k) => `${k} bet${k === 1 ? "" : "s"}`;
+  const returned = backN ? `Returned to the players: ${n(backN)}, ${money(back)}.` : "No bet is riding: nothing is returned.";
+  const stand = standsN ? ` Already settled and standing: ${n(standsN)}, ${money(stands)} paid.` : " Nothing settled before stands.";
+  return `Round ${v.round} is called off. ${returned}${stand} This cannot be undone.`;
+}
+const CONFIRM = {
+  void_round: voidSaid,
+  new_shoe: (v) => (v.shoe ? `Shoe ${v.shoe.number} is retired with ${v.shoe.dealt} cards dealt; the next card starts a new shoe. This cannot be undone.`
+    : "This cannot be undone."),
+};
+let confirmed = null;
+function ask(label, text, yes) {
+  confirmed = yes;
+  setText($("confirm-title"), `${label}?`);
+  setText($("confirm-text"), text);
+  setText($("confirm-yes"), label);
+  $("confirm-dialog").hidden = false;
+}
+function answer(ok) {
+  $("confirm-dialog").hidden = true;
+  const yes = confirmed;
+  confirmed = null;
+  if (ok && yes) yes();
+}
+
+// in place: a button the table still offers is the same element (a press held through an update registers)
+function keyedActions(parent, actions) {
+  keyed(parent, actions, (a) => `${a.command}:${JSON.stringify(a.args || {})}`, actionButton, (node, a) => {
     setText(node, a.label);
     node.className = a.style || "";
     node.onclick = () => act(a);
   });
+}
+
+function renderActions(v) {
+  // in place: a button the table still offers is the same element (a press held through an update registers)
+  keyedActions($("actions"), v.actions.filter((a) => !a.elsewhere));  // a bet keyed on the layout has no button
   if (widget) {
     // a picker or form stays open (and keeps what was keyed) while the table still offers it
     const still = v.actions.find((a) => a.command === widget.command && a.widget);
@@ -207,7 +287,7 @@ function renderWidget() {
   const w = widget;
   const box = $("widget");
   if (w.widget === "cards") {
-    box.replaceChildren(el("h2", { text: w.label + " (only cards still in the shoe)" }),
+    box.replaceChildren(el("h2", { text: `${w.label}: the cards still in the shoe` }),
       cardPicker(w.cards, (c) => { send("key_card", { card: c }); }));
   } else if (w.widget === "numbers") {
     box.replaceChildren(el("h2", { text: w.label }), el("div", { class: "picker", id: "number-picker" },
@@ -218,23 +298,46 @@ function renderWidget() {
   }
 }
 
+// bet kinds as the dealer says them
+const KIND_WORDS = { main: "main", behind: "bet behind", behind_stay: "behind (stays)", perfect_pairs: "Perfect Pairs",
+  "21+3": "21+3", suit_em_up: "Suit 'em Up", lucky_lucky: "Lucky Lucky", hot_3: "Hot 3", bust_it: "Bust It", crazy_7: "Crazy 7" };
+const kindWords = (k) => KIND_WORDS[k] || k.replaceAll("_", " ");
+
+// one choice among buttons (box, bet kind): the chosen one is pressed
+function choices(id, label, values, text, chosen, onPick) {
+  const row = el("div", { class: "choices", id, role: "group", "aria-label": label });
+  const mark = (v) => { for (const b of row.children) b.setAttribute("aria-pressed", String(b.dataset.value === String(v))); };
+  for (const v of values) {
+    row.append(el("button", { "data-value": v, "aria-label": `${label} ${text(v)}`, onclick: () => { onPick(v); mark(v); } }, text(v)));
+  }
+  mark(chosen);
+  return row;
+}
+
 function renderBetForm(w, box) {
-  const unit = 10 ** view.currency.digits;
-  let amount = 0;
+  const bet = { box: 1, kind: w.kinds[0], chips: [] };
+  const total = () => bet.chips.reduce((a, b) => a + b, 0);
   const shown = el("span", { class: "money", id: "bet-amount", text: money(0) });
-  const boxSel = el("select", { id: "bet-box" }, ...[1, 2, 3, 4, 5, 6, 7].map((n) => el("option", { value: n, text: `box ${n}` })));
-  const kindSel = el("select", { id: "bet-kind" }, ...w.kinds.map((k) => el("option", { value: k, text: k })));
-  const add = (major) => { amount += major * unit; shown.textContent = money(amount); };
-  const chips = el("div", { class: "chips" }, ...[1, 5, 10, 25, 100, 500].map((m) =>
-    el("button", { "data-chip": m, onclick: () => add(m) }, `+${m}`)),
-    el("button", { onclick: () => { amount = 0; shown.textContent = money(0); } }, "clear"));
+  const redraw = () => setText(shown, money(total()));
+  const player = el("input", { id: "bet-player", type: "text", maxlength: "64", autocomplete: "off",
+    placeholder: "seat 1 or player card", "aria-label": "player: seat or player card id" });
+  const seat = (n) => { player.placeholder = `seat ${n} or player card`; };
+  const boxes = Array.from({ length: w.boxes || 7 }, (_, i) => i + 1);
+  const chipRow = el("div", { class: "chips", id: "bet-chips" }, ...w.chips.map((c) =>
+    el("button", { "data-chip": c, "aria-label": `chip ${money(c)}`, onclick: () => { bet.chips.push(c); redraw(); } }, money(c))),
+    el("button", { id: "bet-undo", "aria-label": "undo the last chip", onclick: () => { bet.chips.pop(); redraw(); } }, "undo chip"),
+    el("button", { id: "bet-clear", "aria-label": "clear the amount", onclick: () => { bet.chips = []; redraw(); } }, "clear"));
   const place = el("button", { class: "primary", id: "bet-place", onclick: () => {
-    if (amount <= 0) { setResult("refused", "refused: key an amount first"); return; }
-    send("bet", { box: Number(boxSel.value), amount, kind: kindSel.value });
-    amount = 0; shown.textContent = money(0);
+    if (total() <= 0) { setResult("refused", "refused: key an amount first"); return; }
+    const who = player.value.trim() || `seat ${bet.box}`;
+    send("bet", { box: bet.box, amount: total(), kind: bet.kind, player: who });
+    bet.chips = []; redraw();
   } }, "Place bet");
-  box.replaceChildren(el("h2", { text: "Key a bet" }), el("div", { class: "field" }, boxSel, kindSel),
-    chips, el("div", { class: "field" }, "amount ", shown), place);
+  box.replaceChildren(el("h2", { text: "Key a bet" }),
+    el("div", { class: "field" }, el("span", { class: "label", text: "box" }), choices("bet-box", "box", boxes, String, bet.box, (n) => { bet.box = n; seat(n); })),
+    w.kinds.length > 1 ? el("div", { class: "field" }, el("span", { class: "label", text: "bet" }), choices("bet-kind", "bet", w.kinds, kindWords, bet.kind, (k) => { bet.kind = k; })) : null,
+    el("div", { class: "field" }, el("span", { class: "label", text: "player" }), player),
+    chipRow, el("div", { class: "field" }, "amount ", shown, place));
 }
 
 function renderFooter(v) {
@@ -248,11 +351,13 @@ function renderFooter(v) {
   } else shoe.replaceChildren(el("h2", { text: "Wheel" }), el("div", { text: v.spin ? v.spin.phase : "no spin" }));
   $("devices").replaceChildren(el("h2", { text: "Devices" }), ...v.devices.map((d) =>
     el("div", { class: "device" + (d.online ? "" : " offline"), "data-device": d.name },
-      `${d.name}: ${d.fault ? "FAULT " + d.fault : d.online ? "online" : "OFFLINE"}`,
-      el("span", { class: "state", text: d.seen_ago === null ? " · never seen" : ` · last seen ${d.seen_ago.toFixed(0)} s ago` }))));
-  $("alerts").replaceChildren(el("h2", { text: `Open alerts (${v.alerts.length})` }), ...v.alerts.map((a) =>
-    el("div", { class: "alert", "data-alert": a.seq }, `#${a.seq} ${a.code}: ${a.message} `,
-      role === "pit_boss" ? el("button", { onclick: () => send("acknowledge_alert", { alert: a.seq }) }, "Acknowledge") : "")));
+      `${d.name}: ${d.text}`)));
+  // in place: an alert still open keeps its element (and its Acknowledge button)
+  setText($("alerts-title"), `Open alerts (${v.alerts.length})`);
+  keyed($("alert-list"), v.alerts, (a) => a.seq, (a) =>
+    el("div", { class: "alert", "data-alert": a.seq, "data-code": a.code }, sentence(a.message), " ",
+      role === "pit_boss" ? el("button", { "aria-label": `acknowledge: ${a.message}`,
+        onclick: () => send("acknowledge_alert", { alert: a.seq }) }, "Acknowledge") : ""));
   if (typeof Boards !== "undefined") Boards.render($("boards"), v.boards); // the result boards (controller/web/static/boards.js)
   const hist = $("history");
   if (v.history.last_numbers) {
@@ -261,8 +366,9 @@ function renderFooter(v) {
   } else if (v.history.bead_plate) {
     hist.replaceChildren(el("h2", { text: "Bead plate" }), el("div", { class: "bead", id: "bead-plate" },
       ...v.history.bead_plate.map((b) => el("span", { class: b.winner || "", text: (b.winner || "?")[0].toUpperCase() }))));
-  } else hist.replaceChildren(el("h2", { text: "Limits" }), ...Object.entries(v.limits).map(([k, l]) =>
-    el("div", { text: `${k}: ${money(l.min)} – ${money(l.max)}` })));
+  } else hist.replaceChildren(el("h2", { text: "Limits" }), ...Object.entries(v.limits)
+    .filter(([k]) => !v.offered || v.offered.includes(k)).map(([k, l]) =>
+      el("div", { text: `${kindWords(k)}: ${money(l.min)} – ${money(l.max)}` })));
 }
 
 // ---------------------------------------------------------------- recall and corrections
@@ -275,26 +381,39 @@ async function openRecall() {
   list.replaceChildren(...body.rounds.map(recallRound));
 }
 
+// a payout keyed in major units ("20", "20.50") as minor units; null when empty or not money
+function keyedMinor(text) {
+  const t = String(text).trim();
+  const digits = view.currency.digits;
+  const shape = digits ? new RegExp(`^\\d{1,9}(\\.\\d{1,${digits}})?$`) : /^\d{1,12}$/;
+  if (!shape.test(t)) return null;
+  const [whole, frac = ""] = t.split(".");
+  return Number(whole) * 10 ** digits + Number((frac + "0".repeat(digits)).slice(0, digits) || "0");
+}
+
 function recallRound(r) {
   const rows = r.bets.map((b) => {
-    const input = el("input", { type: "number", min: "0", step: "0.01", "aria-label": "corrected payout", size: "8" });
-    const fix = el("button", { onclick: () => {
-      const reason = window.prompt("Reason for the correction?");
+    const input = el("input", { type: "text", inputmode: "decimal", "aria-label": `corrected payout of box ${b.box}.${b.hand} ${kindWords(b.kind)}`, size: "8",
+      placeholder: view.currency.code });
+    const fix = el("button", { disabled: true, onclick: () => {
+      const payout = keyedMinor(input.value);  // an empty or unreadable field is never a payout of 0
+      if (payout === null) { setResult("refused", "refused: key the corrected payout first"); return; }
+      const reason = window.prompt(`Correct box ${b.box}.${b.hand} ${kindWords(b.kind)} from ${money(b.payout)} to ${money(payout)}: reason?`);
       if (!reason) return;
-      const payout = Math.round(Number(input.value) * 10 ** view.currency.digits);
       const change = { box: b.box, hand: b.hand, kind: b.kind, payout };
       if (b.player) change.player = b.player;
       send("correct", { round: r.round, reason, changes: [change] });
     } }, "Request correction");
-    return el("tr", {}, el("td", { text: `box ${b.box}.${b.hand}` }), el("td", { text: b.kind }),
-      el("td", { text: b.player }), el("td", { text: money(b.stake) }), el("td", { text: money(b.payout) }),
+    input.addEventListener("input", () => { fix.disabled = keyedMinor(input.value) === null; });
+    return el("tr", {}, el("td", { text: `box ${b.box}.${b.hand}` }), el("td", { text: kindWords(b.kind) }),
+      el("td", { text: b.player || "—" }), el("td", { text: money(b.stake) }), el("td", { text: settledWords(b.stake, b.payout) }),
       el("td", {}, input, fix));
   });
   return el("div", { class: "recall-round", "data-round": r.round },
-    el("h2", { text: `RECALL ${r.round} · ${r.status} · ${r.closed}` }),
-    el("div", { class: "state", text: JSON.stringify(r.outcome).slice(0, 300) }),
-    el("table", { class: "bets-table" }, el("tr", {}, ...["bet", "kind", "player", "stake", "paid", ""].map((h) => el("th", { text: h }))), ...rows),
-    r.corrections.length ? el("div", { text: `corrected ${r.corrections.length}×` }) : null);
+    el("h2", { text: `Round ${r.round} · ${r.status} · closed ${r.closed}${r.dealer ? " · dealer " + r.dealer : ""}` }),
+    el("div", { class: "outcome" }, ...r.lines.map((line) => el("div", { text: line }))),
+    el("table", { class: "bets-table" }, el("tr", {}, ...["bet", "kind", "player", "stake", "result", ""].map((h) => el("th", { text: h }))), ...rows),
+    r.corrections ? el("div", { text: `corrected ${r.corrections} time${r.corrections === 1 ? "" : "s"}` }) : null);
 }
 
 // ---------------------------------------------------------------- simulator panel
@@ -309,6 +428,9 @@ window.addEventListener("DOMContentLoaded", async () => {
   $("signout-btn").addEventListener("click", logout);
   $("recall-btn").addEventListener("click", openRecall);
   $("recall-close").addEventListener("click", () => { $("recall").hidden = true; });
+  $("notice-ok").addEventListener("click", noticeRead);
+  $("confirm-yes").addEventListener("click", () => answer(true));
+  $("confirm-no").addEventListener("click", () => answer(false));
   $("sim-next").addEventListener("click", () => sim("next"));
   $("sim-noread").addEventListener("click", () => sim("noread"));
   $("sim-choose").addEventListener("click", () => {
@@ -317,6 +439,10 @@ window.addEventListener("DOMContentLoaded", async () => {
     $("sim-picker").replaceChildren(cardPicker(all, (c) => { sim("card", c); $("sim-picker").replaceChildren(); }));
   });
   const me = await api("/api/me");
+  if (me.data && me.data.table) {
+    setText($("login-table"), `Table ${me.data.table} · ${me.data.game}`);
+    document.title = `Croupier — ${me.data.table} — dealer console`;
+  }
   if (me.ok) signedIn(Croupier.session(me.data));
   else showLogin();
 });

@@ -14,6 +14,7 @@ from __future__ import annotations
 from controller.games.base import BetRefused
 from controller.games.blackjack.options import RoundOptions
 from controller.games.blackjack.paytables import SIDE_KINDS, did_you_mean
+from controller.money import limits_said
 
 BEHIND_KINDS = {"behind": True, "behind_stay": False}  # kind -> follows doubles and splits
 
@@ -80,7 +81,7 @@ def _check_limit(opts: RoundOptions, kind: str, amount: int) -> None:
         raise BetRefused("blackjack.bet.amount", f"a {kind} bet must be positive, not {amount}")
     lim = opts.limits.get(kind)
     if lim is not None and not lim.min <= amount <= lim.max:
-        raise BetRefused("blackjack.bet.limits", f"{kind} bet {amount} outside table limits {lim.min}..{lim.max}")
+        raise BetRefused("blackjack.bet.limits", limits_said(kind, amount, lim.min, lim.max))
 
 
 def _check_new_bettor(opts: RoundOptions, book: dict[int, BoxBets], bets: BoxBets, box: int, player: str) -> None:

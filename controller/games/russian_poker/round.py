@@ -31,18 +31,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from fractions import Fraction
 from typing import ClassVar, Final, Literal
 
 from controller.cards import CARDS
 from controller.games.base import BetRefused, Expect, ExpectKind, IllegalDecision, PhaseError, Settlement, UnexpectedCard
 from controller.games.ledger import BetLedger, LedgerRound
-from controller.games.poker_hands import AK_HIGH, evaluate, hand_class
-from controller.games.russian_poker.outcome import RussianPokerBox, RussianPokerDealer, RussianPokerOutcome
+from controller.games.poker_hands import evaluate
+from controller.games.russian_poker.outcome import HAND_SIZE, RussianPokerOutcome, russian_outcome
 from controller.games.russian_poker.rules import RussianPokerRules
-from controller.money import scale, win
-
-HAND_SIZE: Final = 5
+from controller.games.russian_poker.showdown import bonus_payout, raised_payout
+from controller.money import scale
 
 
 # --------------------------------------------------------------------------- inputs of this game
@@ -335,29 +333,14 @@ class RussianPokerRound(LedgerRound):
             if slot.status is Status.FOLDED:
                 self._settle_box(number, ante=0, raised=0, bonus=self._bonus_payout(number, slot))
         dealer_key = evaluate(self._dealer) if raised else 0
-        qualifies = dealer_key >= AK_HIGH
-        rules, rnd = self.rules, self.rules.rounding
         for number, slot in raised:
-            key = evaluate(slot.cards)
-            staked, staked_raise = self.bets.stake(number, ANTE), self.bets.stake(number, RAISE)
-            if not qualifies:
-                ante, paid_raise = win(staked, Fraction(1), rnd), staked_raise
-            elif key < dealer_key:
-                ante, paid_raise = 0, 0
-            elif key == dealer_key:
-                ante, paid_raise = staked, staked_raise
-            else:
-                ratio = rules.raise_pays[hand_class(key).label]
-                ante, paid_raise = win(staked, Fraction(1), rnd), win(staked_raise, ratio, rnd)
+            ante, paid_raise = raised_payout(self.rules, evaluate(slot.cards), dealer_key,
+                                             self.bets.stake(number, ANTE), self.bets.stake(number, RAISE))
             self._settle_box(number, ante=ante, raised=paid_raise, bonus=self._bonus_payout(number, slot))
         self.phase = Phase.DONE
 
     def _bonus_payout(self, box: int, slot: _Box) -> int:
-        bonus = self.bets.stake(box, BONUS)
-        if not bonus or slot.exchanged:
-            return 0
-        ratio = self.rules.bonus_pays.get(hand_class(evaluate(slot.dealt)).label)
-        return 0 if ratio is None else win(bonus, ratio, self.rules.rounding)
+        return bonus_payout(self.rules, self.bets.stake(box, BONUS), slot.dealt, slot.exchanged)
 
     # ----------------------------------------------------------------- views
     def expects(self) -> Expect:
@@ -388,22 +371,5 @@ class RussianPokerRound(LedgerRound):
         return tuple(self._boxes[box].cards)
 
     def outcome(self) -> RussianPokerOutcome:
-        def hand(cards: list[str]) -> str | None:
-            return hand_class(evaluate(cards)).label if len(cards) == HAND_SIZE else None
-
-        dealer_hand = hand(self._dealer)
-        return RussianPokerOutcome(
-            boxes={
-                str(n): RussianPokerBox(cards=tuple(s.cards), hand=hand(s.cards), status=s.status.value,
-                                        exchanged=s.exchanged)
-                for n, s in self._boxes.items()
-            },
-            dealer=RussianPokerDealer(
-                cards=tuple(self._dealer),
-                up=self._dealer_up,
-                hand=dealer_hand,
-                qualifies=(evaluate(self._dealer) >= AK_HIGH) if dealer_hand else None,
-            ),
-            void=self.void_reason,
-        )
-
+        boxes = [(n, s.cards, s.status.value, s.exchanged) for n, s in self._boxes.items()]
+        return russian_outcome(boxes, self._dealer, self._dealer_up, self.void_reason)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from controller.analysis.edges import Edges
+from controller.cards import cards_text
 from controller.games.base import Decide, Expect, ExpectKind, GameRules
 from controller.games.blackjack.engine import BlackjackRound
 from controller.games.blackjack.rules import BlackjackRules, blackjack_rules
@@ -41,8 +42,8 @@ class BlackjackAdapter(ShoeGameAdapter):
             cards = round_.hand_cards(expect.box or 1, expect.hand or 1)
             up = round_.dealer_cards()[0]
             return (
-                f"Box {expect.box}, hand {expect.hand} ({' '.join(cards)} vs {up}): "
-                f"{' / '.join(expect.options)}?"
+                f"Box {expect.box}, hand {expect.hand} ({cards_text(cards)} vs {cards_text([up])}): "
+                f"{' / '.join(o.replace('_', ' ') for o in expect.options)}?"
             )
         return self.done_prompt(engine)
 

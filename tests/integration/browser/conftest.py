@@ -39,11 +39,13 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
+README_IMAGES = Path(__file__).resolve().parents[3] / "docs" / "images"
 PASSWORD = "secret"
 #: the roulette table's wheel at 10x protocol speed, with a betting window a person can use
 SLOW_BETS = Timings(before_game=0.5, place_bets=40.0, ball_in_rim=3.0, no_more_bets=3.0, result=0.5,
                     fault_shutdown=10.0)
-SIZES = {"1280x800": (1280, 800), "1920x1080": (1920, 1080)}
+#: the console's screens: a table PC, a small panel, portrait, a large screen
+SIZES = {"1280x800": (1280, 800), "1024x600": (1024, 600), "800x1280": (800, 1280), "1920x1080": (1920, 1080)}
 
 _hashed: dict[str, str] = {}
 
@@ -66,6 +68,15 @@ async def shot(page: Any, name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
     await page.screenshot(path=str(path), full_page=False)
+    return path
+
+
+async def readme_shot(page: Any, name: str) -> Path:
+    """A screenshot the README shows: saved with the others and into docs/images/ (the suite
+    regenerates the README's console pictures)."""
+    path = await shot(page, name)
+    assert path.stat().st_size > 10_000
+    shutil.copy(path, README_IMAGES / f"{name}.png")
     return path
 
 
@@ -146,10 +157,11 @@ async def stop_table(table: ConsoleTable) -> None:
     await table.harness.stop()
 
 
-async def signed_in(browser: Any, url: str, user: str = "dana", size: str = "1280x800") -> Any:
-    """A new page at ``size`` on the console, signed in as ``user``, showing a live snapshot."""
+async def signed_in(browser: Any, url: str, user: str = "dana", size: str = "1280x800", *, touch: bool = False) -> Any:
+    """A new page at ``size`` on the console, signed in as ``user``, showing a live snapshot
+    (``touch``: a touchscreen, as the table's own screen is)."""
     width, height = SIZES[size]
-    context = await browser.new_context(viewport={"width": width, "height": height})
+    context = await browser.new_context(viewport={"width": width, "height": height}, has_touch=touch)
     page = await context.new_page()
     page.on("console", lambda msg: print(f"[page {msg.type}] {msg.text}") if msg.type in ("error", "warning") else None)
     page.on("pageerror", lambda exc: print(f"[page error] {exc}"))
@@ -167,6 +179,44 @@ async def tap(page: Any, command: str, *, within: str = "#actions") -> None:
     button = page.locator(f"{within} button[data-command='{command}']").first
     await button.wait_for(state="visible", timeout=10_000)
     await button.click()
+
+
+async def long_press(page: Any, selector: str, held_ms: int, *, update: Callable[[], None] | None = None) -> bool:
+    """A finger on the centre of ``selector`` for ``held_ms``, then lifted (touchstart, hold,
+    touchend through the browser's own touch input, as a touchscreen sends them).
+
+    ``update``: called once the finger is down, to make the table push a new snapshot; the
+    press then lasts until the page drew it (at least ``held_ms``). Returns whether the
+    element under the finger was still the same element after that update."""
+    target = page.locator(selector).first
+    await target.wait_for(state="visible", timeout=10_000)
+    box = await target.bounding_box()
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    await page.evaluate(f"() => {{ window.pressed = document.querySelector({selector!r}); window.drawn = view.version; }}")
+    clock = asyncio.get_running_loop().time
+    cdp = await page.context.new_cdp_session(page)
+    try:
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+        down = clock()
+        if update is not None:
+            update()
+            await until_js(page, "view.version > window.drawn", timeout=10_000)
+        same = bool(await page.evaluate(f"() => document.querySelector({selector!r}) === window.pressed"))
+        await asyncio.sleep(max(0.0, held_ms / 1000 - (clock() - down)))  # the press itself: the finger stays down
+        await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        await cdp.detach()
+    return same
+
+
+async def confirm(page: Any, *, yes: bool = True) -> str:
+    """Answer the console's "cannot be undone" question; returns what it said."""
+    dialog = page.locator("#confirm-dialog")
+    await dialog.wait_for(state="visible", timeout=10_000)
+    said = str(await dialog.text_content())
+    await dialog.locator(f"button[data-answer='{'yes' if yes else 'no'}']").click()
+    await dialog.wait_for(state="hidden")
+    return said
 
 
 async def result_text(page: Any, kind: str, timeout: float = 10_000) -> str:

@@ -11,12 +11,35 @@ from tests.integration.browser.conftest import result_text, shot, signed_in, tap
 BLACKJACK_SHOE = ["TS", "7H", "9C", "TD", "2C", "3D", "4H", "5S", "6C", "8D"]
 
 
-async def key_bet(page: Any, box: int, major: int, kind: str | None = None) -> None:
+async def layout_bet(page: Any, box: int, chip: str, name: str, times: int = 1) -> None:
+    """Bet ``times`` chips of ``chip`` on the roulette layout's cell ``name`` in ``box``: a roulette
+    table keys its bets on its layout, and offers no bet form."""
+    assert await page.locator("#actions button[data-command='bet']").count() == 0
+    while await page.text_content("#roulette-box") != f"box {box}":
+        await page.click("#roulette-box-up")
+    await page.get_by_role("button", name=f"chip {chip}", exact=True).click()
+    for _ in range(times):
+        await page.get_by_role("button", name=name, exact=True).click()
+        await result_text(page, "ok")
+
+
+async def key_bet(page: Any, box: int, major: int, kind: str | None = None, player: str | None = None) -> None:
+    """Key ``major`` whole units on ``box`` from the form's chips (largest first), as a dealer does."""
     await tap(page, "bet")
-    await page.select_option("#bet-box", str(box))
+    await page.click(f"#bet-box button[data-value='{box}']")
     if kind is not None:
-        await page.select_option("#bet-kind", kind)
-    await page.click(f"button[data-chip='{major}']")
+        await page.click(f"#bet-kind button[data-value='{kind}']")
+    if player is not None:
+        await page.fill("#bet-player", player)
+    digits = await page.evaluate("view.currency.digits")
+    left = major * 10**digits
+    chips = sorted((int(c) for c in await page.locator("#bet-chips button[data-chip]").evaluate_all(
+        "bs => bs.map(b => b.dataset.chip)")), reverse=True)
+    for chip in chips:
+        while left >= chip:
+            await page.click(f"#bet-chips button[data-chip='{chip}']")
+            left -= chip
+    assert left == 0, f"{major} cannot be made from the chips {chips}"
     await page.click("#bet-place")
     assert "done" in await result_text(page, "ok")
 
@@ -81,7 +104,7 @@ async def test_a_roulette_spin_played_from_the_console(chromium: Any, console_ta
     page = await signed_in(chromium, table.url, "dana")
     await tap(page, "open_round")
     await result_text(page, "ok")
-    await key_bet(page, 2, 10, kind="red")  # red is 5.00..2000.00 in the european preset's limits
+    await layout_bet(page, 2, "5.00 EUR", "red", times=2)  # red is 5.00..2000.00 in the european preset's limits
     assert "10.00 EUR" in await page.text_content("[data-box='2']")
     await until(lambda: table.core.phase == SETTLING, timeout=30)  # the wheel closes betting and spins
     await until_js(page, "document.getElementById('prompt').textContent.includes('19 red')")
@@ -91,6 +114,7 @@ async def test_a_roulette_spin_played_from_the_console(chromium: Any, console_ta
     assert (await page.text_content("#last-numbers")).strip() == "19"
     (record,) = table.harness.rounds()
     assert record["outcome"]["numbers"] == ["19"]
+    # two chips on one spot make one bet
     assert [(b["box"], b["kind"], b["stake"], b["payout"]) for b in record["bets"]] == [(2, "red", 1000, 2000)]
 
 
@@ -121,7 +145,7 @@ async def test_double_ball_the_dealer_keys_the_second_ball(chromium: Any, consol
     page = await signed_in(chromium, table.url, "dana")
     await tap(page, "open_round")
     await result_text(page, "ok")
-    await key_bet(page, 1, 10, kind="red")
+    await layout_bet(page, 1, "5.00 EUR", "red")
     await tap(page, "key_result", within="#actions")  # offered once the wheel's ball 1 is in
     picker = page.locator("#number-picker")
     await picker.wait_for()

@@ -31,14 +31,16 @@ def main() -> None:
     client.loop_start()
     per_tick, tick = int(float(rate)) // 100, 0.01
     sent, start = 0, time.monotonic()
+    last = None
     while time.monotonic() - start < float(seconds):
         for _ in range(per_tick):
             sent += 1
-            client.publish(topic, payload(kind, sent), qos=0)
+            last = client.publish(topic, payload(kind, sent), qos=0)
         ahead = start + (sent / float(rate)) - time.monotonic()
         if ahead > 0:
-            time.sleep(min(ahead, tick))
-    time.sleep(0.2)
+            time.sleep(min(ahead, tick))  # the flood's own rate: what this process generates
+    if last is not None:
+        last.wait_for_publish(timeout=10)  # the network loop has written everything before it
     client.loop_stop()
     client.disconnect()
     print(sent, flush=True)

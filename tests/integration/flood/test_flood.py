@@ -23,6 +23,7 @@ from controller.runtime.spots import TableSpots
 from controller.table import inputs
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.feed.conftest import TABLE
+from tests.support.waiting import until
 
 SECONDS = float(os.environ.get("CROUPIER_FLOOD_SECONDS", "2"))
 RATE = int(os.environ.get("CROUPIER_FLOOD_RATE", "10000"))
@@ -39,7 +40,7 @@ class Stalls:
     async def _tick(self) -> None:
         last = time.perf_counter()
         while True:
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.01)  # the measure itself: a 10 ms ticker, late by as long as the loop stalls
             now = time.perf_counter()
             self.longest = max(self.longest, now - last - 0.01)
             last = now
@@ -77,15 +78,18 @@ async def test_a_flood_from_a_spot_and_the_pit_leaves_play_going_and_the_journal
         spot1 = mosquitto.spot(1)
         procs = [flood(url, spot1.username, spot1.password, f"croupier/{TABLE}/spot/1/press", "press"),
                  flood(url, mosquitto.pit.username, mosquitto.pit.password, f"croupier/{TABLE}/command", "pit")]
-        started = time.perf_counter()
         with Stalls() as stalls:
-            await asyncio.sleep(min(1.0, SECONDS / 5))  # the flood is on before the dealer starts
+            # the flood is on before the dealer starts: the table is already refusing its excess
+            await until(lambda: sum(t.loop.admission.dropped.values()) > 0, "the flood reaching the table",
+                        within=30)
             await t.play((2, 1000, "A"))
             await t.deal("TS", "9H", "6D")
             assert t.core.engine is not None
-            while time.perf_counter() - started < SECONDS:
-                await asyncio.sleep(0.05)
+            # play goes on for as long as the floods last
+            await until(lambda: all(p.poll() is not None for p in procs), "the floods ended", within=SECONDS + 60)
             sent = [int((await asyncio.to_thread(p.communicate, None, 30))[0]) for p in procs]
+            # messages the broker still forwards once the flooders are gone: let them arrive so
+            # that they count against the journal's bound (waiting longer can only make it stricter)
             await asyncio.sleep(0.5)
             await t.loop.settled()
         t.loop.admission.flush(everything=True)

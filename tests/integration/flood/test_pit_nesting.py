@@ -3,7 +3,6 @@ command still reaches the table (issue defect 5: it raised ``RecursionError``, n
 
 from __future__ import annotations
 
-import asyncio
 import logging
 
 import pytest
@@ -12,6 +11,7 @@ from controller.journal import Journal
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.feed.conftest import Commands, make_feed
 from tests.integration.feed.test_commands import TOPIC, client, command
+from tests.support.waiting import until
 
 
 async def test_nested_json_is_refused_with_an_alert_and_the_pit_goes_on(
@@ -27,9 +27,8 @@ async def test_nested_json_is_refused_with_an_alert_and_the_pit_goes_on(
         await boss.publish(TOPIC, b"[" * 4096, qos=1)
         await boss.publish(TOPIC, b"[" * 1500 + b"]" * 1500, qos=1)
         await boss.publish(TOPIC, command("after", "close_after_round"), qos=1)
-        async with asyncio.timeout(10):
-            while not (len(alerts()) == 2 and len(table.received) == 1):
-                await asyncio.sleep(0.02)
+        await until(lambda: len(alerts()) == 2 and len(table.received) == 1,
+                    "two refusals and the command after them", within=10)
     assert [a["code"] for a in alerts()] == ["command_refused"] * 2
     assert "nested 4096 deep" in str(alerts()[0]["message"])
     assert [c.id for c in table.received] == ["after"]

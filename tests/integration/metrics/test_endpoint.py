@@ -13,32 +13,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from controller.config import load
 from controller.process import run_table
-
-CONFIG = """
-[table]
-id = "m1"
-game = "blackjack"
-preset = "ru6"
-journal = "m1.journal"
-
-[limits]
-main = {{ min = 500, max = 500000 }}
-
-[devices.shoe]
-transport = "simulated"
-port = "serial"
-
-[devices.shoe.simulated]
-seed = 3
-
-[mqtt]
-broker = "none"
-
-[metrics]
-enabled = true
-host = "127.0.0.1"
-port = {port}
-"""
+from tests.support.configs import simulated_shoe, write_table_config
+from tests.support.waiting import until
 
 
 def _free_port() -> int:
@@ -63,29 +39,31 @@ def _total(figures, name: str, **labels: str) -> float:
 
 async def test_endpoint_counts_rounds_appends_and_device_latency(tmp_path: Path):
     port = _free_port()
-    path = tmp_path / "m1.toml"
-    path.write_text(CONFIG.format(port=port))
+    path = write_table_config(tmp_path, name="m1.toml", table_id="m1", journal="m1.journal",
+                              limits={"main": {"min": 500, "max": 500000}},
+                              devices={"shoe": simulated_shoe(gap_timeout=None)},
+                              metrics={"enabled": True, "host": "127.0.0.1", "port": port})
     config = load(path)
     url = f"http://127.0.0.1:{port}/metrics"
     # more rounds than the test waits for, at a pace, so a fast machine cannot finish the table
     # between two scrapes; the table is stopped once the figures have moved
     table = asyncio.create_task(run_table(config, 10_000, pace=0.01, out=io.StringIO(), prompts=False))
     seen: list[dict] = []
+
+    def rounds_moved() -> bool:
+        """Scrape once (the server answers from its own thread); True once two scrapes show
+        rounds moving, or the table has ended."""
+        try:
+            figures = _scrape(url)
+        except OSError:
+            return table.done()  # not serving yet
+        rounds = _total(figures, "croupier_rounds_total", table="m1", status="settled")
+        if rounds and (not seen or rounds > _total(seen[-1], "croupier_rounds_total", table="m1")):
+            seen.append(figures)
+        return len(seen) >= 2 or table.done()
+
     try:
-        for _ in range(600):  # until two scrapes show rounds moving, at most ~60 s on a loaded machine
-            if table.done():
-                break
-            try:
-                figures = await asyncio.to_thread(_scrape, url)
-            except OSError:
-                await asyncio.sleep(0.1)
-                continue
-            rounds = _total(figures, "croupier_rounds_total", table="m1", status="settled")
-            if rounds and (not seen or rounds > _total(seen[-1], "croupier_rounds_total", table="m1")):
-                seen.append(figures)
-            if len(seen) >= 2:
-                break
-            await asyncio.sleep(0.1)
+        await until(rounds_moved, "two scrapes showing rounds moving", within=60, poll=0.1)
     finally:
         table.cancel()
         with contextlib.suppress(asyncio.CancelledError):

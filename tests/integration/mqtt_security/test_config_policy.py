@@ -6,6 +6,7 @@ generated floor broker, logged in with nothing but what a production config hold
 from __future__ import annotations
 
 import asyncio
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -15,17 +16,10 @@ from controller.feed import Feed
 from controller.journal import Journal
 from drivers.mqtt import BrokerUrl, MqttLink
 from tests.integration.mqtt_security.conftest import FloorBroker, take, watching
+from tests.support.configs import write_table_config
+from tests.support.waiting import until
 
 CONFIG_DIR = Path(__file__).resolve().parents[3] / "config"
-TABLE = """
-[table]
-id = "bj1"
-game = "blackjack"
-preset = "ru6"
-journal = "bj1.journal"
-
-[mqtt]
-"""
 SECURE = 'broker = "mqtts://bj1-controller@broker.floor:8883?cafile=/etc/croupier/ca.pem"\n'
 
 
@@ -36,9 +30,9 @@ def no_secrets_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def config(tmp_path: Path, mqtt: str) -> Path:
-    path = tmp_path / "table.toml"
-    path.write_text(TABLE + mqtt)
-    return path
+    """The bj1 table with ``mqtt`` as the text from ``[mqtt]`` on (it may open more sections)."""
+    return write_table_config(tmp_path, table_id="bj1", journal="bj1.journal", limits={},
+                              **tomllib.loads("[mqtt]\n" + mqtt))
 
 
 def secret_file(tmp_path: Path, text: str = "s3cret\n", mode: int = 0o600) -> Path:
@@ -140,5 +134,5 @@ async def test_a_wrong_secret_never_connects(tmp_path: Path, floor: FloorBroker)
     url = f"mqtts://bj1-controller@127.0.0.1:{floor.port}?cafile={floor.out / 'tls' / 'ca.pem'}"
     cfg = load(config(tmp_path, f'broker = "{url}"\npassword_file = "{secret}"\n'))
     async with MqttLink(cfg.mqtt.connect_url(), "croupier-bj1-feed", backoff_min=0.05, backoff_max=0.1) as link:
-        await asyncio.sleep(0.8)
+        await until(lambda: link.reconnect.failures >= 3, "three refused attempts")
         assert link.connections == 0 and "not authori" in link.last_error.lower()

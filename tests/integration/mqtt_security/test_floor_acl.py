@@ -4,7 +4,6 @@ is followed by an allowed marker and the watcher must see the marker alone (not 
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import aiomqtt
@@ -70,9 +69,9 @@ async def test_a_reader_reads_the_feed_but_not_the_spots_or_commands(floor: Floo
             await c.publish("croupier/bj1/command", b"command", qos=1)
         async with floor.client("bj1-controller") as c:
             await c.publish("croupier/bj1/round", b"round", qos=1)
-        got = await take(viewer, 2)
-        await asyncio.sleep(0.2)
-        assert [m.payload for m in got] == [b"event", b"round"] and len(viewer.messages) == 0
+            await c.publish("croupier/bj1/round", b"marker", qos=1)  # delivered after anything published before it
+        got = await take(viewer, 3)
+        assert [m.payload for m in got] == [b"event", b"round", b"marker"] and len(viewer.messages) == 0
 
 
 async def test_a_spot_reads_only_its_own_lamp(floor: FloorBroker) -> None:
@@ -80,9 +79,9 @@ async def test_a_spot_reads_only_its_own_lamp(floor: FloorBroker) -> None:
         async with floor.client("bj1-controller") as c:
             await c.publish("croupier/bj1/spot/2/lamp", b"theirs", qos=1)
             await c.publish("croupier/bj1/spot/1/lamp", b"mine", qos=1)
-        got = await take(spot1, 1)
-        await asyncio.sleep(0.2)
-        assert [m.payload for m in got] == [b"mine"] and len(spot1.messages) == 0
+            await c.publish("croupier/bj1/spot/1/lamp", b"marker", qos=1)  # delivered after anything before it
+        got = await take(spot1, 2)
+        assert [m.payload for m in got] == [b"mine", b"marker"] and len(spot1.messages) == 0
 
 
 @pytest.mark.parametrize("user", [None, "bj1-controller"], ids=["anonymous", "wrong-password"])

@@ -19,9 +19,9 @@ import pytest
 from drivers.mqtt import MqttLink
 from drivers.mqtt.alarm import TAKEOVER_BACKOFF, is_misconfiguration
 from drivers.reconnect import LinkState
-from tests.contract.conftest import wait_until
 from tests.fixtures.mosquitto import MosquittoBroker, free_port, tls_files
 from tests.integration.table.conftest import write_config
+from tests.support.waiting import until
 
 
 class Warnings(logging.Handler):
@@ -36,8 +36,9 @@ class Warnings(logging.Handler):
         self.records.append(record)
         self._arrived.set()
 
-    async def until(self, predicate: Callable[[], bool], timeout: float = 15.0) -> None:
-        await wait_until(predicate, self._arrived, timeout, lambda: f"warnings: {[r.getMessage() for r in self.records]}")
+    async def until(self, predicate: Callable[[], bool], what: str = "the awaited warnings", timeout: float = 15.0) -> None:
+        await until(predicate, what, within=timeout, arrived=self._arrived,
+                    describe=lambda: f"warnings: {[r.getMessage() for r in self.records]}")
 
 
 @pytest.fixture
@@ -150,9 +151,7 @@ async def test_a_table_whose_broker_refuses_journals_the_feed_offline_and_plays_
     from controller.process import run_table
 
     port = free_port()
-    config_path = write_config(tmp_path, stacked=None)
-    text = config_path.read_text().replace('broker = "none"', f'broker = "mqtt://127.0.0.1:{port}"\ninsecure = true')
-    config_path.write_text(text)
+    config_path = write_config(tmp_path, stacked=None, mqtt={"broker": f"mqtt://127.0.0.1:{port}", "insecure": True})
     ready: asyncio.Future[object] = asyncio.get_running_loop().create_future()
 
     async def on_ready(loop: object, devices: object) -> None:

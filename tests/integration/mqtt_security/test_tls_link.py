@@ -14,6 +14,7 @@ from drivers.errors import DeviceAddressError
 from drivers.mqtt import BrokerUrl, MqttLink
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.mqtt_security.conftest import NODELAY, is_verify_failure, take
+from tests.support.waiting import until
 
 
 async def test_the_link_publishes_over_mqtts_with_the_brokers_ca(tls_broker: MosquittoBroker) -> None:
@@ -35,7 +36,7 @@ async def test_a_wrong_ca_is_refused(tls_broker: MosquittoBroker, tmp_path: Path
     other = lab_ca.make_ca(tmp_path / "other", "Someone else's CA")
     link = MqttLink(tls_broker.tls_url(cafile=other.cert), "wrong-ca", backoff_min=0.05, backoff_max=0.1)
     async with link:
-        await asyncio.sleep(1.0)
+        await until(lambda: link.reconnect.failures >= 3, "three refused attempts")
         assert not link.connected and link.connections == 0
         assert is_verify_failure(link.last_error), link.last_error
 

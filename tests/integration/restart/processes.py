@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import aiomqtt
@@ -16,6 +15,7 @@ import aiomqtt
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.feed.conftest import TABLE
 from tests.integration.table_stress.harness import closed_rounds, feed_url, write_config
+from tests.support.waiting import wait_until
 
 __all__ = ["TABLE", "Lines", "closed_rounds", "croupier", "feed_url", "retained", "run_table", "wait_until", "write_config"]
 
@@ -32,18 +32,6 @@ def run_table(config: Path, *extra: str, log: Path, env: dict[str, str] | None =
             [sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--rounds", "1000000",
              "--pace", "0.01", "--quiet", *extra],
             stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=os.getcwd(), env=env)
-
-
-def wait_until(predicate: Callable[[], bool], what: str, process: subprocess.Popen[bytes] | None = None,
-               timeout: float = 90.0) -> None:
-    """Poll ``predicate`` (a file another process writes: there is no event to wait on)."""
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if process is not None and process.poll() is not None:
-            raise AssertionError(f"the table exited ({process.returncode}) before {what}")
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 def retained(broker: MosquittoBroker, leaf: str, timeout: float = 10.0) -> bytes:

@@ -43,8 +43,7 @@ def _recorded(heads: Path) -> list[dict]:
 
 
 def test_heads_recorded_off_the_table_prove_a_rewrite_made_with_the_key(mosquitto: MosquittoBroker, tmp_path: Path):
-    config = write_config(tmp_path, broker=feed_url(mosquitto))
-    config.write_text(config.read_text() + '\n[journal]\nkey_file = "table.key"\n')
+    config = write_config(tmp_path, broker=feed_url(mosquitto), more={"journal": {"key_file": "table.key"}})
     made = croupier("init", "--config", str(config))
     assert made.returncode == 0 and "new journal key" in made.stdout, made
     assert (tmp_path / "table.key").stat().st_mode & 0o777 == 0o600
@@ -54,7 +53,7 @@ def test_heads_recorded_off_the_table_prove_a_rewrite_made_with_the_key(mosquitt
         anchor.until("anchor: recording")
         table = run_table(config, log=tmp_path / "table.log")
         try:
-            wait_until(lambda: len(_recorded(heads)) >= 3, "three recorded heads", table)
+            wait_until(lambda: len(_recorded(heads)) >= 3, "three recorded heads", process=table, within=90)
         finally:
             table.send_signal(signal.SIGTERM)
             assert table.wait(60) == 0, (tmp_path / "table.log").read_text()

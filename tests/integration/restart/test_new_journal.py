@@ -9,8 +9,7 @@ from tests.integration.restart.processes import closed_rounds, croupier, write_c
 
 
 def test_a_missing_journal_is_refused_and_nothing_is_created(tmp_path: Path):
-    config = write_config(tmp_path, broker="none")
-    config.write_text(config.read_text().replace('journal = "table.journal"', 'journal = "tabel/table.journal"'))
+    config = write_config(tmp_path, broker="none", table={"journal": "tabel/table.journal"})
     run = croupier("run", "--config", str(config), "--rounds", "1", "--quiet")
     assert run.returncode == 2, (run.stdout, run.stderr)
     lines = run.stderr.strip().splitlines()
@@ -32,8 +31,7 @@ def test_new_journal_creates_and_says_so_then_resumes(tmp_path: Path):
 
 
 def test_init_creates_an_empty_journal_once(tmp_path: Path):
-    config = write_config(tmp_path, broker="none")
-    config.write_text(config.read_text().replace('journal = "table.journal"', 'journal = "var/t1/table.journal"'))
+    config = write_config(tmp_path, broker="none", table={"journal": "var/t1/table.journal"})
     journal = tmp_path / "var" / "t1" / "table.journal"
     made = croupier("init", "--config", str(config))
     assert made.returncode == 0 and made.stdout.strip() == f"new journal: {journal}", made

@@ -19,7 +19,7 @@ def test_a_second_table_process_on_the_same_journal_is_refused(mosquitto: Mosqui
     journal = tmp_path / "table.journal"
     first = run_table(config, "--new-journal", log=tmp_path / "first.log")
     try:
-        wait_until(lambda: closed_rounds(journal) >= 1, "the first table's first round", first)
+        wait_until(lambda: closed_rounds(journal) >= 1, "the first table's first round", process=first, within=90)
         second = croupier("run", "--config", str(config), "--rounds", "3", "--quiet")
         assert second.returncode == 2, (second.stdout, second.stderr)
         lines = second.stderr.strip().splitlines()
@@ -27,7 +27,7 @@ def test_a_second_table_process_on_the_same_journal_is_refused(mosquitto: Mosqui
         assert "Traceback" not in second.stderr and second.stdout == ""
         # the first one still plays
         played = closed_rounds(journal)
-        wait_until(lambda: closed_rounds(journal) > played, "a round after the refusal", first)
+        wait_until(lambda: closed_rounds(journal) > played, "a round after the refusal", process=first, within=90)
     finally:
         first.send_signal(signal.SIGTERM)
         assert first.wait(60) == 0, (tmp_path / "first.log").read_text()

@@ -55,7 +55,7 @@ def test_sigterm_stops_the_table_cleanly(mosquitto: MosquittoBroker, tmp_path: P
         while "WATCHDOG=1" not in said:  # READY=1 first, then the pings
             said += sock.recv(4096).decode().splitlines()
         assert said.index("READY=1") < said.index("WATCHDOG=1")
-        wait_until(lambda: closed_rounds(journal) >= 1, "a round", table)
+        wait_until(lambda: closed_rounds(journal) >= 1, "a round", process=table, within=90)
         assert retained(mosquitto, "online") == b"1"
         table.send_signal(signal.SIGTERM)
         assert table.wait(60) == 0, (tmp_path / "table.log").read_text()
@@ -84,7 +84,7 @@ def test_a_round_stopped_by_sigterm_resumes_on_the_next_start(mosquitto: Mosquit
     config = write_config(tmp_path, broker=feed_url(mosquitto))
     journal = tmp_path / "table.journal"
     table = run_table(config, "--new-journal", log=tmp_path / "table.log")
-    wait_until(lambda: closed_rounds(journal) >= 2, "two rounds", table)
+    wait_until(lambda: closed_rounds(journal) >= 2, "two rounds", process=table, within=90)
     table.send_signal(signal.SIGTERM)  # at pace 0.01 s a round is under way
     assert table.wait(60) == 0, (tmp_path / "table.log").read_text()
     before = closed_rounds(journal)

@@ -4,11 +4,11 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 from typer.testing import CliRunner
 
 from controller.cli import app
+from tests.support.waiting import wait_until
 
 runner = CliRunner()
 
@@ -39,9 +39,7 @@ def test_sim_shoe_on_a_pty_and_listen_to_it(tmp_path):
     try:
         line = proc.stdout.readline()
         assert "listening on" in line and str(link) in line, line
-        deadline = time.monotonic() + 10
-        while not link.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_until(link.exists, "the simulator's link", within=10, process=proc)
         result = runner.invoke(app, ["listen", "shoe", "--port", str(link), "--count", "5", "--json"])
         assert result.exit_code == 0, result.output
         events = [json.loads(line) for line in result.output.splitlines()]

@@ -6,7 +6,6 @@ clears it."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,9 @@ async def test_a_different_shoe_on_the_line_is_a_fault_and_its_cards_are_not_del
         assert fault.code == IDENTITY_FAULT and "SN99" in fault.text and "SN42" in fault.text
         assert "SN99" in (device.health().fault or "")
         fw.draw()
-        await asyncio.sleep(0.5)  # its card is acknowledged (it stops resending) but not delivered
+        # its card is acknowledged (it stops resending) but not delivered: the host acknowledges
+        # a frame once it has applied or refused it, so the card cannot come after this
+        await events.until(lambda: fw.pending == 0, "the impostor's card acknowledged")
         assert not events.of("card") and fw.pending == 0
         assert device.driver.session.stats.refused_frames >= 1
 
@@ -57,7 +58,7 @@ async def test_after_a_usb_reconnect_the_first_shoe_seen_is_expected() -> None:
         await device.simulator.unplug()
         device.firmware.serial = "SN77"
         await device.simulator.replug()
-        await events.until(lambda: bool(events.of("fault")), timeout=20)
+        await events.until(lambda: bool(events.of("fault")), "a fault event", within=20)
         assert events.of("fault")[0].code == IDENTITY_FAULT
         assert [e.serial for e in events.of("hello")] == ["SN42", "SN77"]
     finally:
@@ -89,7 +90,7 @@ async def test_a_shoe_that_never_says_hello_is_held_and_its_cards_are_not_delive
         assert session.stats.frames > 2  # the line is alive: the shoe is silent only about who it is
 
         firmware.says_hello = True  # this table's shoe answers the next RESET
-        await events.until(lambda: bool(events.of("card")), timeout=20)
+        await events.until(lambda: bool(events.of("card")), "a card event", within=20)
         assert [e.card for e in events.of("card")] == [card]
         await events.until(lambda: device.health().online and device.health().fault is None)
         assert len(events.of("fault")) == 1
@@ -126,7 +127,7 @@ async def test_a_shoe_silent_about_its_identity_after_a_replug_is_held(tmp_path:
         seen = len(events.seen)
         firmware.says_hello = False
         await device.simulator.replug()
-        await events.until(lambda: bool(events.of("fault")), timeout=20)
+        await events.until(lambda: bool(events.of("fault")), "a fault event", within=20)
         assert events.of("fault")[0].code == UNPROVEN_FAULT
         firmware.draw()
         await events.until(lambda: firmware.pending == 0)

@@ -16,7 +16,7 @@ import pty
 import random
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,19 +29,11 @@ from drivers.shoe import SerialTransport, SessionConfig, ShoeSession
 from drivers.shoe.events import CardDrawn
 from simulators.pty_port import point_link
 from simulators.shoe import SerialShoeSim, ShoeFirmware
+from tests.support.waiting import until
 
 FACTOR = 10.0
 REPLUGS = 20
 OPEN_RACES = 1500  # the tty goes within ~0.2 ms of the open: about 1 in 100 lands mid-open
-
-
-async def wait_for(pred: Callable[[], bool], clock: ScaledClock, within: float, what: str) -> None:
-    """Wait until ``pred()`` holds, for at most ``within`` protocol seconds."""
-    deadline = clock.monotonic() + within
-    while not pred():
-        if clock.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {within} s")
-        await asyncio.sleep(0.005)
 
 
 @dataclass
@@ -85,7 +77,7 @@ async def test_a_tty_that_vanishes_while_it_is_being_opened_is_device_unavailabl
         delay = rng.random() * 0.0002
 
         def pull(delay: float = delay, fds: tuple[int, int] = (master, slave)) -> None:
-            time.sleep(delay)
+            time.sleep(delay)  # the behaviour under test: the tty goes at a chosen instant of the open
             for fd in fds:
                 os.close(fd)
 
@@ -117,25 +109,25 @@ async def test_a_replugged_serial_shoe_comes_back_online_every_time(tmp_path: Pa
 
         # the link is polled every reconnect_delay; once open, the PING is answered at once
         within = rig.config.reconnect_delay + rig.config.heartbeat_timeout
-        await wait_for(lambda: session.online, clock, within, "first connect")
+        await until(lambda: session.online, "first connect", within=within, clock=clock)
         await session.new_shoe("S1", 6)  # as the table does: cards count from 1
         for i in range(REPLUGS):
             await sim.unplug()
             fw.draw()  # dealt while the cable is out: kept until acknowledged
-            await wait_for(lambda: not session.online, clock, within, f"offline after unplug {i}")  # EOF at once
+            await until(lambda: not session.online, f"offline after unplug {i}", within=within, clock=clock)  # EOF at once
             # gaps from none at all to longer than the soak's (0.2-1.5 s), so a reopen lands at
             # any point of the replug; every third time the adapter bounces as it goes in
             await clock.sleep(rng.choice([0.0, 0.01, 0.2, 0.5, 1.5]) * rng.random())
             if i % 3 == 2:
                 await sim.replug()
-                await asyncio.sleep(rng.random() * 0.002)
+                await clock.sleep(rng.random() * 0.002 * FACTOR)  # the bounce: up to 2 ms, on the injected clock
                 await sim.unplug()
             await sim.replug()
-            await wait_for(lambda: session.online and count("online") == count("offline") + 1, clock,
-                           within + 1.0, f"online after replug {i}")
+            await until(lambda: session.online and count("online") == count("offline") + 1, f"online after replug {i}",
+                        within=within + 1.0, clock=clock)
             for _ in range(rng.randrange(1, 4)):
                 fw.draw()
-            await wait_for(lambda: len(cards()) == len(fw.drawn), clock, within, f"cards after replug {i}")
+            await until(lambda: len(cards()) == len(fw.drawn), f"cards after replug {i}", within=within, clock=clock)
         assert cards() == [(c, n + 1) for n, c in enumerate(fw.drawn)]  # exactly once, in order
         assert count("offline") >= REPLUGS and count("online") == count("offline") + 1
         assert not [e for e in events if e.type in ("lost_card", "refused")]
@@ -150,19 +142,19 @@ async def test_a_shoe_that_moved_to_a_new_tty_behind_the_link_is_found_again(tmp
         fw, sim, session, clock, events, config = rig.fw, rig.sim, rig.session, rig.clock, rig.events, rig.config
         dead = sim.port
         try:
-            await wait_for(lambda: session.online, clock, 2.0, "first connect")
+            await until(lambda: session.online, "first connect", within=2.0, clock=clock)
             await session.new_shoe("S1", 6)
             fw.draw()
-            await wait_for(lambda: len(events) > 0 and isinstance(events[-1], CardDrawn), clock, 2.0, "first card")
+            await until(lambda: len(events) > 0 and isinstance(events[-1], CardDrawn), "first card", within=2.0, clock=clock)
             await sim.replug()  # the old tty is left open and silent: the shoe talks on the new one
             fw.draw()
-            await wait_for(lambda: not session.online, clock, config.heartbeat_timeout + 0.5, "offline")
+            await until(lambda: not session.online, "offline", within=config.heartbeat_timeout + 0.5, clock=clock)
             reopened = config.heartbeat_timeout + config.reconnect_delay + 1.0
-            await wait_for(lambda: session.online, clock, reopened, "online on the new tty")
+            await until(lambda: session.online, "online on the new tty", within=reopened, clock=clock)
             fw.draw()
             drawn = [(c, n + 1) for n, c in enumerate(fw.drawn)]
-            await wait_for(lambda: [(e.card, e.n) for e in events if isinstance(e, CardDrawn)] == drawn, clock, 2.0,
-                           "every card once, in order")
+            await until(lambda: [(e.card, e.n) for e in events if isinstance(e, CardDrawn)] == drawn,
+                        "every card once, in order", within=2.0, clock=clock)
             assert session.stats.connects == 2
             assert not [e for e in events if e.type in ("lost_card", "refused")]
         finally:

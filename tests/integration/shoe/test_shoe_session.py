@@ -19,6 +19,7 @@ from drivers.shoe import CommandFailed, SerialTransport, SessionConfig, ShoeSess
 from drivers.shoe.events import CardDrawn, LostCard
 from simulators.shoe import LineFaults, SerialShoeSim, ShoeFirmware, UsbShoeSim
 from tests.shoe_truth import assert_never_a_wrong_card
+from tests.support.waiting import Arrivals, until
 
 FACTOR = 10.0
 TRANSPORTS = ["serial", "usb"]
@@ -26,19 +27,16 @@ TRANSPORTS = ["serial", "usb"]
 
 class Rig:
     def __init__(
-        self, firmware: ShoeFirmware, sim: SerialShoeSim | UsbShoeSim, session: ShoeSession, events: list[DeviceEvent]
+        self, firmware: ShoeFirmware, sim: SerialShoeSim | UsbShoeSim, session: ShoeSession, events: Arrivals[DeviceEvent]
     ) -> None:
-        self.fw, self.sim, self.session, self.events = firmware, sim, session, events
+        self.fw, self.sim, self.session, self.arrivals = firmware, sim, session, events
+        self.events = events.seen
 
     def of(self, kind: str) -> list[DeviceEvent]:
         return [e for e in self.events if e.type == kind]
 
-    async def until(self, pred: Callable[[], bool], timeout: float = 10.0) -> None:
-        deadline = time.monotonic() + timeout
-        while not pred():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out; last events: {self.events[-5:]}")
-            await asyncio.sleep(0.005)
+    async def until(self, pred: Callable[[], bool], what: str = "the awaited events", timeout: float = 10.0) -> None:
+        await self.arrivals.until(pred, what, within=timeout)
 
     def cards(self) -> list[tuple[str, int]]:
         return [(e.card, e.n) for e in self.events if isinstance(e, CardDrawn)]
@@ -55,8 +53,8 @@ async def rig(kind: str, tmp_path, firmware: ShoeFirmware, clock: ScaledClock) -
         sim = UsbShoeSim(firmware)
         await sim.start()
         transport = UsbTransport(backend=sim.backend)
-    events: list[DeviceEvent] = []
-    session = ShoeSession(transport, clock=clock, config=SessionConfig(), on_event=events.append)
+    events: Arrivals[DeviceEvent] = Arrivals()
+    session = ShoeSession(transport, clock=clock, config=SessionConfig(), on_event=events)
     r = Rig(firmware, sim, session, events)
     task = asyncio.create_task(r.session.run())
     try:
@@ -117,8 +115,8 @@ async def test_2000_cards_over_a_noisy_line_exactly_once_in_order(kind, tmp_path
         while len(fw.drawn) < 2000:
             if fw.pending < 8:
                 fw.draw()
-            else:
-                await asyncio.sleep(0.001)
+            else:  # the shoe's resend window is full: deal on once the host has acknowledged
+                await until(lambda: fw.pending < 8, "the shoe's resend window frees", within=60, poll=0.001)
         await r.until(lambda: (r.cards() and r.cards()[-1][1] == 2000) or bool(r.of("lost_card")), timeout=60)
         elapsed = time.monotonic() - started
         assert fw.drawn == truth
@@ -153,7 +151,7 @@ async def test_unplug_and_replug_resumes(kind, tmp_path):
         await r.until(lambda: bool(r.of("offline")))
         for _ in range(3):
             fw.draw()  # dealt while the cable is out: kept until acknowledged
-        await asyncio.sleep(0.2)
+        await clock.sleep(2.0)  # the behaviour under test: two protocol seconds unplugged, on the injected clock
         await r.sim.replug()
         await r.until(lambda: len(r.cards()) == 13)
         assert r.cards() == [(c, i + 1) for i, c in enumerate(fw.drawn)]

@@ -14,6 +14,7 @@ from drivers.mqtt import MqttLink
 from drivers.spots import SpotsSession
 from simulators.spots import SpotsSimulator
 from tests.fixtures.mosquitto import MosquittoBroker
+from tests.support.waiting import until
 
 TABLE = "bj1"
 E = TypeVar("E", bound=DeviceEvent)
@@ -36,17 +37,9 @@ class Driver:
     def of(self, cls: type[E], /, **fields: object) -> list[E]:
         return [e for e in self.events if isinstance(e, cls) and all(getattr(e, k) == v for k, v in fields.items())]
 
-    async def wait_for(self, predicate: Callable[[], bool], timeout: float = 5.0) -> None:
-        async def until() -> None:
-            while not predicate():
-                self._arrived.clear()
-                await self._arrived.wait()
-
-        await asyncio.wait_for(until(), timeout)
-
-    async def settle(self, quiet: float = 0.3) -> None:
-        """Give stray deliveries (which must not come) time to arrive."""
-        await asyncio.sleep(quiet)
+    async def wait_for(self, predicate: Callable[[], bool], what: str = "the awaited events", timeout: float = 10.0) -> None:
+        await until(predicate, what, within=timeout, arrived=self._arrived,
+                    describe=lambda: f"last events: {[e.type for e in self.events[-8:]]}")
 
 
 def make_driver(broker: MosquittoBroker, transport: str = "tcp", spots: range = range(1, 8)) -> Driver:

@@ -3,8 +3,6 @@ followed by an allowed marker message, so "not delivered" is not just "not deliv
 
 from __future__ import annotations
 
-import asyncio
-
 import aiomqtt
 
 from tests.fixtures.mosquitto import Credentials, MosquittoBroker
@@ -45,6 +43,6 @@ async def test_a_spot_reads_only_its_own_lamp(mosquitto: MosquittoBroker) -> Non
             await c.publish("croupier/bj1/spot/2/lamp", b"theirs", qos=1)
             await c.publish("croupier/bj1/spot/2/press", b"theirs", qos=1)
             await c.publish("croupier/bj1/spot/1/lamp", b"mine", qos=1)
-        got = await take(spot1, 1)
-        await asyncio.sleep(0.1)
-        assert [m.payload for m in got] == [b"mine"] and len(spot1.messages) == 0
+            await c.publish("croupier/bj1/spot/1/lamp", b"marker", qos=1)  # delivered after anything before it
+        got = await take(spot1, 2)
+        assert [m.payload for m in got] == [b"mine", b"marker"] and len(spot1.messages) == 0

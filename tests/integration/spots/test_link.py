@@ -13,6 +13,7 @@ import aiomqtt
 
 from drivers.mqtt import BrokerUrl, LinkDown, LinkUp, MqttLink, Outgoing
 from tests.fixtures.mosquitto import Credentials, MosquittoBroker
+from tests.support.waiting import until
 
 NODELAY = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
 
@@ -79,7 +80,7 @@ async def test_refused_credentials_keep_retrying_and_say_why(mosquitto: Mosquitt
     states = link.subscribe("croupier/#")
     async with link:
         down = await asyncio.wait_for(states.get(), 5)
-        await asyncio.sleep(0.4)
+        await until(lambda: link.reconnect.failures >= 4, "four refused attempts")
         assert isinstance(down, LinkDown)
         assert "authori" in down.reason.lower() or "auth" in link.last_error.lower()
         assert len(states) == 0  # one LinkDown per outage, not per attempt
@@ -93,7 +94,7 @@ async def main():
     link = MqttLink(sys.argv[1], "with-will", will=Outgoing("croupier/bj1/controller", b"0", retain=True),
                     birth=Outgoing("croupier/bj1/controller", b"1", retain=True))
     async with link:
-        await asyncio.sleep(60)
+        await asyncio.Event().wait()  # up until the test kills it
 asyncio.run(main())
 """
 

@@ -29,8 +29,8 @@ async def test_republished_seq_is_applied_once(driver: Driver, spots: SpotsSimul
     await spots[1].duplicate_last()
     await spots[1].duplicate_last()
     await spots[1].press("hit")
+    # the last thing spot 1 published: anything before it on its connection has come
     await driver.wait_for(lambda: len(driver.of(SpotPress)) == 2 and len(driver.of(SpotRefused)) == 2)
-    await driver.settle()
     assert [e.seq for e in driver.of(SpotPress)] == [1, 2]
     assert [e.reason for e in driver.of(SpotRefused)] == ["duplicate", "duplicate"]
     assert driver.session.refusals["duplicate"] == 2
@@ -47,8 +47,8 @@ async def test_presses_queued_for_the_controller_while_it_was_away_arrive_once(
         await spots[2].press(button)
     await spots[2].duplicate_last()
     await driver.link.start()
+    # the duplicate was spot 2's last message: everything before it on its connection has come
     await driver.wait_for(lambda: len(driver.of(SpotPress)) == 4 and len(driver.of(SpotRefused)) == 1)
-    await driver.settle()
     assert [(e.seq, e.button) for e in driver.of(SpotPress)] == [(1, "bet"), (2, "hit"), (3, "hit"), (4, "stand")]
 
 
@@ -65,8 +65,8 @@ async def test_a_spot_cannot_publish_as_another_spot(driver: Driver, spots: Spot
     await spots[2].press_on(3, "split")
     await spots[2].publish_raw(b"0", leaf="online")  # its own online: allowed
     await spots[3].press("surrender")
-    await driver.wait_for(lambda: bool(driver.of(SpotPress)))
-    await driver.settle()
+    # spot 2's own online went out after its press on spot 3's topic, on the same connection
+    await driver.wait_for(lambda: bool(driver.of(SpotPress)) and bool(driver.of(SpotOnline, spot=2, online=False)))
     assert [(e.spot, e.button) for e in driver.of(SpotPress)] == [(3, "surrender")]
     assert not driver.of(SpotRefused)
 
@@ -123,7 +123,10 @@ async def test_lamps_reach_their_spot_only(driver: Driver, spots: SpotsSimulator
     driver.session.lamp(2, "turn", "DOUBLE?")
     lamp = await spots[2].wait_lamp(lambda lamp: lamp.get("mode") == "turn")
     assert lamp == {"v": 1, "mode": "turn", "text": "DOUBLE?"}
-    await driver.settle(0.2)
+    for n in (1, 3, 4):  # after the turn lamp on the same link: a stray one would come first
+        driver.session.lamp(n, "open", "MARKER")
+    for n in (1, 3, 4):
+        await spots[n].wait_lamp(lambda lamp: lamp.get("text") == "MARKER", timeout=10)
     assert not any(lamp.get("mode") == "turn" for n in (1, 3, 4) for lamp in spots[n].lamps)
 
 
@@ -135,7 +138,7 @@ async def test_broker_restart_is_survived(mosquitto: MosquittoBroker, driver: Dr
     for i in range(1, 21):
         driver.session.lamp(1, "open", f"L{i}")  # published during the outage
     assert driver.link.pending == 20
-    await asyncio.sleep(0.3)
+    await asyncio.sleep(0.3)  # the outage under test lasts a moment (the broker is another process: wall time)
     mosquitto.start()
     await driver.wait_for(lambda: len(driver.of(DeviceOnline, device="broker")) == 2, timeout=10)
     await asyncio.wait_for(spots[1].wait_lamp(lambda lamp: lamp.get("text") == "L20"), 10)

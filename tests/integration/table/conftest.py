@@ -21,40 +21,16 @@ from controller.runtime.devices import open_shoe
 from controller.runtime.loop import TableLoop
 from controller.runtime.recovery import device_sync, replay
 from controller.table import inputs
+from tests.support.configs import section, simulated_shoe, write_table_config
 
 
 def write_config(tmp_path: Path, *, stacked: list[str] | None, port: str = "serial", rules: str = "",
-                 preset: str = "ru6", extra_shoe: str = "", table_id: str = "t1") -> Path:
-    stacked_line = f"stacked = {stacked!r}".replace("'", '"') if stacked is not None else ""
-    text = f"""
-[table]
-id = "{table_id}"
-game = "blackjack"
-preset = "{preset}"
-journal = "table.journal"
-
-[rules]
-{rules}
-
-[limits]
-main = {{ min = 100, max = 100000 }}
-
-[devices.shoe]
-transport = "simulated"
-port = "{port}"
-gap_timeout = 0.6
-
-[devices.shoe.simulated]
-seed = 3
-{stacked_line}
-{extra_shoe}
-
-[mqtt]
-broker = "none"
-"""
-    path = tmp_path / "table.toml"
-    path.write_text(text)
-    return path
+                 preset: str = "ru6", extra_shoe: str = "", table_id: str = "t1", **options: Any) -> Path:
+    """A ru6 blackjack table with the simulated shoe on ``port``; ``extra_shoe``: more keys of
+    ``[devices.shoe.simulated]``, ``options``: more of ``table_config``'s sections."""
+    shoe = simulated_shoe(port=port, stacked=stacked, **section(extra_shoe))
+    return write_table_config(tmp_path, "blackjack", table_id=table_id, preset=preset, rules=rules,
+                              limits={"main": {"min": 100, "max": 100000}}, devices={"shoe": shoe}, **options)
 
 
 class Harness:

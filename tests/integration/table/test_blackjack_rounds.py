@@ -26,7 +26,7 @@ async def _round1(t) -> None:
     await t.deal("TS", "8H", "AS")
     assert t.prompt == "Card to dealer"
     await t.deal("6D", "9C", "3D", "KH")
-    assert t.prompt == "Box 1, hand 1 (TS 9C vs 6D): hit / stand / double / surrender?"
+    assert t.prompt == "Box 1, hand 1 (10♠ 9♣ vs 6♦): hit / stand / double / surrender?"
     await t.cmd("decide", box=1, action="stand", player="A")
     await t.cmd("decide", box=2, action="double", player="B")
     assert t.prompt == "Card to box 2, hand 1 (face down)"

@@ -14,27 +14,7 @@ from controller.config import load
 from controller.journal import Journal
 from controller.process import run_table
 from controller.table import inputs
-
-CONFIG = """
-[table]
-id = "hj"
-game = "blackjack"
-preset = "ru6"
-journal = "table.journal"
-
-[limits]
-main = { min = 100, max = 100000 }
-
-[devices.shoe]
-transport = "simulated"
-port = "serial"
-
-[devices.shoe.simulated]
-seed = 4
-
-[mqtt]
-broker = "none"
-"""
+from tests.support.configs import simulated_shoe, write_table_config
 
 ROUND_OPEN = [
     (inputs.DEVICE, {"type": "online", "device": "shoe", "detail": "before"}),
@@ -53,8 +33,8 @@ BETWEEN_ROUNDS = [
 @pytest.mark.parametrize(("entries", "way_out"), [(ROUND_OPEN, "void_round"), (BETWEEN_ROUNDS, "dismiss")],
                          ids=["round-open", "between-rounds"])
 async def test_the_table_starts_on_a_journal_it_cannot_apply(tmp_path: Path, entries, way_out):
-    path = tmp_path / "table.toml"
-    path.write_text(CONFIG)
+    path = write_table_config(tmp_path, table_id="hj", limits={"main": {"min": 100, "max": 100000}},
+                              devices={"shoe": simulated_shoe(seed=4, gap_timeout=None)})
     config = load(path)
     with Journal(config.journal_path) as journal:
         seqs = [journal.append(kind, payload, source="hostile").seq for kind, payload in entries]

@@ -128,7 +128,7 @@ async def test_noread_is_keyed_in_and_checked(table_factory):
     await t.cmd("key_card", card="AS")  # already dealt: impossible in one deck
     assert t.alerts()[-1]["code"] == "shoe.impossible_card" and t.core.keyin == 3
     await t.cmd("key_card", card="ah")
-    assert t.prompt == "Box 1, hand 1 (AS AH vs KD): hit / stand / double / split / surrender?"
+    assert t.prompt == "Box 1, hand 1 (A♠ A♥ vs K♦): hit / stand / double / split / surrender?"
     await t.cmd("decide", box=1, action="stand", player="A")  # soft 12
     await t.deal("9C")  # dealer K-9: 19
     await t.cmd("settle")

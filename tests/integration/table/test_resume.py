@@ -10,13 +10,13 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.integration.table.conftest import write_config
+from tests.support.waiting import wait_until
 
 
 def _run(config: Path, rounds: int, pace: float) -> subprocess.Popen[str]:
@@ -66,16 +66,13 @@ def test_sigkill_mid_round_resumes_with_identical_settlements(tmp_path, cards_be
     journal = crash_dir / "table.journal"
     first = _run(crash_cfg, 3, 0.05)
     try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
+        def dealt() -> bool:
             cards = _rows(journal, "SELECT COUNT(*) FROM events WHERE kind = 'device' AND round_id = 't1-000002'"
                                    " AND json_extract(payload, '$.type') = 'card'")
-            if cards and cards[0][0] >= cards_before_kill:
-                break
-            assert first.poll() is None, first.stderr.read() if first.stderr else ""
-            time.sleep(0.01)
-        else:
-            pytest.fail("round 2 was never dealt")
+            return bool(cards) and cards[0][0] >= cards_before_kill
+
+        wait_until(dealt, f"{cards_before_kill} cards of round 2 dealt", within=90, process=first,
+                   describe=lambda: first.stderr.read() if first.poll() is not None and first.stderr else "")
         os.kill(first.pid, signal.SIGKILL)
     finally:
         first.wait(10)

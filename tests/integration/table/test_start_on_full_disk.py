@@ -7,23 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-CONFIG = """
-[table]
-id = "full1"
-game = "baccarat"
-journal = "full1.journal"
-
-[devices.shoe]
-transport = "simulated"
-port = "serial"
-
-[mqtt]
-broker = "none"
-"""
+from tests.support.configs import write_table_config
 
 
 def test_a_start_on_a_full_disk_is_one_clear_line(tmp_path: Path) -> None:
-    (tmp_path / "t.toml").write_text(CONFIG)
+    write_table_config(tmp_path, "baccarat", name="t.toml", table_id="full1", journal="full1.journal", limits={},
+                       devices={"shoe": {"transport": "simulated", "port": "serial"}})
     pages = 1  # a new journal on a disk with room for not even its schema
     # max_page_count lasts one connection, so the cap is set by a wrapper that runs the CLI
     code = (

@@ -18,9 +18,7 @@ async def burn_table(tmp_path: Path) -> AsyncIterator[Any]:
     made: list[Harness] = []
 
     async def make(*, burn: int = 0, **kwargs: Any) -> Harness:
-        path = write_config(tmp_path, **kwargs)
-        text = path.read_text().replace('journal = "table.journal"', f'journal = "table.journal"\nburn_on_new_shoe = {burn}')
-        path.write_text(text)
+        path = write_config(tmp_path, table={"burn_on_new_shoe": burn}, **kwargs)
         h = Harness(load(path))
         await h.start()
         made.append(h)

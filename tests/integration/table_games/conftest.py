@@ -16,41 +16,14 @@ import pytest
 
 from controller.shoe import Shoe
 from tests.integration.table.conftest import Harness, harnesses
+from tests.support.configs import simulated_shoe, write_table_config
 
 
 def write_config(tmp_path: Path, *, game: str, stacked: list[str], limits: str, preset: str = "standard",
                  rules: str = "", port: str = "serial", cut_after: int | None = None, table_id: str = "g1") -> Path:
-    stacked_line = "stacked = [" + ", ".join(f'"{c}"' for c in stacked) + "]"
-    cut_line = f"cut_after = {cut_after}" if cut_after is not None else ""
-    text = f"""
-[table]
-id = "{table_id}"
-game = "{game}"
-preset = "{preset}"
-journal = "table.journal"
-
-[rules]
-{rules}
-
-[limits]
-{limits}
-
-[devices.shoe]
-transport = "simulated"
-port = "{port}"
-gap_timeout = 0.6
-
-[devices.shoe.simulated]
-seed = 3
-{stacked_line}
-{cut_line}
-
-[mqtt]
-broker = "none"
-"""
-    path = tmp_path / "table.toml"
-    path.write_text(text)
-    return path
+    shoe = simulated_shoe(port=port, stacked=stacked, cut_after=cut_after)
+    return write_table_config(tmp_path, game, table_id=table_id, preset=preset, rules=rules, limits=limits,
+                              devices={"shoe": shoe})
 
 
 @pytest.fixture

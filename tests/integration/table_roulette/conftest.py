@@ -22,6 +22,7 @@ from controller.table.core import SETTLING
 from drivers.clock import ScaledClock
 from simulators.wheel import Timings, WheelSimulator
 from tests.integration.table.conftest import Harness
+from tests.support.configs import simulated_wheel, write_table_config
 
 SPEED = 10.0
 TIMINGS = Timings(before_game=0.5, place_bets=4.0, ball_in_rim=3.0, no_more_bets=3.0, result=0.5,
@@ -29,28 +30,8 @@ TIMINGS = Timings(before_game=0.5, place_bets=4.0, ball_in_rim=3.0, no_more_bets
 
 
 def write_config(tmp_path: Path, *, preset: str = "european", rules: str = "", table_id: str = "r1") -> Path:
-    text = f"""
-[table]
-id = "{table_id}"
-game = "roulette"
-preset = "{preset}"
-journal = "table.journal"
-
-[rules]
-{rules}
-
-[devices.wheel]
-transport = "simulated"
-
-[devices.wheel.simulated]
-seed = 5
-
-[mqtt]
-broker = "none"
-"""
-    path = tmp_path / "table.toml"
-    path.write_text(text)
-    return path
+    return write_table_config(tmp_path, "roulette", table_id=table_id, preset=preset, rules=rules,
+                              devices={"wheel": simulated_wheel()})
 
 
 class WheelHarness(Harness):

@@ -13,7 +13,8 @@ from controller.table import inputs
 from simulators.spots import SpotsSimulator
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.feed.conftest import TABLE
-from tests.integration.table_spots.test_spots import presses, until
+from tests.integration.table_spots.test_spots import presses
+from tests.support.waiting import until
 
 
 async def test_a_spot_3x_press_is_refused_and_the_next_valid_press_is_taken(
@@ -26,7 +27,7 @@ async def test_a_spot_3x_press_is_refused_and_the_next_valid_press_is_taken(
         s3 = spots[3]
         hostile = json.dumps({"v": 1, "device": "spot-3x", "seq": 1, "button": "bet", "amount": 500}).encode()
         await s3.publish_raw(hostile)
-        await until(lambda: table_spots.session.refusals["invalid_payload"] == 1)
+        await until(lambda: table_spots.session.refusals["invalid_payload"] == 1, "the bad payload refused")
         await t.loop.settled()
         refused = [e for e in t.of_kind(inputs.DEVICE) if e.payload.get("type") == "refused"]
         assert [(e.source, e.payload["reason"]) for e in refused] == [("spot:3", "invalid_payload")]
@@ -34,7 +35,7 @@ async def test_a_spot_3x_press_is_refused_and_the_next_valid_press_is_taken(
         assert [a["code"] for a in t.alerts() if a["code"] == "device.refused"] == ["device.refused"]
 
         await s3.press("bet", amount=700)
-        await until(lambda: len(presses(t, "spot-3")) == 1)
+        await until(lambda: len(presses(t, "spot-3")) == 1, "spot 3's press journaled")
         await t.loop.settled()
         assert [(b.box, b.stake, b.player) for b in t.core.adapter.open_bets(t.core.engine)] == [(3, 700, "spot-3")]
         assert table_spots.device.health().online  # the spots still run after the hostile press
@@ -52,7 +53,8 @@ async def test_the_spots_queue_is_bounded(table_factory, mosquitto: MosquittoBro
     async with spots:
         for seq in range(1, 201):
             await spots[1].publish_raw(press_payload(seq))
-        await until(lambda: table_spots.session.dropped + len(table_spots.session._messages) >= 200)
+        await until(lambda: table_spots.session.dropped + len(table_spots.session._messages) >= 200,
+                    "200 messages queued or dropped")
         assert len(table_spots.session._messages) <= 50 + 2  # + the link's own up/down items
         assert table_spots.session.dropped >= 148
     await table_spots.link.close()

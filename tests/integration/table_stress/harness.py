@@ -9,41 +9,22 @@ import os
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.feed.conftest import TABLE
+from tests.support.configs import simulated_shoe, write_table_config
+from tests.support.waiting import wait_until
 
 
-def write_config(directory: Path, *, broker: str, seed: int = 3) -> Path:
-    """A 6-deck ru6 blackjack table (id ``TABLE``) whose shoe is simulated on a pty."""
-    text = f"""
-[table]
-id = "{TABLE}"
-game = "blackjack"
-preset = "ru6"
-journal = "table.journal"
-
-[limits]
-main = {{ min = 100, max = 100000 }}
-
-[devices.shoe]
-transport = "simulated"
-port = "serial"
-gap_timeout = 2.0
-
-[devices.shoe.simulated]
-seed = {seed}
-
-[mqtt]
-broker = "{broker}"
-insecure = true   # plaintext mosquitto on loopback, password in the URL
-"""
-    path = directory / "table.toml"
-    path.write_text(text)
-    return path
+def write_config(directory: Path, *, broker: str, seed: int = 3, **options: Any) -> Path:
+    """A 6-deck ru6 blackjack table (id ``TABLE``) whose shoe is simulated on a pty; ``broker``:
+    plaintext mosquitto on loopback, the password in the URL (or ``none``); ``options``: more
+    of ``table_config``'s sections."""
+    return write_table_config(directory, "blackjack", table_id=TABLE, limits={"main": {"min": 100, "max": 100000}},
+                              devices={"shoe": simulated_shoe(gap_timeout=2.0, seed=seed)},
+                              mqtt={"broker": broker, "insecure": True}, **options)
 
 
 def feed_url(broker: MosquittoBroker) -> str:
@@ -65,22 +46,28 @@ def start(config: Path, rounds: int, *, pace: float = 0.0, log: Path) -> subproc
 def rows(journal: Path, sql: str, *args: Any) -> list[tuple[Any, ...]]:
     """A read-only query; empty while the journal or its schema does not exist yet. Any other
     error (a file caught between a crash and the next open) is retried, never read as empty."""
-    for attempt in range(50):
+    found: list[tuple[Any, ...]] = []
+    errors: list[sqlite3.OperationalError] = []
+
+    def read() -> bool:
+        nonlocal found
         if not journal.exists():
-            return []
+            return True
         try:
             db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True, timeout=5)
             try:
-                return db.execute(sql, args).fetchall()
+                found = db.execute(sql, args).fetchall()
             finally:
                 db.close()
         except sqlite3.OperationalError as exc:
             if "no such table" in str(exc):
-                return []
-            if attempt == 49:
-                raise
-            time.sleep(0.02)
-    return []
+                return True
+            errors.append(exc)
+            return False
+        return True
+
+    wait_until(read, f"a readable journal at {journal}", within=10, describe=lambda: f"last error: {errors[-1]}")
+    return found
 
 
 def closed_rounds(journal: Path) -> int:

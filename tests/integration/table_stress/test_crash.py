@@ -28,6 +28,7 @@ from controller.journal import Journal
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.feed.conftest import TABLE, Pit
 from tests.integration.table_stress import harness
+from tests.support.waiting import until
 
 ROUNDS = 200
 SEED = int(os.environ.get("CRASH_SEED", "20261129"))
@@ -47,12 +48,11 @@ def kill_plan(rng: random.Random) -> list[tuple[str, float]]:
 
 
 async def wait_exit(proc: subprocess.Popen[bytes], timeout: float) -> int:
-    deadline = time.monotonic() + timeout
-    while proc.poll() is None:
-        if time.monotonic() > deadline:
-            proc.kill()
-            raise AssertionError(f"croupier run did not finish in {timeout} s")
-        await asyncio.sleep(0.02)
+    try:
+        await until(lambda: proc.poll() is not None, "croupier run finished", within=timeout)
+    except AssertionError:
+        proc.kill()
+        raise
     return int(proc.returncode)
 
 
@@ -66,14 +66,13 @@ async def crash_run(config: Path, journal: Path, logs: Path, plan: list[tuple[st
         proc = harness.start(config, ROUNDS - closed, log=logs / f"run-{starts:02d}.log")
         how, at = plan[kills] if kills < len(plan) else ("finish", 0.0)
         if how == "start":
-            await asyncio.sleep(at)
+            await asyncio.sleep(at)  # the kill point under test: a chosen moment of the start-up (wall time)
         elif how == "round":
             whole, fraction = int(at), at - int(at)
-            deadline = time.monotonic() + RUN_TIMEOUT
-            while harness.closed_rounds(journal) < whole and proc.poll() is None:
-                assert time.monotonic() < deadline, "no progress towards the kill point"
-                await asyncio.sleep(0.005)
-            await asyncio.sleep(fraction * 0.04)  # a round takes ~40 ms here: anywhere inside the next
+            await until(lambda whole=whole, proc=proc: harness.closed_rounds(journal) >= whole or proc.poll() is not None,
+                        "progress towards the kill point", within=RUN_TIMEOUT, poll=0.005)
+            # the kill point under test: a round takes ~40 ms here, so anywhere inside the next
+            await asyncio.sleep(fraction * 0.04)
         if how != "finish" and proc.poll() is None and harness.closed_rounds(journal) < ROUNDS - 1:
             os.kill(proc.pid, signal.SIGKILL)
             rc = await wait_exit(proc, 10)

@@ -21,6 +21,7 @@ import aiomqtt
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.feed.conftest import NODELAY, TABLE, Pit, first_occurrences
 from tests.integration.table_stress import harness
+from tests.support.waiting import until
 
 OUTAGE = float(os.environ.get("TABLE_OUTAGE_SECONDS", "3"))
 PACE = 0.01  # seconds per simulated action: ~5 rounds/s, every round journaled
@@ -37,13 +38,6 @@ def last_seq(journal: Path) -> int:
     return int(found[0][0]) if found else 0
 
 
-async def until(predicate, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.02)
-
-
 async def test_feed_catches_up_after_a_broker_outage_while_rounds_go_on(
     tmp_path: Path, mosquitto: MosquittoBroker
 ) -> None:
@@ -52,11 +46,11 @@ async def test_feed_catches_up_after_a_broker_outage_while_rounds_go_on(
     async with Pit(mosquitto, client_id="pit-outage") as pit:
         proc = harness.start(config, 100_000, pace=PACE, log=tmp_path / "run.log")
         try:
-            await until(lambda: harness.closed_rounds(journal) >= 3 and feed_cursor(journal) > 0, TIMEOUT,
-                        "the first rounds on the feed")
+            await until(lambda: harness.closed_rounds(journal) >= 3 and feed_cursor(journal) > 0,
+                        "the first rounds on the feed", within=TIMEOUT)
             mosquitto.stop()
             stopped_seq, stopped_rounds = last_seq(journal), harness.closed_rounds(journal)
-            await asyncio.sleep(OUTAGE)
+            await asyncio.sleep(OUTAGE)  # the outage under test lasts OUTAGE wall seconds (other processes: no injected clock)
             during_rounds = harness.closed_rounds(journal) - stopped_rounds
             during_entries = last_seq(journal) - stopped_seq
             assert proc.poll() is None, (tmp_path / "run.log").read_text()[-3000:]
@@ -65,16 +59,13 @@ async def test_feed_catches_up_after_a_broker_outage_while_rounds_go_on(
 
             mosquitto.start()
             restarted, backlog = time.monotonic(), last_seq(journal)
-            await until(lambda: feed_cursor(journal) >= backlog, OUTAGE + TIMEOUT, "the feed to catch up")
+            await until(lambda: feed_cursor(journal) >= backlog, "the feed caught up", within=OUTAGE + TIMEOUT)
             caught_up = time.monotonic() - restarted
             async with aiomqtt.Client("127.0.0.1", mosquitto.port, username=mosquitto.pit.username,
                                       password=mosquitto.pit.password, socket_options=NODELAY) as boss:
                 body = {"v": 1, "id": "close-1", "sender": "pitboss-ana", "command": "close_after_round"}
                 await boss.publish(f"croupier/{TABLE}/command", json.dumps(body), qos=1)
-            deadline = time.monotonic() + TIMEOUT
-            while proc.poll() is None:
-                assert time.monotonic() < deadline, "the table did not close after the pit's command"
-                await asyncio.sleep(0.05)
+            await until(lambda: proc.poll() is not None, "the table closed after the pit's command", within=TIMEOUT)
             assert proc.returncode == 0, (tmp_path / "run.log").read_text()[-3000:]
         finally:
             if proc.poll() is None:

@@ -8,7 +8,6 @@ are pinned in tests/unit/wheel/test_core.py on hand-worked times."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 
 import pytest
@@ -18,6 +17,7 @@ from drivers.wheel.events import Void
 from drivers.wheel.session import WheelSession, WheelTimeout
 from simulators.pty_port import PtyPort
 from simulators.wheel import WheelFault
+from tests.support.waiting import until
 
 from .conftest import Rig, RigFactory
 
@@ -234,7 +234,8 @@ async def test_spin_counter_wraps_after_256_and_mode_1_alternates_direction(make
 
 async def test_missing_port_is_reported_once_while_retrying(tmp_path) -> None:
     log: list = []
-    async with WheelSession(str(tmp_path / "ttyNONE"), clock=ScaledClock(4), emit=log.append, backoff=(0.1, 0.2)):
-        await asyncio.sleep(0.5)  # ~10 attempts
+    async with WheelSession(str(tmp_path / "ttyNONE"), clock=ScaledClock(4), emit=log.append,
+                            backoff=(0.1, 0.2)) as session:
+        await until(lambda: session.reconnect.failures >= 10, "ten failed opens")
     assert [e.type for e in log] == ["offline"]
     assert "cannot open" in log[0].reason

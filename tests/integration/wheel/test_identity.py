@@ -57,14 +57,14 @@ async def test_a_wheel_swapped_while_unplugged_is_caught_at_reconnect(tmp_path: 
     async with wheel_a_unplugged(tmp_path) as (sim, device, events):
         sim.banner = "Wheel B"
         await sim.replug()
-        await events.until(lambda: bool(events.of("fault")), timeout=20)
+        await events.until(lambda: bool(events.of("fault")), "a fault event", within=20)
         assert events.of("fault")[0].reason == "identity_mismatch"
         seen = len(events.seen)
 
         sim.unplug()
         sim.banner = "Wheel A"
         await sim.replug()
-        await events.until(lambda: bool(events.of("recovered")), timeout=20)
+        await events.until(lambda: bool(events.of("recovered")), "a recovered event", within=20)
         assert device.health().fault is None
         await events.until(lambda: any(e.type in STATES for e in events.seen[seen:]))
 
@@ -106,7 +106,7 @@ async def test_a_silent_wheel_behind_the_same_link_after_a_reconnect_is_held(tmp
         seen = len(events.seen)
         sim.answers_banner = False
         await sim.replug()
-        await events.until(lambda: bool(events.of("fault")), timeout=20)
+        await events.until(lambda: bool(events.of("fault")), "a fault event", within=20)
         assert events.of("fault")[0].reason == "identity_unproven"
         session = device.session  # type: ignore[attr-defined]
         await events.until(lambda: session.core.status is not None and session.core.lines > 5)  # it talks ...

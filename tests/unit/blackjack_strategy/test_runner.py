@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from controller.analysis import HouseEdgeOptions
 from controller.analysis.blackjack import ShoeRounds, house_edge
 from controller.games.base import ExpectKind
@@ -11,6 +13,7 @@ from controller.games.blackjack.strategy_player import StrategyPlayer
 from controller.shoe import Composition
 
 
+@pytest.mark.slow  # a statistical check over 100,000 rounds: make test runs it, make test-fast does not
 def test_monte_carlo_agrees_with_theory_within_four_standard_errors() -> None:
     result = house_edge(
         HouseEdgeOptions(preset="ru6", overrides={"surrender": "none"}, rounds=100_000, seed=7, progress=False)

@@ -18,6 +18,7 @@ def test_bonus_exact_edge_is_hand_worked():
     assert bonus_exact(russian_poker_rules()) == pytest.approx(float(1 - Fraction(673_796, 2_598_960)), abs=1e-15)
 
 
+@pytest.mark.slow  # a Monte Carlo run of 30,000 rounds: make test runs it, make test-fast does not
 def test_monte_carlo_fields_and_figures():
     result = house_edge(HouseEdgeOptions(rounds=30_000, seed=3, progress=False))
     assert result["method"] == "monte-carlo" and result["theoretical_edge"] is None

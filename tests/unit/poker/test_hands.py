@@ -11,6 +11,7 @@ from controller.cards import DECK
 from controller.games.poker_hands import AK_HIGH, HandClass, classify, evaluate, hand_class
 
 
+@pytest.mark.slow  # all 2,598,960 hands enumerated: make test runs it, make test-fast does not
 def test_class_counts_over_every_five_card_hand():
     counts = Counter(evaluate(hand) >> 20 for hand in combinations(DECK, 5))
     assert {HandClass(k).label: v for k, v in counts.items()} == {

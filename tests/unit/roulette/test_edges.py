@@ -98,6 +98,7 @@ def test_lightning_draw_model_keeps_the_straight_at_one_in_37():
     assert exact_edges(richer)[0]["straight"] == 1 - F(3465, 37 * 37)
 
 
+@pytest.mark.slow  # a statistical check: make test runs it, make test-fast does not
 def test_monte_carlo_agrees_with_exact():
     rules = roulette_rules("la-partage")
     est, _ = monte_carlo(rules, 4000, seed=7, progress=False)

@@ -95,5 +95,5 @@ def test_hand_built_frames_are_the_encoder_s() -> None:
 
 def test_the_size_check_sees_every_container() -> None:
     r = receiver()
-    assert {"_seen", "_seen_order", "_recent", "_held"} <= set(sizes(r))
+    assert {"_seqs", "_kept", "_recent", "_held"} <= set(sizes(r))
     assert sys.getsizeof(r._held) < 64 * 1024

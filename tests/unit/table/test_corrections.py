@@ -16,6 +16,7 @@ from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.effects import Gate, LoadShoe, Record
 from controller.table.registry import adapter_for
+from tests.support.configs import write_table_config
 from tests.unit.table.test_core import refused_at_the_edge
 
 
@@ -293,18 +294,15 @@ def test_burn_setting_journaled_at_start_rules_replay(tmp_path):
 
 
 def test_burn_config(tmp_path: Path):
-    base = '[table]\nid = "b1"\ngame = "blackjack"\npreset = "ru6"\njournal = "j"\n'
-    (tmp_path / "a.toml").write_text(base)
-    assert load(tmp_path / "a.toml").table.burn_on_new_shoe == 0
-    (tmp_path / "b.toml").write_text(base + "burn_on_new_shoe = 1\n")
-    assert load(tmp_path / "b.toml").table.burn_on_new_shoe == 1
-    (tmp_path / "c.toml").write_text(base + "burn_on_new_shoe = -1\n")
+    def burning(name: str, game: str = "blackjack", **table: int) -> Path:
+        return write_table_config(tmp_path, game, name=name, table_id="b1", journal="j", limits={}, table=table)
+
+    assert load(burning("a.toml")).table.burn_on_new_shoe == 0
+    assert load(burning("b.toml", burn_on_new_shoe=1)).table.burn_on_new_shoe == 1
     with pytest.raises(ConfigError, match="table.burn_on_new_shoe"):
-        load(tmp_path / "c.toml")
-    (tmp_path / "d.toml").write_text(base.replace("blackjack", "roulette").replace("ru6", "european")
-                                     + "burn_on_new_shoe = 1\n")
+        load(burning("c.toml", burn_on_new_shoe=-1))
     with pytest.raises(ConfigError, match="burn_on_new_shoe: a roulette table has no shoe"):
-        load(tmp_path / "d.toml")
+        load(burning("d.toml", "roulette", burn_on_new_shoe=1))
 
 
 def test_keyed_correction_line():

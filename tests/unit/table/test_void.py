@@ -23,8 +23,8 @@ from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.effects import Record
 from controller.table.registry import adapter_for
+from tests.support.configs import write_table_config
 from tests.unit.table.test_core import Live
-from tests.unit.validation.conftest import table_config
 
 DECK = [r + s for r in "23456789TJQKA" for s in "SHDC"]
 
@@ -113,15 +113,8 @@ VARIANTS = [(g, None, None) for g in GAMES] + [
 
 def variant_config(tmp_path: Path, game: str, preset: str | None, limits: str | None) -> Path:
     """The validation suite's table of ``game``, with another preset and limits where given."""
-    path = table_config(tmp_path, game)
-    text = path.read_text()
-    if preset is not None:
-        text = "\n".join(f'preset = "{preset}"' if line.startswith("preset =") else line for line in text.split("\n"))
-    if limits is not None:
-        head, _, tail = text.partition("[limits]\n")
-        text = head + "[limits]\n" + limits + "\n\n" + tail[tail.index("[mqtt]"):]
-    path.write_text(text)
-    return path
+    return write_table_config(tmp_path, game, name=f"{game}.toml", table_id="v1", journal=f"{game}.journal",
+                              preset=preset, limits=limits)
 
 
 class Driver:

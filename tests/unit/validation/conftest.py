@@ -19,35 +19,14 @@ from controller.process import build_core
 from controller.runtime.loop import TableLoop
 from controller.runtime.recovery import replay
 from controller.table import inputs
+from tests.support.configs import write_table_config
 
-LIMITS = {
-    "three-card-blackjack": 'ante = { min = 500, max = 500000 }\nace_plus = { min = 100, max = 50000 }',
-    "catch-a-wave": 'main = { min = 100, max = 500000 }',
-    "russian-poker": 'ante = { min = 100, max = 100000 }',
-    "baccarat": 'player = { min = 100, max = 1000000 }',
-    "blackjack": 'main = { min = 100, max = 500000 }',
-}
 MAIN = {"three-card-blackjack": "ante", "catch-a-wave": "main", "russian-poker": "ante", "baccarat": "player",
         "blackjack": "main"}
-PRESET = {"blackjack": "ru6"}
 
 
 def table_config(tmp_path: Path, game: str) -> Path:
-    path = tmp_path / f"{game}.toml"
-    path.write_text(f"""
-[table]
-id = "v1"
-game = "{game}"
-preset = "{PRESET.get(game, 'standard')}"
-journal = "{game}.journal"
-
-[limits]
-{LIMITS[game]}
-
-[mqtt]
-broker = "none"
-""")
-    return path
+    return write_table_config(tmp_path, game, name=f"{game}.toml", table_id="v1", journal=f"{game}.journal")
 
 
 class Table:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -9,13 +10,14 @@ from typer.testing import CliRunner
 
 from controller.cli import app
 from controller.config import ConfigError, load
+from tests.support.configs import write_table_config
 
 
 def write(tmp_path: Path, game: str, body: str, preset: str = "standard") -> Path:
-    path = tmp_path / "table.toml"
-    path.write_text(f'[table]\nid = "c1"\ngame = "{game}"\npreset = "{preset}"\njournal = "c1.journal"\n'
-                    f'[mqtt]\nbroker = "none"\n{body}\n')
-    return path
+    """The c1 table of ``game`` with ``body`` (TOML sections, ``[limits]`` among them) added."""
+    sections = tomllib.loads(body)
+    return write_table_config(tmp_path, game, table_id="c1", preset=preset, journal="c1.journal",
+                              limits=sections.pop("limits", {}), **sections)
 
 
 def refusal(path: Path) -> str:
@@ -51,10 +53,8 @@ def test_a_misspelt_section_key_gets_a_suggestion(tmp_path: Path) -> None:
 
 
 def test_a_broker_that_is_no_mqtt_url_fails_in_one_line(tmp_path: Path) -> None:
-    path = tmp_path / "table.toml"
-    path.write_text('[table]\nid = "c1"\ngame = "baccarat"\njournal = "c1.journal"\n'
-                    '[mqtt]\nbroker = "http://localhost:1883"\n')
-    said = refusal(path)
+    said = refusal(write_table_config(tmp_path, "baccarat", table_id="c1", journal="c1.journal", limits={},
+                                      mqtt={"broker": "http://localhost:1883"}))
     assert "mqtt.broker" in said and "http://localhost:1883" in said and "\n" not in said
 
 

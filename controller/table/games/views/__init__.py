@@ -80,6 +80,20 @@ class GameView:
         """The spin under way (a wheel game's), None for a game without one."""
         return None
 
+    #: the console's label of the settle button ("" for the command's own words)
+    settle_label: ClassVar[str] = ""
+
+    def bet_kinds(self, rules: Any, first: str) -> list[str]:
+        """The kinds the console's bet form offers: every kind the table's limits name, the game's
+        first bet first; a game that keys its bets elsewhere (roulette's layout) offers none."""
+        kinds = sorted(rules.limits) or [first]
+        return sorted(kinds, key=lambda k: (k != first, kinds.index(k)))
+
+    def result_keys(self, engine: Any) -> dict[str, Any] | None:
+        """The result the dealer keys now (a label and the results to pick from), or None when
+        the game has no keyed result or is not waiting for one."""
+        return None
+
     def console_extras(self, loop: Any) -> dict[str, Callable[[], Any]]:
         """More of the console's snapshot, by name, each read at every snapshot (none by default)."""
         return {}

@@ -19,7 +19,7 @@ class BaccaratView(GameView):
 
     def house(self, outcome: Outcome) -> list[HouseView]:
         assert isinstance(outcome, BaccaratOutcome)
-        return [{"name": name, "cards": masked(hand.cards), "total": str(hand.total)}
+        return [{"name": name, "cards": masked(hand.cards), "total": str(hand.total) if hand.cards else None}
                 for name, hand in (("player", outcome.player), ("banker", outcome.banker))]
 
     def history(self, records: Sequence[Mapping[str, Any]], shoe_id: str | None) -> dict[str, Any]:

@@ -49,6 +49,18 @@ VOID_WORDS = {"miss_spin": "miss-spin", "launch_failed": "launch failed", "ball_
 
 
 class RouletteView(GameView):
+
+    settle_label = "Confirm result — settle"
+
+    def bet_kinds(self, rules: Any, first: str) -> list[str]:
+        """None in a form: bets are keyed on the layout, which offers exactly the table's bets."""
+        return []
+
+    def result_keys(self, engine: Any) -> dict[str, Any] | None:
+        if not engine.balls:
+            return None  # the wheel gives the first ball; the dealer keys the others
+        numbers = sorted(wheel(engine.rules.wheel).pockets, key=sort_key)
+        return {"label": f"Key in ball {len(engine.balls) + 1}", "numbers": numbers}
     outcome_model: ClassVar[type[Outcome]] = RouletteOutcome
 
     def history(self, records: Sequence[Mapping[str, Any]], shoe_id: str | None) -> dict[str, Any]:
