@@ -27,9 +27,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from controller.auth import Accounts, Session
 from controller.console.hub import ConsoleHub, Page
 from controller.console.words import recall_round
+from controller.jsonbound import check_json
 from controller.table.inputs import InputRefused
 from controller.table.recall import recall
-from controller.table.schema import check_json
 from controller.web import STATIC as COMMON
 from controller.web.guard import WebGuard
 from controller.web.signin import SignInGuard

@@ -9,9 +9,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from controller.commands.parse import parse_order
 from controller.feed.commands import parse_command
+from controller.jsonbound import check_json
 from controller.table.inputs import InputRefused
-from controller.table.schema import check_json, checked_command
 from controller.terminal.keyboard import parse_line as parse_dealer_line
 from drivers.shoe import codec as csp1
 from drivers.spots.session import SpotTracker
@@ -44,12 +45,12 @@ def _spot_press(raw: bytes) -> object:
 
 
 def _console(raw: bytes) -> object:
-    return checked_command(check_json(raw))
+    return parse_order(check_json(raw)).journal_form()
 
 
 def _dealer(raw: bytes) -> object:
     payload = parse_dealer_line(raw.decode("utf-8", "replace"))
-    return checked_command(payload) if payload is not None else None
+    return parse_order(payload).journal_form() if payload is not None else None
 
 
 def _press(seq: int, button: str = "hit", **extra: object) -> bytes:

@@ -18,8 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.commands.models import DEALER_NAMES as NAMES
+from controller.commands.parse import did_you_mean
+from controller.jsonbound import MAX_COMMAND_BYTES, MAX_DEPTH, check_json, json_depth
 from controller.table.inputs import COMMANDS, InputRefused, command
-from controller.table.schema import MAX_COMMAND_BYTES, MAX_DEPTH, NAMES, _did_you_mean, check_json, json_depth
 from controller.terminal.keyboard import MAX_LINE, parse_line, split_words
 
 MANY = settings(max_examples=1500, deadline=None)
@@ -197,4 +199,4 @@ def test_check_json_still_refuses_deep_and_large_documents() -> None:
     lambda n: st.tuples(st.text(max_size=40), st.integers(1, 4)).map(lambda t: n * t[1] + t[0])) | st.text(max_size=60))
 def test_did_you_mean_is_unbounded_difflib(name: str) -> None:
     close = difflib.get_close_matches(name, NAMES, n=1)
-    assert _did_you_mean(name) == (f" (did you mean {close[0]}?)" if close else "")
+    assert did_you_mean(name, NAMES) == (f" (did you mean {close[0]}?)" if close else "")
