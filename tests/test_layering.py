@@ -200,12 +200,6 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-#: circles of type names (``TYPE_CHECKING``) in modules other engineers own, to be broken there
-KNOWN_TYPE_CIRCLES = {
-    frozenset({"controller.pit.server", "controller.pit.web"}),
-}
-
-
 def runtime_graph() -> dict[str, set[str]]:
     known = modules()
     return {name: {t for t, _ in imported(path, name) if t in known and _under(t, "controller") and t != name}
@@ -217,7 +211,7 @@ def test_no_import_cycles_among_controller_modules() -> None:
 
 
 def test_no_import_cycles_counting_type_checking_imports() -> None:
-    assert [c for c in cycles(import_graph()) if frozenset(c) not in KNOWN_TYPE_CIRCLES] == []
+    assert cycles(import_graph()) == []
 
 
 # ------------------------------------------------------------------ the checker itself

@@ -26,12 +26,12 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.auth import Session
+from controller.jsonbound import check_json
 from controller.pit.backend import PitBackend
 from controller.pit.commands import KINDS, CommandError, build, command_topic
 from controller.pit.rounds import PER_PAGE, rounds_page
 from controller.pit.views import outcome_text, round_row, round_rows, table_view
 from controller.table.inputs import InputRefused
-from controller.table.schema import check_json
 from controller.web import STATIC as COMMON
 from controller.web.guard import WebGuard
 from controller.web.signin import SignInGuard
