@@ -21,11 +21,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from itertools import islice
 from typing import Any
 
 from controller.feed.acks import AckTracker, publish_entry
+from controller.feed.cursors import CursorSaver
 from controller.feed.head import HEAD_CHECK_WAIT, HEAD_INTERVAL, HEAD_MISMATCH, HEAD_VERSION, HeadWitness
 from controller.feed.inbox import PIT_SOURCE, REFUSAL_SOURCE, CommandHandler, CommandInbox
 from controller.feed.ledger import Ledger
@@ -75,7 +75,6 @@ class Feed:
         self._window = window
         self._ack_tick = ack_tick
         self._poll_interval = poll_interval
-        self._cursor_interval = cursor_interval
         self.stats = FeedStats()
         self._heads = link.subscribe(self.topics.head, qos=1, limit=10)
         self._head = HeadWitness(journal, table, self.topics.head)
@@ -91,7 +90,7 @@ class Feed:
         self._read_seq = 0  # the newest entry handed to the link
         self._saved_cursor = 0
         self._ledger_saved = 0  # the read position the ledger state was last saved at
-        self._saved_at = float("-inf")  # the first save may happen at once
+        self._cursors = CursorSaver(journal, cursor_interval)
         self._tasks: list[asyncio.Task[None]] = []
 
     @property
@@ -142,10 +141,12 @@ class Feed:
 
     @property
     def caught_up(self) -> bool:
-        """Every journal entry so far, and the newest state, prompt and ledger, acknowledged."""
+        """Every journal entry so far, and the newest state, prompt and ledger, acknowledged (and
+        no cursor waiting to be saved)."""
         return (
             not self._snapshots
             and len(self._acks) == 0
+            and not self._cursors.waiting()
             and self._acks.acked_seq_or(self._saved_cursor) >= self.journal.last_seq()
         )
 
@@ -269,23 +270,19 @@ class Feed:
             await self._wait()
 
     def _settle(self, force_save: bool = False) -> None:
-        """Account for acknowledgements; save the cursor at most every ``cursor_interval``
-        (each save is a durable SQLite commit on the table's own journal)."""
+        """Account for acknowledgements; save the cursors (``cursors.CursorSaver``)."""
         self._acks.settle(self.link.pending)
         acked = self._acks.acked_seq_or(self._saved_cursor)
         self.stats.cursor = acked
         self.stats.lag = max(0, self.journal.last_seq() - acked)
-        if acked > self._saved_cursor and (force_save or self._save_due() <= 0):
-            self.journal.set_cursor(CURSOR, acked)
-            self._saved_cursor, self._saved_at = acked, time.monotonic()
+        if acked > self._saved_cursor and (force_save or self._cursors.due_in() <= 0):
+            self._cursors.save(CURSOR, acked, now=force_save, timed=True)
+            self._saved_cursor = acked
         unsaved = self._read_seq - self._ledger_saved
         if (force_save and unsaved > 0) or unsaved >= LEDGER_SAVE_EVERY:
-            self.journal.set_cursor(LEDGER_CURSOR, self._read_seq, self._ledger.state())
+            self._cursors.save(LEDGER_CURSOR, self._read_seq, self._ledger.state(), now=force_save)
             self._ledger_saved = self._read_seq
-
-    def _save_due(self) -> float:
-        """Seconds until the cursor may be saved again."""
-        return self._saved_at + self._cursor_interval - time.monotonic()
+        self._cursors.flush(force_save)
 
     def _fill(self) -> None:
         room = self._window - self._acks.entries_in_flight
@@ -324,7 +321,9 @@ class Feed:
             self._sending.set()
             timeout = self._ack_tick
         if self.stats.cursor > self._saved_cursor:
-            timeout = min(timeout, max(self._save_due(), 0.0))
+            timeout = min(timeout, max(self._cursors.due_in(), 0.0))
+        if self._cursors.waiting():
+            timeout = min(timeout, max(self._cursors.ride_left(), 0.0))
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
                 await self._wake.wait()
