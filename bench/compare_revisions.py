@@ -8,6 +8,8 @@ pit feed on a mosquitto started per run) and its ``core_alone`` over that run's 
 are niced. On a shared machine a burst of load can halve a run, so beside each tree's median
 and best run it prints every working run's ratio to the revision's run just before it and the
 median of those ratios (what such a burst moves least), with the load average before and after.
+CPU per round is the process's CPU over the full-stack run, the blackjack strategy (computed once
+per process) already warm.
 
     python bench/compare_revisions.py [--rev 7e4b78e] [--rounds 100] [--runs 5] [--json]
 """
@@ -41,6 +43,8 @@ async def run(rounds):
     work = Path(tempfile.mkdtemp(prefix="bench-compare-"))
     try:
         with MosquittoBroker() as broker:
+            # the basic strategy is computed once per process (seconds of CPU), not per round
+            table.BasicStrategy.for_rules(table._config(work, broker.tcp_url()).game_rules())
             cpu = resource.getrusage(resource.RUSAGE_SELF)
             fast = await table.full_stack(work / "throughput", broker, rounds, 0.0)
             after = resource.getrusage(resource.RUSAGE_SELF)
