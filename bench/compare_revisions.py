@@ -72,14 +72,21 @@ def remove_checkout(into: Path) -> None:
     subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], check=False)
 
 
-def one_run(tree: Path, rounds: int, nice: int) -> dict[str, Any]:
+def one_run(tree: Path, rounds: int, nice: int, attempts: int = 2) -> dict[str, Any]:
+    """One run of ``tree``; a run that fails (on a loaded machine the feed can miss its 30 s to
+    catch up) is said on stderr and run again, up to ``attempts`` times."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     command = ["nice", "-n", str(nice), sys.executable, "-c", RUNNER, str(rounds)]
-    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=900)
-    if done.returncode != 0:
-        raise SystemExit(f"bench run in {tree} failed ({done.returncode}):\n{done.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    for attempt in range(1, attempts + 1):
+        done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=900)
+        if done.returncode == 0:
+            result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+            return result
+        said = f"bench run in {tree} failed ({done.returncode}, attempt {attempt} of {attempts})"
+        if attempt == attempts:
+            raise SystemExit(f"{said}:\n{done.stderr[-3000:]}")
+        print(f"{said}: {done.stderr.strip().splitlines()[-1:]}; running it again", file=sys.stderr, flush=True)
+    raise AssertionError("unreachable")
 
 
 def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
