@@ -20,6 +20,9 @@ verifies, and rows cut off the end no longer match the checkpoint; a start check
 (``open_problems``). The plain chain in ``hash`` stays what the feed publishes as the head, so
 heads recorded off the table can be compared by anyone, key or not.
 
+Readers' cursors (the pit feed's) are saved in ``cursors``; a reader may defer a save to the
+next row's commit (``defer_cursor``), so a busy table does not pay an fsync per cursor save.
+
 Snapshots of the table state (``snapshot`` rows) are ordinary chained rows whose payload holds
 the SHA-256 of a compressed blob kept beside them in ``snapshots``; only the newest few blobs
 are kept, the rows stay. Files are created mode 0600.
