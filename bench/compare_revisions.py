@@ -8,6 +8,8 @@ pit feed on a mosquitto started per run) and its ``core_alone`` over that run's 
 are niced. On a shared machine a burst of load can halve a run, so beside each tree's median
 and best run it prints every working run's ratio to the revision's run just before it and the
 median of those ratios (what such a burst moves least), with the load average before and after.
+CPU per round is the process's CPU over the full-stack run, the blackjack strategy (computed once
+per process) already warm.
 
     python bench/compare_revisions.py [--rev 7e4b78e] [--rounds 100] [--runs 5] [--json]
 """
@@ -41,6 +43,8 @@ async def run(rounds):
     work = Path(tempfile.mkdtemp(prefix="bench-compare-"))
     try:
         with MosquittoBroker() as broker:
+            # the basic strategy is computed once per process (seconds of CPU), not per round
+            table.BasicStrategy.for_rules(table._config(work, broker.tcp_url()).game_rules())
             cpu = resource.getrusage(resource.RUSAGE_SELF)
             fast = await table.full_stack(work / "throughput", broker, rounds, 0.0)
             after = resource.getrusage(resource.RUSAGE_SELF)
@@ -68,14 +72,21 @@ def remove_checkout(into: Path) -> None:
     subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], check=False)
 
 
-def one_run(tree: Path, rounds: int, nice: int) -> dict[str, Any]:
+def one_run(tree: Path, rounds: int, nice: int, attempts: int = 2) -> dict[str, Any]:
+    """One run of ``tree``; a run that fails (on a loaded machine the feed can miss its 30 s to
+    catch up) is said on stderr and run again, up to ``attempts`` times."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     command = ["nice", "-n", str(nice), sys.executable, "-c", RUNNER, str(rounds)]
-    done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=900)
-    if done.returncode != 0:
-        raise SystemExit(f"bench run in {tree} failed ({done.returncode}):\n{done.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    for attempt in range(1, attempts + 1):
+        done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True, timeout=900)
+        if done.returncode == 0:
+            result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+            return result
+        said = f"bench run in {tree} failed ({done.returncode}, attempt {attempt} of {attempts})"
+        if attempt == attempts:
+            raise SystemExit(f"{said}:\n{done.stderr[-3000:]}")
+        print(f"{said}: {done.stderr.strip().splitlines()[-1:]}; running it again", file=sys.stderr, flush=True)
+    raise AssertionError("unreachable")
 
 
 def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:

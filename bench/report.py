@@ -133,11 +133,14 @@ def revisions(data: dict[str, Any]) -> list[Row]:
         (f"full-stack table vs {data['rev']}, median rounds/s", f"{work['median_rounds_per_s']:.1f} rounds/s",
          f"{rev['median_rounds_per_s']:.1f} rounds/s at {data['rev']} ({runs})"),
         (f"full-stack table vs {data['rev']}, median of run-by-run ratios", f"× {data['median_pair_ratio']:.2f}",
-         f"best run {work['best_rounds_per_s']:.1f} against {rev['best_rounds_per_s']:.1f} rounds/s"),
+         f"runs {data['pair_ratios']}; best run {work['best_rounds_per_s']:.1f} against "
+         f"{rev['best_rounds_per_s']:.1f} rounds/s; load {data['load_before']} -> {data['load_after']}"),
         (f"full-stack table vs {data['rev']}, CPU per round", f"{work['median_cpu_ms_per_round']:.1f} ms",
          f"{rev['median_cpu_ms_per_round']:.1f} ms at {data['rev']}"),
         (f"TableCore.step of a card vs {data['rev']} (p50)", f"{work['median_card_step_p50_us']:.1f} µs",
          f"{rev['median_card_step_p50_us']:.1f} µs at {data['rev']}"),
+        (f"core alone (the same inputs, no I/O) vs {data['rev']}", f"{work['median_core_rounds_per_s']} rounds/s",
+         f"{rev['median_core_rounds_per_s']} rounds/s at {data['rev']}"),
     ]
 
 

@@ -20,6 +20,9 @@ verifies, and rows cut off the end no longer match the checkpoint; a start check
 (``open_problems``). The plain chain in ``hash`` stays what the feed publishes as the head, so
 heads recorded off the table can be compared by anyone, key or not.
 
+Readers' cursors (the pit feed's) are saved in ``cursors``; a reader may defer a save to the
+next row's commit (``defer_cursor``), so a busy table does not pay an fsync per cursor save.
+
 Snapshots of the table state (``snapshot`` rows) are ordinary chained rows whose payload holds
 the SHA-256 of a compressed blob kept beside them in ``snapshots``; only the newest few blobs
 are kept, the rows stay. Files are created mode 0600.
@@ -251,7 +254,79 @@ class JournalKeyError(Exception):
     """A keyed journal opened for writing without its key (or a key too short)."""
 
 
-class Journal:
+class ReaderCursors:
+    """Readers' cursors (the pit feed's), kept in the journal's own file: saved at once in a
+    commit of their own, or deferred to ride in the next row's transaction (``Journal._commit``)."""
+
+    _db: sqlite3.Connection
+    _lock: threading.Lock
+    #: readers' cursors waiting to be saved with the next row (``defer_cursor``): name ->
+    #: (seq, state as stored)
+    _cursors_waiting: dict[str, tuple[int, str | None]]
+
+    def cursor(self, name: str) -> int:
+        row = self._db.execute("SELECT seq FROM cursors WHERE name = ?", (name,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def cursor_state(self, name: str) -> tuple[int, dict[str, Any] | None]:
+        """A cursor and the state its owner saved with it (None: saved without, or never)."""
+        row = self._db.execute("SELECT seq, state FROM cursors WHERE name = ?", (name,)).fetchone()
+        if not row:
+            return 0, None
+        return int(row[0]), json.loads(row[1]) if row[1] else None
+
+    def set_cursor(self, name: str, seq: int, state: dict[str, Any] | None = None) -> None:
+        """Save a reader's cursor (the pit feed's) in a durable commit of its own (it replaces the
+        same cursor waiting for the next row); ``JournalFull`` when the disk is full."""
+        text = json.dumps(state, separators=(",", ":")) if state is not None else None
+        with self._lock:
+            try:
+                self._upsert_cursor(name, seq, text)
+            except sqlite3.Error as exc:
+                if _is_full(exc):
+                    raise JournalFull(f"cursor {name} not saved: the journal's disk is full") from None
+                raise
+            self._cursors_waiting.pop(name, None)
+
+    def defer_cursor(self, name: str, seq: int, state: dict[str, Any] | None = None) -> None:
+        """Save a reader's cursor with the next row this journal writes, in that row's
+        transaction: while the table writes rows, a cursor costs no commit (no fsync) of its own.
+        Until then ``cursor`` reads the last one saved; ``flush_cursors`` saves what still waits."""
+        text = json.dumps(state, separators=(",", ":")) if state is not None else None
+        with self._lock:
+            self._cursors_waiting[name] = (seq, text)
+
+    def cursors_waiting(self) -> bool:
+        """Cursors deferred and not yet saved."""
+        return bool(self._cursors_waiting)
+
+    def flush_cursors(self) -> None:
+        """Save the cursors still waiting for a row, in one commit; ``JournalFull`` when the disk is full."""
+        with self._lock:
+            if not self._cursors_waiting:
+                return
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                for name, (seq, state) in self._cursors_waiting.items():
+                    self._upsert_cursor(name, seq, state)
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                if _is_full(exc):
+                    raise JournalFull("cursors not saved: the journal's disk is full") from None
+                raise
+            self._cursors_waiting.clear()
+
+    def _upsert_cursor(self, name: str, seq: int, state: str | None) -> None:
+        self._db.execute(
+            "INSERT INTO cursors (name, seq, state) VALUES (?, ?, ?)"
+            " ON CONFLICT(name) DO UPDATE SET seq = excluded.seq, state = excluded.state",
+            (name, seq, state),
+        )
+
+
+class Journal(ReaderCursors):
     """Append-only event log. ``append`` returns only once the row is durable on disk.
 
     ``exclusive=True`` (the table's writer) takes ``WriterLock`` first, ``JournalInUse`` if
@@ -284,6 +359,7 @@ class Journal:
         self._exclusive = exclusive
         #: told of every row written, with the seconds the durable write took (metrics)
         self.observers: list[Callable[[Entry, float], None]] = []
+        self._cursors_waiting = {}
         existed = bool(self._db.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone())
         #: an existing journal was found without its append-only triggers (someone dropped them)
         self.triggers_missing = existed and not triggers_present(self._db)
@@ -344,9 +420,10 @@ class Journal:
 
         The sole writer whose head is current (no other connection committed since its last
         row: ``data_version``) chains onto the head it holds, and an unkeyed row without a blob
-        is one autocommitted INSERT; otherwise the head is read inside ``BEGIN IMMEDIATE``."""
+        is one autocommitted INSERT; otherwise the head is read inside ``BEGIN IMMEDIATE``, and
+        the cursors waiting (``defer_cursor``) are saved in the same transaction."""
         head = self._current_head()
-        if head is not None and self._macs is None and blob is None:
+        if head is not None and self._macs is None and blob is None and not self._cursors_waiting:
             seq, digest = self._chained(head, ts, round_id, kind, source, text)
             self._db.execute(f"INSERT INTO events ({COLUMNS}, mac) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
                              (seq, ts, round_id, kind, source, text, digest))
@@ -360,7 +437,10 @@ class Journal:
                 self._db.execute(
                     "DELETE FROM snapshots WHERE seq NOT IN"
                     " (SELECT seq FROM snapshots ORDER BY seq DESC LIMIT ?)", (SNAPSHOTS_KEPT,))
+            for name, (cursor_seq, state) in self._cursors_waiting.items():
+                self._upsert_cursor(name, cursor_seq, state)
             self._db.execute("COMMIT")
+            self._cursors_waiting.clear()
         except BaseException:
             self._head = None  # read again from the file next time
             if self._db.in_transaction:
@@ -484,34 +564,9 @@ class Journal:
         ).fetchone()
         return int(row[0] or 0)
 
-    # ------------------------------------------------------------------ cursors
-    def cursor(self, name: str) -> int:
-        row = self._db.execute("SELECT seq FROM cursors WHERE name = ?", (name,)).fetchone()
-        return int(row[0]) if row else 0
-
-    def cursor_state(self, name: str) -> tuple[int, dict[str, Any] | None]:
-        """A cursor and the state its owner saved with it (None: saved without, or never)."""
-        row = self._db.execute("SELECT seq, state FROM cursors WHERE name = ?", (name,)).fetchone()
-        if not row:
-            return 0, None
-        return int(row[0]), json.loads(row[1]) if row[1] else None
-
-    def set_cursor(self, name: str, seq: int, state: dict[str, Any] | None = None) -> None:
-        """Save a reader's cursor (the pit feed's); ``JournalFull`` when the disk is full."""
-        text = json.dumps(state, separators=(",", ":")) if state is not None else None
-        with self._lock:
-            try:
-                self._db.execute(
-                    "INSERT INTO cursors (name, seq, state) VALUES (?, ?, ?)"
-                    " ON CONFLICT(name) DO UPDATE SET seq = excluded.seq, state = excluded.state",
-                    (name, seq, text),
-                )
-            except sqlite3.Error as exc:
-                if _is_full(exc):
-                    raise JournalFull(f"cursor {name} not saved: the journal's disk is full") from None
-                raise
-
     def close(self) -> None:
+        with contextlib.suppress(JournalFull, sqlite3.Error):  # unsaved, a cursor only costs resends
+            self.flush_cursors()
         self._db.close()
         self._unlock()
 

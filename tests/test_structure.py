@@ -14,12 +14,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("controller", "drivers", "simulators")
 MAX_CLASS_LINES = 300
 
-#: classes allowed over the limit for now, each named with why; the entry goes when it is split
-EXEMPT: dict[tuple[str, str], str] = {
-    ("controller/feed/feed.py", "Feed"): "being split by job on its own branch",
-}
-
-
 def long_classes(source: str, max_lines: int = MAX_CLASS_LINES) -> list[tuple[str, int, int]]:
     """(qualified name, first line, length) of every class in ``source`` longer than ``max_lines``,
     counting from its first decorator to its last line; nested classes are checked too."""
@@ -48,18 +42,8 @@ def test_no_class_over_300_lines() -> None:
         f"{path.relative_to(ROOT)}:{line} class {name} is {length} lines (at most {MAX_CLASS_LINES})"
         for path in files
         for name, line, length in long_classes(path.read_text(encoding="utf-8"))
-        if (path.relative_to(ROOT).as_posix(), name) not in EXEMPT
     ]
     assert not too_long, "\n".join(too_long)
-
-
-def test_every_exemption_still_names_a_long_class() -> None:
-    """An exemption outlives its split only by mistake: drop it once the class is short."""
-    stale = [
-        f"{path}: {name}" for path, name in EXEMPT
-        if name not in {n for n, _, _ in long_classes((ROOT / path).read_text(encoding="utf-8"))}
-    ]
-    assert not stale, "exempt but no longer over the limit (remove the entry): " + ", ".join(stale)
 
 
 @pytest.mark.parametrize(("lines", "flagged"), [(300, False), (301, True)])

@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections import Counter, deque
 from dataclasses import dataclass
 
+from controller.feed.messages import Message
+from drivers.mqtt import MqttLink, OutboxFull
+
 
 @dataclass(frozen=True, slots=True)
 class _Sent:
@@ -66,3 +69,18 @@ class AckTracker:
                     del self._retained[done.retained]
                     self.retained_in_flight.discard(done.retained)
         return moved
+
+
+def publish_entry(link: MqttLink, acks: AckTracker, messages: list[Message], seq: int) -> bool:
+    """All of one journal entry's messages to the link, counted, or none (False: the outbox is
+    full); the last one carries the entry's ``seq``."""
+    for i, message in enumerate(messages):
+        last = i == len(messages) - 1
+        try:
+            link.publish(message.topic, message.payload, retain=message.retain)
+        except OutboxFull:
+            if i == 0:
+                return False
+            raise  # half an entry queued: give the link an outbox limit above the window
+        acks.sent(seq=seq if last else None)
+    return True

@@ -10,39 +10,31 @@ Retained snapshots (``state``, ``prompt``, ``ledger``) are coalesced: at most on
 in the outbox, and the newest value goes out when it has been acknowledged, so an outage
 queues the latest state, not every state in between.
 
-The journal's head goes out on the retained ``head`` topic (QoS 1) after every round record,
-at least every ``HEAD_INTERVAL`` while the head moved, and on close: recorders off the table
-(``croupier anchor``, the back office) keep every head they see, which later proves a rewrite
-(``croupier verify-journal --against``). On connecting, the retained head the broker still
-holds from the last run is compared with the journal: a journal cut short or rewritten since
-is journaled as a ``journal.head_mismatch`` alert.
-
-Refused pit commands are journaled here as ``alert`` entries (source ``pit-command``): a
-refused input is a fact the pit must see even if the broker is away, and the journal is how
-anything reaches the pit in order. Valid commands go to the table, which journals them.
+The journal's head goes out on the retained ``head`` topic and the last run's retained head is
+checked against the journal (``head.HeadWitness``); pit commands are admitted, parsed and handed
+to the table once per id (``inbox.CommandInbox``); retained snapshots wait coalesced and are
+encoded only when sent (``retained.Retained``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
-import json
 import logging
-import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from itertools import islice
 from typing import Any
 
-from controller.feed.acks import AckTracker
-from controller.feed.commands import PitCommand, RecentIds, Refusal, parse_command
+from controller.feed.acks import AckTracker, publish_entry
+from controller.feed.cursors import CursorSaver
+from controller.feed.head import HEAD_CHECK_WAIT, HEAD_INTERVAL, HEAD_MISMATCH, HEAD_VERSION, HeadWitness
+from controller.feed.inbox import PIT_SOURCE, REFUSAL_SOURCE, CommandHandler, CommandInbox
 from controller.feed.ledger import Ledger
-from controller.feed.messages import Message, Topics, encode, entry_messages, snapshot_message
+from controller.feed.messages import Topics, encode, entry_messages
+from controller.feed.retained import Retained
+from controller.feed.stats import FeedStats
 from controller.journal import Entry, Journal, JournalFull, utc_now
 from controller.runtime.admission import Admission
-from controller.table.holds import ERROR, alert
-from drivers.mqtt import MqttLink, OutboxFull, Outgoing, Received
+from drivers.mqtt import MqttLink, OutboxFull, Outgoing
 
 log = logging.getLogger(__name__)
 
@@ -51,38 +43,15 @@ LEDGER_CURSOR = "feed-ledger"  # the ledger's state, saved every LEDGER_SAVE_EVE
 LEDGER_SAVE_EVERY = 1000
 RECENT_COMMANDS = 10_000  # as many as RecentIds keeps
 COMMAND_KIND = "pit_command"  # the kind the table journals a valid command under
-REFUSAL_SOURCE = "pit-command"
 COMMAND_QUEUE = 1000  # pit commands waiting to be read; beyond it a flood is dropped unread
-PIT_SOURCE = "pit"  # the pit's rate-limit class: one bucket, whatever sender a command claims
 PRESENT, PRESENT_NOT = b"1", b"0"  # the retained ``online`` topic (PROTOCOLS §4)
-HEAD_INTERVAL = 60.0  # seconds: the head is published at least this often while it moves
-HEAD_VERSION = 1
-HEAD_MISMATCH = "journal.head_mismatch"
-#: seconds after connecting the broker may take to deliver the last run's retained head; no
-#: head of this run goes out before, so the check cannot be raced by this run's own head
-HEAD_CHECK_WAIT = 2.0
 ROUND_KIND = "round_closed"
-
-CommandHandler = Callable[[PitCommand], Awaitable[None] | None]
-
-
-@dataclass(slots=True)
-class FeedStats:
-    entries_sent: int = 0  # journal entries handed to the link (resends after a restart included)
-    cursor: int = 0  # the newest entry the broker acknowledged
-    lag: int = 0  # journal entries not yet acknowledged
-    commands_delivered: int = 0
-    commands_duplicate: int = 0
-    commands_refused: int = 0
-    handler_errors: int = 0
+__all__ = ["CURSOR", "HEAD_CHECK_WAIT", "HEAD_INTERVAL", "HEAD_MISMATCH", "HEAD_VERSION", "LEDGER_CURSOR",
+           "PIT_SOURCE", "REFUSAL_SOURCE", "CommandHandler", "Feed", "FeedStats"]
 
 
 class Feed:
     """Run with ``async with feed:``; call ``notify()`` after each journal append."""
-
-    #: the table's rate limit and refusal counter (controller/runtime/admission.py); when set, pit
-    #: commands over the limit are dropped unparsed and refusals are journaled aggregated
-    admission: Admission | None = None
 
     def __init__(
         self,
@@ -103,31 +72,41 @@ class Feed:
         self.link = link
         self.topics = Topics(table)
         self.table = table
-        self._on_command = on_command
         self._window = window
         self._ack_tick = ack_tick
         self._poll_interval = poll_interval
-        self._cursor_interval = cursor_interval
-        self._commands = link.subscribe(self.topics.command, qos=1, limit=COMMAND_QUEUE)
+        self.stats = FeedStats()
         self._heads = link.subscribe(self.topics.head, qos=1, limit=10)
-        self._head_sent = 0  # the seq of the newest head queued
-        self._head_at = float("-inf")
-        self.head_problem: str | None = None  # what the retained head said against the journal
-        self._head_checked = False  # the last run's retained head was compared (or never came)
+        self._head = HeadWitness(journal, table, self.topics.head)
+        self._inbox = CommandInbox(journal, table, link.subscribe(self.topics.command, qos=1, limit=COMMAND_QUEUE),
+                                   self.stats, on_command, self.notify, lambda: self._round)
         self._acks = AckTracker()
         self._ledger = Ledger()
-        self._seen = RecentIds()
         self._wake = asyncio.Event()
         self._sending = asyncio.Event()  # messages handed to the link since it last drained
-        self._snapshots: dict[str, Message] = {}  # retained topic -> newest unsent value
+        self._snapshots = Retained(table)  # retained topic -> newest unsent value
         self._round: str | None = None  # the newest round in the journal, for snapshots without one
         self._round_seq = 0
         self._read_seq = 0  # the newest entry handed to the link
         self._saved_cursor = 0
         self._ledger_saved = 0  # the read position the ledger state was last saved at
-        self._saved_at = float("-inf")  # the first save may happen at once
+        self._cursors = CursorSaver(journal, cursor_interval)
         self._tasks: list[asyncio.Task[None]] = []
-        self.stats = FeedStats()
+
+    @property
+    def admission(self) -> Admission | None:
+        """The table's rate limit and refusal counter (controller/runtime/admission.py); when set,
+        pit commands over the limit are dropped unparsed and refusals are journaled aggregated."""
+        return self._inbox.admission
+
+    @admission.setter
+    def admission(self, admission: Admission | None) -> None:
+        self._inbox.admission = admission
+
+    @property
+    def head_problem(self) -> str | None:
+        """What the broker's retained head (the last run's) said against the journal, if anything."""
+        return self._head.problem
 
     @classmethod
     def connect(cls, url: str, journal: Journal, table: str, on_command: CommandHandler | None = None,
@@ -157,16 +136,17 @@ class Feed:
         self._snapshot(self.topics.prompt, prompt)
 
     def _snapshot(self, topic: str, body: dict[str, Any]) -> None:
-        payload = encode(snapshot_message(self.table, self._round, utc_now(), body))  # raises here, in the caller
-        self._snapshots[topic] = Message(topic, payload, retain=True)
+        self._snapshots.put(topic, body, self._round, utc_now())
         self._wake.set()
 
     @property
     def caught_up(self) -> bool:
-        """Every journal entry so far, and the newest state, prompt and ledger, acknowledged."""
+        """Every journal entry so far, and the newest state, prompt and ledger, acknowledged (and
+        no cursor waiting to be saved)."""
         return (
             not self._snapshots
             and len(self._acks) == 0
+            and not self._cursors.waiting()
             and self._acks.acked_seq_or(self._saved_cursor) >= self.journal.last_seq()
         )
 
@@ -185,7 +165,7 @@ class Feed:
         await self.link.start()
         self._tasks = [
             asyncio.create_task(self._pump(), name=f"feed {self.table}"),
-            asyncio.create_task(self._listen(), name=f"feed commands {self.table}"),
+            asyncio.create_task(self._inbox.listen(), name=f"feed commands {self.table}"),
             asyncio.create_task(self._check_retained_head(), name=f"feed head {self.table}"),
             asyncio.create_task(self._watch_drained(), name=f"feed acks {self.table}"),
         ]
@@ -245,7 +225,7 @@ class Feed:
         recent = [e.payload["id"] for e in islice(journal.latest(COMMAND_KIND), RECENT_COMMANDS)
                   if isinstance(e.payload.get("id"), str)]
         for ident in reversed(recent):
-            self._seen.add(ident)
+            self._inbox.seen.add(ident)
         self._read_seq = self._saved_cursor = self.stats.cursor = cursor
         self._queue_ledger()
 
@@ -258,63 +238,19 @@ class Feed:
             self._round, self._round_seq = entry.round_id, entry.seq
 
     def _queue_head(self, force: bool = False) -> None:
-        """The journal's head as the retained ``head`` (coalesced like ``state``), if it moved;
-        nothing until the retained head of the last run was compared."""
-        if not self._head_checked:
-            return
-        seq, digest = self.journal.head()
-        if digest is None or seq == self._head_sent or (not force and seq < self._head_sent):
-            return
-        body = {"v": HEAD_VERSION, "table": self.table, "seq": seq, "hash": digest, "ts": utc_now()}
-        self._snapshots[self.topics.head] = Message(self.topics.head, encode(body), retain=True)
-        self._head_sent, self._head_at = seq, time.monotonic()
-
-    def _head_due(self) -> None:
-        if time.monotonic() - self._head_at >= HEAD_INTERVAL:
-            self._queue_head()
+        """The journal's head as the retained ``head`` (coalesced like ``state``), if it moved."""
+        self._head.queue(self._snapshots, force)
 
     async def _check_retained_head(self) -> None:
-        """The retained head the broker delivers on subscribing (the last run's) against the
-        journal; then this run's heads may go out."""
+        """The last run's retained head against the journal; then this run's heads may go out."""
         try:
-            await self.link.wait_connected()
-            await asyncio.wait_for(self._compare_retained_head(), HEAD_CHECK_WAIT)
-        except TimeoutError:
-            pass  # no retained head (a new table, or a broker without persistence)
+            await self._head.check(self.link.wait_connected, self._heads, lambda: self._round)
         finally:
-            self._head_checked = True
             self.notify()
-
-    async def _compare_retained_head(self) -> None:
-        from controller.verify import parse_head
-
-        async for item in self._heads:
-            if not isinstance(item, Received) or not item.retain or not item.payload:
-                continue
-            try:
-                head = parse_head(json.loads(item.payload))
-            except ValueError:
-                head = None
-            if head is None or head.table != self.table:
-                continue
-            found, digest = self.journal.hash_at(head.seq)
-            if not found:
-                problem = (f"the broker's retained journal head is seq {head.seq} ({head.ts}) but the journal ends at "
-                           f"seq {self.journal.last_seq()}: rows were cut off (or this is another table's journal)")
-            elif digest != head.hash:
-                problem = (f"row {head.seq} of the journal is not the one published as the head at {head.ts}: "
-                           "the journal was rewritten or replaced")
-            else:
-                return  # it matches: the journal holds what was published
-            self.head_problem = problem
-            log.error("feed %s: %s", self.table, problem)
-            self.journal.append("alert", alert(ERROR, HEAD_MISMATCH, problem, 0), source="feed", round_id=self._round)
-            self.notify()
-            return
 
     def _queue_ledger(self) -> None:
         message = self._ledger.totals.message(self.table, utc_now())
-        self._snapshots[self.topics.ledger] = Message(self.topics.ledger, encode(message), retain=True)
+        self._snapshots.put_payload(self.topics.ledger, encode(message))
 
     # -- the pump: journal -> outbox ---------------------------------------------------------------
     async def _pump(self) -> None:
@@ -334,23 +270,19 @@ class Feed:
             await self._wait()
 
     def _settle(self, force_save: bool = False) -> None:
-        """Account for acknowledgements; save the cursor at most every ``cursor_interval``
-        (each save is a durable SQLite commit on the table's own journal)."""
+        """Account for acknowledgements; save the cursors (``cursors.CursorSaver``)."""
         self._acks.settle(self.link.pending)
         acked = self._acks.acked_seq_or(self._saved_cursor)
         self.stats.cursor = acked
         self.stats.lag = max(0, self.journal.last_seq() - acked)
-        if acked > self._saved_cursor and (force_save or self._save_due() <= 0):
-            self.journal.set_cursor(CURSOR, acked)
-            self._saved_cursor, self._saved_at = acked, time.monotonic()
+        if acked > self._saved_cursor and (force_save or self._cursors.due_in() <= 0):
+            self._cursors.save(CURSOR, acked, now=force_save, timed=True)
+            self._saved_cursor = acked
         unsaved = self._read_seq - self._ledger_saved
         if (force_save and unsaved > 0) or unsaved >= LEDGER_SAVE_EVERY:
-            self.journal.set_cursor(LEDGER_CURSOR, self._read_seq, self._ledger.state())
+            self._cursors.save(LEDGER_CURSOR, self._read_seq, self._ledger.state(), now=force_save)
             self._ledger_saved = self._read_seq
-
-    def _save_due(self) -> float:
-        """Seconds until the cursor may be saved again."""
-        return self._saved_at + self._cursor_interval - time.monotonic()
+        self._cursors.flush(force_save)
 
     def _fill(self) -> None:
         room = self._window - self._acks.entries_in_flight
@@ -358,7 +290,7 @@ class Feed:
         if room > 0:
             for entry in list(islice(self.journal.entries(after=self._read_seq), room)):
                 messages = entry_messages(self.topics, entry)
-                if not self._put_all(messages, entry.seq):
+                if not publish_entry(self.link, self._acks, messages, entry.seq):
                     break
                 self._read_seq = entry.seq
                 self.stats.entries_sent += 1
@@ -367,29 +299,19 @@ class Feed:
                     self._queue_head()
         if ledger_changed:
             self._queue_ledger()
-        self._head_due()
-        for topic in list(self._snapshots):
+        self._head.queue_due(self._snapshots)
+        for topic in self._snapshots.topics():
             if topic not in self._acks.retained_in_flight:
-                message = self._snapshots[topic]
+                payload = self._snapshots.payload(topic)
+                if payload is None:
+                    self.stats.snapshots_unencodable += 1
+                    continue
                 try:
-                    self.link.publish(message.topic, message.payload, retain=True)
+                    self.link.publish(topic, payload, retain=True)
                 except OutboxFull:
                     return
                 self._acks.sent(retained=topic)
-                del self._snapshots[topic]
-
-    def _put_all(self, messages: list[Message], seq: int) -> bool:
-        """All of an entry's messages or none (a bounded outbox could refuse midway)."""
-        for i, message in enumerate(messages):
-            last = i == len(messages) - 1
-            try:
-                self.link.publish(message.topic, message.payload, retain=message.retain)
-            except OutboxFull:
-                if i == 0:
-                    return False
-                raise  # half an entry queued: give the link an outbox limit above the window
-            self._acks.sent(seq=seq if last else None)
-        return True
+                self._snapshots.sent(topic)
 
     async def _wait(self) -> None:
         """Until an append, the link drained, an acknowledgement round, a cursor save falling
@@ -399,7 +321,9 @@ class Feed:
             self._sending.set()
             timeout = self._ack_tick
         if self.stats.cursor > self._saved_cursor:
-            timeout = min(timeout, max(self._save_due(), 0.0))
+            timeout = min(timeout, max(self._cursors.due_in(), 0.0))
+        if self._cursors.waiting():
+            timeout = min(timeout, max(self._cursors.ride_left(), 0.0))
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
                 await self._wake.wait()
@@ -414,48 +338,3 @@ class Feed:
             if self.link.pending:  # more went out meanwhile: watch those too
                 self._sending.set()
             self._wake.set()
-
-    # -- commands: pit -> table --------------------------------------------------------------------
-    async def _listen(self) -> None:
-        async for item in self._commands:
-            if isinstance(item, Received):
-                try:
-                    await self._command(item)
-                except Exception:
-                    log.exception("feed %s: command on %s not handled", self.table, item.topic)
-
-    async def _command(self, message: Received) -> None:
-        if not message.payload:
-            return  # how MQTT deletes a retained message, not a command
-        if self.admission is not None and not self.admission.admit(PIT_SOURCE):
-            self.stats.commands_refused += 1
-            return
-        parsed = parse_command(message.payload, retained=message.retain)
-        if isinstance(parsed, Refusal):
-            self._refuse(parsed)
-            return
-        if parsed.id in self._seen:
-            self.stats.commands_duplicate += 1
-            log.info("feed %s: command %s already handed on", self.table, parsed.id)
-            return
-        self._seen.add(parsed.id)
-        self.stats.commands_delivered += 1
-        if self._on_command is None:
-            log.warning("feed %s: no handler for command %s", self.table, parsed.id)
-            return
-        try:
-            result = self._on_command(parsed)
-            if inspect.isawaitable(result):
-                await result
-        except Exception:
-            self.stats.handler_errors += 1
-            log.exception("feed %s: command handler failed on %s", self.table, parsed.id)
-
-    def _refuse(self, refusal: Refusal) -> None:
-        self.stats.commands_refused += 1
-        if self.admission is not None:  # counted with the pit's other refusals, one alert a window
-            self.admission.refused(PIT_SOURCE, "pit.command_refused", refusal.reason)
-            return
-        log.warning("feed %s: %s", self.table, refusal.reason)
-        self.journal.append("alert", refusal.alert_payload(), source=REFUSAL_SOURCE, round_id=self._round)
-        self.notify()

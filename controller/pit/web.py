@@ -42,7 +42,7 @@ COOKIE = "pit_session"
 MAX_BODY = 4096
 WS_UNAUTHORISED = 4401
 #: alerts one acknowledge-all may name, and the seconds between its commands (the table takes
-#: the pit's commands at 5 a second: controller/table/admission.py)
+#: the pit's commands at 5 a second: controller/runtime/admission.py)
 ACK_MAX = 500
 ACK_PACE_S = 0.25
 

@@ -100,7 +100,7 @@ def state(core: ViewedTable) -> dict[str, Any]:
         "round": core.round_id,
         "dealer": core.dealer,
         "closing": core.closing,
-        "limits": {k: v.model_dump() for k, v in core.rules.limits.items()},
+        "limits": limits(core.rules),
         "shoe": {"id": shoe.shoe_id, "cards_dealt": shoe.last_n, "cut_card_seen": shoe.cut_seen,
                  "to_burn": shoe.burn_left},
         "hold": shown.view() if shown is not None else None,
@@ -109,3 +109,19 @@ def state(core: ViewedTable) -> dict[str, Any]:
         "corrections_pending": core.book.pending(),
         "pace": pace(core.book.records, core.ts(), core.pace_goal[0] or core.adapter.pace_target, core.pace_goal[1]),
     }
+
+
+#: id(rules) -> (rules, their limits as the state shows them); the rules held, so no id is reused
+_LIMITS: dict[int, tuple[GameRules, dict[str, dict[str, Any]]]] = {}
+_LIMITS_KEPT = 16
+
+
+def limits(rules: GameRules) -> dict[str, dict[str, Any]]:
+    """The table's limits as the ``state`` shows them: dumped once per rule set (rules are frozen,
+    and the state is built on every change of the prompt), a fresh copy each time."""
+    held = _LIMITS.get(id(rules))
+    if held is None or held[0] is not rules:
+        if len(_LIMITS) >= _LIMITS_KEPT:
+            _LIMITS.clear()
+        held = _LIMITS[id(rules)] = (rules, {k: v.model_dump() for k, v in rules.limits.items()})
+    return {k: dict(v) for k, v in held[1].items()}
