@@ -63,7 +63,8 @@ async def test_every_word_on_the_console_is_the_dealers(chromium: Any, console_t
     await result_text(page, "ok")
     await sim_card(page, table)
     await until(lambda: table.core.phase == SETTLING)
-    await page.wait_for_selector("[data-box='1'] .bets")
+    # the settled bets reach the page with the table's next snapshot
+    await until_js(page, "document.querySelector(\"[data-box='1'] .bets\")?.textContent.includes('won')")
     said = await read_clean(page, "settled")
     assert "won 10.00 EUR, paid 20.00 EUR with the stake" in said, said  # the win told apart from the stake
     assert "Perfect Pairs · card 4711: 5.00 EUR → lost" in said, said  # "paid" only for money paid
