@@ -49,6 +49,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         table: Annotated[list[str] | None, typer.Option(help="only this table (repeatable)")] = None,
         pit: Annotated[str | None, typer.Option(help="only the tables of this pit (\\[backoffice.pits])")] = None,
         players: Annotated[bool, typer.Option("--players", help="add the player ratings")] = False,
+        recompute: Annotated[bool, typer.Option("--recompute", help="from the stored rounds, not the tallies")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="one JSON object (the default)")] = False,
         as_csv: Annotated[bool, typer.Option("--csv", help="CSV: tables, pits and floor, then dealers")] = False,
         as_html: Annotated[bool, typer.Option("--html", help="a printable HTML page")] = False,
@@ -72,7 +73,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
             tables = [t for t in b.pits[pit] if tables is None or t in tables]
         spec = ReportSpec(_day(day, cfg), clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone),
                           {k: clock_time(v, k) for k, v in b.shifts.items()}, shift,
-                          tuple(tables) if tables is not None else None, b.pits, b.z_flag)
+                          tuple(tables) if tables is not None else None, b.pits, b.z_flag, recompute)
         try:
             window = spec.window()
             with psycopg.connect(url, connect_timeout=10) as conn:

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import psycopg
+
+from controller.backoffice import tallies
 from controller.backoffice.cluster import Cluster
 from controller.backoffice.migrate import migrate
 from tests.fixtures.mosquitto import MosquittoBroker
@@ -59,7 +62,16 @@ def test_report_matches_every_tables_recall_after_a_kill_and_a_database_restart(
         floor.stop(office)
     assert office.returncode == 0, (tmp_path / "office.log").read_text()[-2000:]
 
-    report = floor.office_report(office_cfg, database, floor.gaming_day_today(office_cfg))
+    day = floor.gaming_day_today(office_cfg)
+    report = floor.office_report(office_cfg, database, day)
+    # the tallies kept at insert through the kill and the crash are what the rounds recompute to
+    recomputed = floor.office_report(office_cfg, database, day, "--recompute")
+    assert (report.pop("source"), recomputed.pop("source")) == ("tallies", "rounds")
+    assert report == recomputed
+    with psycopg.connect(database) as conn:
+        kept = tallies.dump(conn)
+        tallies.rebuild(conn)
+        assert tallies.dump(conn) == kept
     for table_id, journal in journals.items():
         records = floor.recall_all(journal)
         # a settled round counts whole; a void round its bets that stood (what it returned is a refund)
