@@ -12,6 +12,7 @@ import psycopg
 
 from controller.backoffice import tallies
 from controller.backoffice.cluster import Cluster
+from controller.backoffice.config import load
 from controller.backoffice.migrate import migrate
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.backoffice import floor
@@ -83,5 +84,8 @@ def test_report_matches_every_tables_recall_after_a_kill_and_a_database_restart(
         assert figures["rounds"] == len(records) >= ROUNDS
         assert (figures["drop"], figures["paid"], figures["win"]) == (drop, paid, drop - paid), table_id
     assert floor.stored(database, "SELECT count(*) FROM rejected") == [(0,)]
+    configured = load(office_cfg).backoffice  # what the dashboard's history reads from the database
+    assert floor.stored(database, "SELECT gaming_day_starts, timezone FROM floor_settings") == [
+        (configured.gaming_day_starts, configured.timezone)]
     versions = floor.stored(database, "SELECT count(*) FROM (SELECT DISTINCT table_id, round_id, version FROM rounds) v")
     assert versions == floor.stored(database, stored_rounds)  # nothing counted twice
