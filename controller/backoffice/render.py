@@ -15,6 +15,7 @@ TABLE_COLUMNS = ("rounds", "settled", "void", "drop", "paid", "win", "hold_pct",
                  "theo_unknown_drop", "rounds_per_hour", "occupancy", "corrected")
 DEALER_COLUMNS = ("shift", "dealer", "rounds", "rounds_per_hour", "holds", "corrections", "voids", "tables")
 PLAYER_COLUMNS = ("rounds", "bets", "seconds_played", "average_bet", "drop", "paid", "win", "theo_win", "theo_unknown_drop")
+SKILL_COLUMNS = ("decisions", "deviations", "deviation_pct", "ev_cost", "ev_cost_pct", "insurance_taken")
 
 
 def report_csv(report: dict[str, Any]) -> str:
@@ -39,9 +40,11 @@ def report_csv(report: dict[str, Any]) -> str:
 def ratings_csv(ratings: dict[str, dict[str, Any]]) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["player", *PLAYER_COLUMNS, "tables"])
+    w.writerow(["player", *PLAYER_COLUMNS, "tables", *(f"blackjack_{c}" for c in SKILL_COLUMNS)])
     for player, r in ratings.items():
-        w.writerow([player, *(_cell(r.get(c)) for c in PLAYER_COLUMNS), " ".join(r["tables"])])
+        played = r.get("blackjack") or {}
+        w.writerow([player, *(_cell(r.get(c)) for c in PLAYER_COLUMNS), " ".join(r["tables"]),
+                    *(_cell(played.get(c)) for c in SKILL_COLUMNS)])
     return out.getvalue()
 
 
