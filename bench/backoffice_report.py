@@ -42,7 +42,8 @@ SELECT 't' || lpad((i %% %(tables)s)::text, 4, '0'), %(prefix)s || i, 0, i, 'bla
        CASE WHEN i %% 200 = 0 THEN 'void' ELSE 'settled' END,
        %(start)s::timestamptz + (i * 86000.0 / %(n)s) * interval '1 second',
        %(start)s::timestamptz + (i * 86000.0 / %(n)s + 40) * interval '1 second',
-       'd' || (((i %% %(tables)s) * 7 + i * 24 / %(n)s) %% 300), 'S-1', 1 + i %% 60, 3000, (i::bigint * 7919) %% 6000, '{}', '[]', '{}', 3, 3
+       'd' || (((i %% %(tables)s) * 7 + i * 24 / %(n)s) %% 300), 'S-1',
+       1 + i %% 60, 3000, (i::bigint * 7919) %% 6000, '{}', '[]', '{}', 3, 3
 FROM generate_series(1, %(n)s) AS i"""
 BETS = """
 INSERT INTO bets (table_id, round_id, version, n, box, hand, kind, player, stake, payout)

@@ -13,7 +13,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 TABLE_COLUMNS = ("rounds", "settled", "void", "drop", "paid", "win", "hold_pct", "theo_win", "win_vs_theo",
                  "theo_unknown_drop", "rounds_per_hour", "occupancy", "corrected")
-DEALER_COLUMNS = ("shift", "dealer", "rounds", "rounds_per_hour", "holds", "corrections", "voids", "tables")
+DEALER_COLUMNS = ("shift", "dealer", "rounds", "rounds_per_hour", "pace_target", "pace_pct", "holds", "cards_out_of_turn",
+                  "wrong_cards_keyed", "result_mismatches", "procedure_errors", "corrections", "voids", "tables")
 PLAYER_COLUMNS = ("rounds", "bets", "seconds_played", "average_bet", "drop", "paid", "win", "theo_win", "theo_unknown_drop")
 SKILL_COLUMNS = ("decisions", "deviations", "deviation_pct", "ev_cost", "ev_cost_pct", "insurance_taken")
 

@@ -22,8 +22,8 @@ from zoneinfo import ZoneInfo
 
 import psycopg
 
+from controller.backoffice import dealers, tallies
 from controller.backoffice import edges as bet_edges
-from controller.backoffice import tallies
 from controller.backoffice.gaming_day import Period, day_of, gaming_day, shifts
 
 BASELINES = (7, 30)
@@ -57,16 +57,6 @@ class ReportSpec:
                 return period
         raise ValueError(f"no shift {self.shift!r}; the shifts are {', '.join(p.name for p in self.periods())}")
 
-
-DEALER_HOLDS = """
-SELECT coalesce(coalesce(r.dealer, d.dealer), ''), count(*)
-FROM alerts a
-LEFT JOIN LATERAL (SELECT dealer FROM rounds r WHERE r.table_id = a.table_id AND r.round_id = a.round_id
-                   ORDER BY version LIMIT 1) r ON true
-LEFT JOIN LATERAL (SELECT dealer FROM dealer_events d WHERE d.table_id = a.table_id AND d.ts <= a.ts
-                   ORDER BY d.ts DESC, d.seq DESC LIMIT 1) d ON true
-WHERE a.hold AND a.ts >= %(start)s AND a.ts < %(end)s AND (%(tables)s::text[] IS NULL OR a.table_id = ANY(%(tables)s))
-GROUP BY 1"""
 
 def hold_pct(win: int, drop: int) -> float:
     return round(100.0 * win / drop, 4) if drop else 0.0
@@ -158,15 +148,18 @@ class Reporter:
 
     def _dealers(self, spec: ReportSpec, period: Period) -> list[dict[str, Any]]:
         params = self._params(spec, period)
-        holds = dict(self.conn.execute(DEALER_HOLDS, {k: v for k, v in params.items() if k != "source"}).fetchall())
+        alerts = dealers.alerts_by_dealer(self.conn, params)
+        targets = dealers.pace_targets(self.conn, self._run("dealer_tables", params))
         out = []
         for dealer, rounds, void, corrected, first, last, tables in self._run("dealers", params):
-            out.append({"shift": period.name, "dealer": dealer or None, "rounds": rounds,
-                        "rounds_per_hour": _per_hour(rounds, first, last), "holds": int(holds.pop(dealer, 0)),
-                        "corrections": corrected, "voids": void, "tables": tables})
-        for dealer, count in sorted(holds.items()):  # holds raised with no round closed in the period
-            out.append({"shift": period.name, "dealer": dealer or None, "rounds": 0, "rounds_per_hour": None,
-                        "holds": int(count), "corrections": 0, "voids": 0, "tables": 0})
+            row = {"shift": period.name, "dealer": dealer or None, "rounds": rounds,
+                   "rounds_per_hour": _per_hour(rounds, first, last), "corrections": corrected, "voids": void,
+                   "tables": tables}
+            out.append(dealers.performance(row, alerts.pop(dealer, dict(dealers.ZERO)), targets.get(dealer)))
+        for dealer, counts in sorted(alerts.items()):  # alerts with no round closed in the period
+            row = {"shift": period.name, "dealer": dealer or None, "rounds": 0, "rounds_per_hour": None,
+                   "corrections": 0, "voids": 0, "tables": 0}
+            out.append(dealers.performance(row, counts, None))
         return out
 
     def _baselines(self, spec: ReportSpec, tables: dict[str, dict[str, Any]]) -> None:

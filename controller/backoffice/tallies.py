@@ -29,13 +29,14 @@ WHERE_TALLY = """bucket >= %(start)s AND bucket < %(end)s
 
 @dataclass(frozen=True)
 class Source:
-    """The four queries a report runs, from one source."""
+    """The queries a report runs, from one source."""
 
     name: str
     tables: str  # table_id, game, rounds, void, drop, paid, first opened, last closed, corrected, occupancy, players max
     stakes: str  # table_id, game, preset, kind, stake (settled rounds)
     dealers: str  # dealer, rounds, void, corrected, first opened, last closed, tables
     daily: str  # table_id, gaming day, drop, paid
+    dealer_tables: str  # dealer, table_id, rounds
 
 
 ROUNDS = Source(
@@ -58,6 +59,7 @@ FROM rounds WHERE {WHERE_LATEST} GROUP BY 1 ORDER BY 1""",
 SELECT table_id, ((closed AT TIME ZONE %(zone)s) - %(starts)s::interval)::date AS day,
        coalesce(sum(stake_total - {RETURNED}), 0)::bigint, coalesce(sum(greatest(0, payout_total - {RETURNED})), 0)::bigint
 FROM rounds WHERE {WHERE_LATEST} GROUP BY 1, 2""",
+    dealer_tables=f"SELECT coalesce(dealer, ''), table_id, count(*) FROM rounds WHERE {WHERE_LATEST} GROUP BY 1, 2",
 )
 
 TALLIES = Source(
@@ -80,6 +82,7 @@ FROM round_tally WHERE {WHERE_TALLY} GROUP BY 1 ORDER BY 1""",
 SELECT table_id, ((bucket AT TIME ZONE %(zone)s) - %(starts)s::interval)::date AS day,
        sum(drop_total)::bigint, sum(paid_total)::bigint
 FROM round_tally WHERE {WHERE_TALLY} GROUP BY 1, 2""",
+    dealer_tables=f"SELECT dealer, table_id, sum(rounds)::bigint FROM round_tally WHERE {WHERE_TALLY} GROUP BY 1, 2",
 )
 
 
