@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 import psycopg
 
-from controller.backoffice import dealers, tallies
+from controller.backoffice import dealers, tallies, wheel
 from controller.backoffice import edges as bet_edges
 from controller.backoffice.gaming_day import Period, day_of, gaming_day, shifts
 
@@ -105,6 +105,9 @@ class Reporter:
             figures["pit"] = spec.pit_of(table_id)
             figures["win_vs_theo"] = figures["win"] - figures["theo_win"]
         self._baselines(spec, tables)
+        roulette = [t for t, figures in tables.items() if figures["game"] == "roulette"]
+        for table_id, flags in wheel.bias_flags(self.conn, spec, roulette).items():
+            tables[table_id]["wheel_bias"] = flags
         pits: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for figures in tables.values():
             pits[figures["pit"] or ""].append(figures)
