@@ -23,8 +23,9 @@ CODE: Final = "protection.advantage_play"
 MAX_POINTS: Final = 2000
 
 FLAGS = """
-SELECT a.body->>'player', a.table_id, a.seq, a.ts, a.round_id, a.message, a.body->'evidence'
-FROM alerts a
+SELECT a.body->>'player', a.table_id, a.seq, a.ts, a.round_id, a.message, a.body->'evidence', t.currency,
+       t.currency_digits
+FROM alerts a LEFT JOIN floor_tables t USING (table_id)
 WHERE a.code = %(code)s AND a.ts >= %(start)s AND a.ts < %(end)s
   AND (%(player)s::text IS NULL OR a.body->>'player' = %(player)s)
 ORDER BY 1, a.ts, a.table_id, a.seq"""
@@ -67,11 +68,12 @@ def flagged_players(conn: psycopg.Connection[Any], period: Period, *, player: st
     highest edge per hour a flag estimated."""
     players: dict[str, dict[str, Any]] = {}
     params = {"code": CODE, "start": period.start, "end": period.end, "player": player}
-    for pid, table_id, seq, ts, round_id, message, evidence in conn.execute(FLAGS, params):
+    for pid, table_id, seq, ts, round_id, message, evidence, currency, digits in conn.execute(FLAGS, params):
         if not pid:
             continue
-        p = players.setdefault(pid, {"flags": [], "tables": [], "index_plays": {}, "edge_per_hour_max": None})
-        flag = _flag(table_id, seq, ts, round_id, message, evidence)
+        p = players.setdefault(pid, {"flags": [], "tables": [], "index_plays": {}, "edge_per_hour_max": None,
+                                     "currency": currency, "currency_digits": digits})
+        flag = {**_flag(table_id, seq, ts, round_id, message, evidence), "currency": currency, "currency_digits": digits}
         p["flags"].append(flag)
         if table_id not in p["tables"]:
             p["tables"].append(table_id)
@@ -90,9 +92,9 @@ def chart(flags: list[dict[str, Any]], width: int = 640, height: int = 240) -> d
     if points:
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         x0, x1 = min(xs + [-1.0]), max(xs + [1.0])
-        y1 = max(ys) or 1.0
+        y1 = max(ys) or 1.0  # a bet axis from 0
         return {"kind": "points", "width": width, "height": height, "x_label": "true count", "y_label": "bet",
-                "x_min": x0, "x_max": x1, "y_max": y1,
+                "x_min": x0, "x_max": x1, "y_max": round(y1),
                 "dots": [(round(pad + (x - x0) / (x1 - x0) * (width - 2 * pad), 1),
                           round(height - pad - y / y1 * (height - 2 * pad), 1)) for x, y in points]}
     rows = [f for f in flags if f["statistic"] is not None]

@@ -42,7 +42,7 @@ def advantage(database: str, tmp_path: Path, *args: str) -> str:
 
 def test_flags_are_reported_per_player_with_their_evidence(migrated: str, tmp_path: Path) -> None:
     seed(migrated, [
-        state("bj1", "blackjack", "ru6"),
+        state("bj1", "blackjack", "ru6"), state("bj2", "blackjack", "ru6"),
         ("croupier/bj1/round", round_record("bj1", 1, seq=1, stake=5000, player="p7", at=DAY_START + timedelta(hours=1))),
         flag("bj1", 10, "p7", 0),
         flag("bj2", 11, "p7", 3, edge_per_hour=5000, index_plays={"with_count": 4, "against_count": 0, "missed": 1}),
@@ -65,5 +65,6 @@ def test_flags_are_reported_per_player_with_their_evidence(migrated: str, tmp_pa
     page = advantage(migrated, tmp_path, "--html")
     assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert page.count("<svg") == 2 and page.count("<circle") == 3 + 2  # three points; two flags, r with its interval
-    assert "bets follow the count" in page and "31.50 EUR" in page and "@media print" in page
+    assert "bets follow the count" in page and "31.50 EUR" in page and "50.00 EUR" in page and "@media print" in page
+    assert "minor units" not in page and "2026-12-01 07:00 UTC" in page
     assert "None" not in page and "nan" not in page.lower().replace("nance", "")
