@@ -62,7 +62,7 @@ def stamp() -> str:
 
 
 def publisher(port: int, user: str, password: str, tables: list[str], args: argparse.Namespace, until: float,
-              counts: Any) -> None:
+              counts: Any, unconfirmed: Any) -> None:
     client = paho.Client(paho.CallbackAPIVersion.VERSION2, client_id=f"bench-pub-{os.getpid()}")
     client.username_pw_set(user, password)
     client.max_inflight_messages_set(1000)
@@ -102,11 +102,14 @@ def publisher(port: int, user: str, password: str, tables: list[str], args: argp
         rounds += 1
         due[table] = time.time() + rng.expovariate(1 / args.round_every)
     for info in infos:
-        info.wait_for_publish(timeout=60)
+        info.wait_for_publish(timeout=300)
+    confirmed = sum(1 for info in infos if info.is_published())  # the broker acknowledged it (PUBACK)
     client.loop_stop()
     client.disconnect()
     with counts.get_lock():
-        counts.value += rounds
+        counts.value += confirmed
+    with unconfirmed.get_lock():
+        unconfirmed.value += rounds - confirmed
 
 
 def pct(values: list[float], q: float) -> float:
@@ -147,11 +150,12 @@ def main() -> None:
 def run(args: argparse.Namespace, tables: list[str], pg: Cluster, broker: MosquittoBroker, url: str,
         office: subprocess.Popen[bytes]) -> None:
     counts = multiprocessing.Value("i", 0)
+    unconfirmed = multiprocessing.Value("i", 0)
     start = time.time()
     until = start + args.seconds
     procs = [multiprocessing.Process(target=publisher, args=(broker.port, broker.controller.username,
                                                              broker.controller.password, tables[i::args.procs], args,
-                                                             until, counts)) for i in range(args.procs)]
+                                                             until, counts, unconfirmed)) for i in range(args.procs)]
     for p in procs:
         p.start()
     catch_up = None
@@ -180,6 +184,7 @@ def run(args: argparse.Namespace, tables: list[str], pg: Cluster, broker: Mosqui
         lags = [float(r[0]) for r in conn.execute(
             "SELECT extract(epoch FROM received - (record->>'ts')::timestamptz) FROM rounds")]
         stored, bets = conn.execute("SELECT count(*), (SELECT count(*) FROM bets) FROM rounds").fetchone()
+        rejected = conn.execute("SELECT count(*) FROM rejected").fetchone()[0]
         conn.execute("CREATE TABLE copy_rounds (LIKE rounds INCLUDING ALL)")
         conn.execute("CREATE TABLE copy_bets (LIKE bets INCLUDING ALL)")
         dumped = {}
@@ -198,6 +203,7 @@ def run(args: argparse.Namespace, tables: list[str], pg: Cluster, broker: Mosqui
     span = max(1e-9, args.seconds)
     print(json.dumps({
         "tables": args.tables, "seconds": args.seconds, "rounds_published": published, "rounds_stored": stored,
+        "rounds_never_acknowledged_by_the_broker": unconfirmed.value, "rejected": rejected,
         "bets_stored": bets, "messages_published": published * (args.events + 2),
         "messages_per_s": round(published * (args.events + 2) / span, 1),
         "lag_p50_ms": round(1000 * pct(lags, 0.5), 1), "lag_p99_ms": round(1000 * pct(lags, 0.99), 1),

@@ -1,9 +1,10 @@
 """Report time over a big floor (docs/backoffice.md, "Scaling"): ``--tables`` tables and
 ``--rounds`` rounds (3 bets each) in one gaming day, plus ``--baseline-per-day`` rounds a day on
 each of the 30 gaming days before it, generated inside a real PostgreSQL; then the day's report
-(``Reporter.report``: tables, pits, floor, dealers, the 7- and 30-day baselines) and, for the
-baseline, the day's report without the baseline part, both timed; and as the same run's
-baseline, a bare ``SELECT count(*), sum(stake_total)`` over the day's rows.
+(``Reporter.report``: tables, pits, floor, dealers, the 7- and 30-day baselines) and the day's
+report without the baseline part, both timed from the tallies (migration 0003) and, as the same
+run's baseline, recomputed from the stored rounds (``--recompute``, the unrolled queries); also
+a bare ``SELECT count(*), sum(stake_total)`` over the day's rows, and whether both reports agree.
 
 Run: ``.venv/bin/python bench/backoffice_report.py [--tables 1000] [--rounds 1000000]
 [--baseline-per-day 100000]``.
@@ -24,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg
 
-from controller.backoffice import report as report_module
+from controller.backoffice import tallies
 from controller.backoffice.cluster import Cluster
 from controller.backoffice.gaming_day import gaming_day
 from controller.backoffice.migrate import migrate
@@ -41,7 +42,8 @@ SELECT 't' || lpad((i %% %(tables)s)::text, 4, '0'), %(prefix)s || i, 0, i, 'bla
        CASE WHEN i %% 200 = 0 THEN 'void' ELSE 'settled' END,
        %(start)s::timestamptz + (i * 86000.0 / %(n)s) * interval '1 second',
        %(start)s::timestamptz + (i * 86000.0 / %(n)s + 40) * interval '1 second',
-       'd' || (i %% 300), 'S-1', 1 + i %% 60, 3000, (i::bigint * 7919) %% 6000, '{}', '[]', '{}', 3, 3
+       'd' || (((i %% %(tables)s) * 7 + i * 24 / %(n)s) %% 300), 'S-1',
+       1 + i %% 60, 3000, (i::bigint * 7919) %% 6000, '{}', '[]', '{}', 3, 3
 FROM generate_series(1, %(n)s) AS i"""
 BETS = """
 INSERT INTO bets (table_id, round_id, version, n, box, hand, kind, player, stake, payout)
@@ -72,6 +74,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=1_000_000)
     parser.add_argument("--baseline-per-day", type=int, default=100_000)
+    parser.add_argument("--repeat-rounds", type=int, default=2, help="runs of the slow baseline (best is kept)")
     args = parser.parse_args()
     with Cluster() as pg:
         with psycopg.connect(pg.url(), autocommit=True) as conn:
@@ -84,34 +87,49 @@ def main() -> None:
             conn.execute("INSERT INTO floor_tables (table_id, game, preset, updated) SELECT 't' || lpad(i::text, 4, '0'), "
                          "'blackjack', 'ru6', now() FROM generate_series(0, %s) i", (args.tables - 1,))
             t0 = time.perf_counter()
-            conn.execute("ALTER TABLE rounds DISABLE TRIGGER USER")  # every generated round is a version 0
+            for generated in ("rounds", "bets"):  # every generated round is a version 0: tallies rebuilt below
+                conn.execute(f"ALTER TABLE {generated} DISABLE TRIGGER USER")
             generate(conn, args.tables, args.rounds, DAY, "d0-")
             for back in range(1, 31):
                 generate(conn, args.tables, args.baseline_per_day, date.fromordinal(DAY.toordinal() - back), f"d{back}-")
-            conn.execute("ALTER TABLE rounds ENABLE TRIGGER USER")
-            conn.execute("ANALYZE")
+            for generated in ("rounds", "bets"):
+                conn.execute(f"ALTER TABLE {generated} ENABLE TRIGGER USER")
             conn.commit()
             load_s = time.perf_counter() - t0
+            t0 = time.perf_counter()
+            tally_rows = tallies.rebuild(conn)  # the generated rows went in with the triggers off
+            rebuild_s = time.perf_counter() - t0
+            conn.execute("ANALYZE")
+            conn.commit()
             total = conn.execute("SELECT count(*), (SELECT count(*) FROM bets) FROM rounds").fetchone()
             window = gaming_day(DAY, STARTS, ZONE)
-            spec = ReportSpec(DAY, STARTS, ZONE, pits={"north": [f"t{i:04d}" for i in range(0, args.tables, 2)]})
+            pits = {"north": [f"t{i:04d}" for i in range(0, args.tables, 2)]}
             reporter = Reporter(conn)
-            reporter.report(spec)  # the edges are computed once per process: not in the timings
+            reporter.report(ReportSpec(DAY, STARTS, ZONE, pits=pits))  # the edges once per process: not timed
             bare = timed(lambda: conn.execute("SELECT count(*), sum(stake_total) FROM rounds WHERE closed >= %s AND "
                                               "closed < %s", (window.start, window.end)).fetchone())
-            full = timed(lambda: reporter.report(spec))
-            saved = Reporter._baselines
-            Reporter._baselines = lambda self, spec, tables: None  # type: ignore[method-assign]
-            day_only = timed(lambda: reporter.report(spec))
-            Reporter._baselines = saved  # type: ignore[method-assign]
-            baseline = full - day_only
+            figures = {}
+            for name, recompute in (("tallies", False), ("rounds", True)):
+                spec = ReportSpec(DAY, STARTS, ZONE, pits=pits, recompute=recompute)
+                repeat = 3 if not recompute else args.repeat_rounds
+                full = timed(lambda: reporter.report(spec), repeat)  # noqa: B023 (run here, in the loop)
+                saved = Reporter._baselines
+                Reporter._baselines = lambda self, spec, tables: None  # type: ignore[method-assign]
+                day_only = timed(lambda: reporter.report(spec), repeat)  # noqa: B023
+                Reporter._baselines = saved  # type: ignore[method-assign]
+                figures[name] = {"report_day_without_baselines_s": round(day_only, 3),
+                                 "baselines_7_30_days_s": round(full - day_only, 3), "report_full_s": round(full, 3)}
+            same = reporter.report(ReportSpec(DAY, STARTS, ZONE, pits=pits))
+            again = reporter.report(ReportSpec(DAY, STARTS, ZONE, pits=pits, recompute=True))
+            same.pop("source"), again.pop("source")
         print(json.dumps({
             "tables": args.tables, "day_rounds": args.rounds, "baseline_rounds_per_day": args.baseline_per_day,
-            "rows": {"rounds": total[0], "bets": total[1]}, "load_s": round(load_s, 1),
-            "bare_count_sum_day_s": round(bare, 3), "report_day_without_baselines_s": round(day_only, 3),
-            "baselines_7_30_days_s": round(baseline, 3), "report_full_s": round(full, 3),
-            "indexes": "rounds (closed), (table_id, closed), (dealer, closed); bets primary key, (player)",
-            "module": report_module.__name__,
+            "rows": {"rounds": total[0], "bets": total[1], "tallies": tally_rows}, "load_s": round(load_s, 1),
+            "tally_rebuild_s": round(rebuild_s, 1), "bare_count_sum_day_s": round(bare, 3),
+            "from_tallies": figures["tallies"], "baseline_from_rounds": figures["rounds"],
+            "tallies_equal_rounds": same == again,
+            "indexes": "round_tally and stake_tally (bucket, table_id, ...); rounds (closed) WHERE NOT superseded, "
+                       "(table_id, closed), (dealer, closed); bets primary key, (player)",
         }, indent=1))
 
 

@@ -75,6 +75,7 @@ def register(app: typer.Typer) -> None:
         """Record every table's rounds, alerts, pit commands, dealer sign-ins and journal heads."""
         import psycopg
 
+        from controller.backoffice import settings
         from controller.backoffice.migrate import MigrationError, migrate, require_current
 
         cfg = _config(config)
@@ -85,6 +86,7 @@ def register(app: typer.Typer) -> None:
                 migrate(url)
             with psycopg.connect(url, connect_timeout=10) as conn:
                 require_current(conn)
+                settings.publish(conn, cfg.backoffice)  # the dashboard's history reads the same day and shifts
         except (BackofficeConfigError, MigrationError, psycopg.Error) as exc:
             typer.echo(f"error: {str(exc).strip()}", err=True)
             raise typer.Exit(2) from None
@@ -107,6 +109,24 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         for line in lines or ["the schema is up to date"]:
             typer.echo(line)
+
+    @office.command("rebuild-tallies")
+    def rebuild_cmd(config: ConfigOption = None, database: DatabaseOption = None) -> None:
+        """Recompute the reports' tallies from the stored rounds (one transaction; the consumer may run)."""
+        import psycopg
+
+        from controller.backoffice.migrate import MigrationError, require_current
+        from controller.backoffice.tallies import rebuild
+
+        url = _database(_config(config), database)
+        try:
+            with psycopg.connect(url, connect_timeout=10) as conn:
+                require_current(conn)
+                rows = rebuild(conn)
+        except (MigrationError, psycopg.Error) as exc:
+            typer.echo(f"error: {str(exc).strip()}", err=True)
+            raise typer.Exit(2) from None
+        typer.echo(f"tallies rebuilt: {rows} rows")
 
     from controller.backoffice import report_cli
 

@@ -16,6 +16,7 @@ from typing import Any
 import psycopg
 
 from controller.backoffice import edges as bet_edges
+from controller.backoffice import skill
 from controller.backoffice.gaming_day import Period
 
 SESSION_GAP = timedelta(minutes=30)
@@ -30,6 +31,34 @@ JOIN bets b USING (table_id, round_id, version) LEFT JOIN floor_tables t USING (
 WHERE b.player IS NOT NULL AND (%(player)s::text IS NULL OR b.player = %(player)s)
 GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
 ORDER BY 1, 2, 7"""
+
+
+BLACKJACK_HANDS = """
+SELECT l.table_id, l.round_id, coalesce(l.preset, t.preset), l.outcome, b.player, b.box, b.hand, b.stake
+FROM (SELECT table_id, round_id, version, preset, outcome FROM rounds
+      WHERE NOT superseded AND closed >= %(start)s AND closed < %(end)s AND game = 'blackjack' AND status = 'settled'
+        AND (%(tables)s::text[] IS NULL OR table_id = ANY(%(tables)s))) l
+JOIN bets b USING (table_id, round_id, version) LEFT JOIN floor_tables t USING (table_id)
+WHERE b.kind = 'main' AND b.player IS NOT NULL AND (%(player)s::text IS NULL OR b.player = %(player)s)
+ORDER BY 1, 2, b.box, b.hand"""
+
+
+def blackjack_skill(conn: psycopg.Connection[Any], params: dict[str, Any]) -> dict[str, skill.Skill]:
+    """Each player's decisions against basic strategy over the period's settled blackjack rounds."""
+    rated: dict[str, skill.Skill] = {}
+    current: tuple[str, str] | None = None
+    preset: str | None = None
+    outcome: dict[str, Any] = {}
+    bets: list[tuple[str, int, int, int]] = []
+    for table_id, round_id, round_preset, round_outcome, pid, box, hand, stake in conn.execute(BLACKJACK_HANDS, params):
+        if (table_id, round_id) != current:
+            if bets:
+                skill.rate_round(rated, preset, outcome, bets)
+            current, preset, outcome, bets = (table_id, round_id), round_preset, round_outcome or {}, []
+        bets.append((pid, box, hand, stake))
+    if bets:
+        skill.rate_round(rated, preset, outcome, bets)
+    return rated
 
 
 class _Player:
@@ -60,7 +89,8 @@ class _Player:
 
 def ratings(conn: psycopg.Connection[Any], period: Period, *, player: str | None = None,
             tables: list[str] | None = None) -> dict[str, dict[str, Any]]:
-    """By player id: time played, rounds, bets, average bet, drop, actual win, theoretical win."""
+    """By player id: time played, rounds, bets, average bet, drop, actual win, theoretical win, and
+    for blackjack players their decisions against basic strategy (``blackjack``, else None)."""
     players: dict[str, _Player] = defaultdict(_Player)
     seen: set[tuple[str, str, str]] = set()
     params = {"start": period.start, "end": period.end, "player": player, "tables": tables}
@@ -82,6 +112,7 @@ def ratings(conn: psycopg.Connection[Any], period: Period, *, player: str | None
             p.theo_unknown += stake
         else:
             p.theo += stake * edge
+    skills = blackjack_skill(conn, params)
     money = {t: (c, d) for t, c, d in conn.execute("SELECT table_id, currency, currency_digits FROM floor_tables")}
     out: dict[str, dict[str, Any]] = {}
     for pid, p in sorted(players.items()):
@@ -94,4 +125,5 @@ def ratings(conn: psycopg.Connection[Any], period: Period, *, player: str | None
             "theo_unknown_drop": p.theo_unknown, "tables": sorted(p.tables), "games": sorted(p.games),
         }
         out[pid]["currency"], out[pid]["currency_digits"] = currencies.pop() if len(currencies) == 1 else (None, None)
+        out[pid]["blackjack"] = skills[pid].as_json() if pid in skills else None
     return out

@@ -117,9 +117,16 @@ class StateIn(_Lenient):
     preset: str | None = Field(default=None, max_length=64)
     currency: str | None = Field(default=None, max_length=8)
     currency_digits: int | None = Field(default=None, ge=0, le=6, strict=True)
+    #: the contract's ``{"rounds_per_hour", "target", "window_s"}``; only ``target`` is kept
+    pace: Any = None
     ts: datetime
 
     _ts = field_validator("ts", mode="before")(parse_timestamp)
+
+    @property
+    def pace_target(self) -> int | None:
+        target = self.pace.get("target") if isinstance(self.pace, dict) else None
+        return target if isinstance(target, int) and not isinstance(target, bool) and 0 < target <= 100_000 else None
 
 
 # -- the rows ------------------------------------------------------------------------------------
@@ -175,6 +182,7 @@ class TableRow:
     ts: datetime
     currency: str | None = None
     currency_digits: int | None = None
+    pace_target: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +247,7 @@ def _rows(leaf: str, body: dict[str, Any]) -> list[Row]:
         return [HeadRow(HeadIn.model_validate(body))]
     if leaf == "state":
         s = StateIn.model_validate(body)
-        return [TableRow(s.table, s.game, s.preset, s.ts, s.currency, s.currency_digits)]
+        return [TableRow(s.table, s.game, s.preset, s.ts, s.currency, s.currency_digits, s.pace_target)]
     return event_rows(EventIn.model_validate(body))
 
 

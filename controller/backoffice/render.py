@@ -13,8 +13,10 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 TABLE_COLUMNS = ("rounds", "settled", "void", "drop", "paid", "win", "hold_pct", "theo_win", "win_vs_theo",
                  "theo_unknown_drop", "rounds_per_hour", "occupancy", "corrected")
-DEALER_COLUMNS = ("shift", "dealer", "rounds", "rounds_per_hour", "holds", "corrections", "voids", "tables")
+DEALER_COLUMNS = ("shift", "dealer", "rounds", "rounds_per_hour", "pace_target", "pace_pct", "holds", "cards_out_of_turn",
+                  "wrong_cards_keyed", "result_mismatches", "procedure_errors", "corrections", "voids", "tables")
 PLAYER_COLUMNS = ("rounds", "bets", "seconds_played", "average_bet", "drop", "paid", "win", "theo_win", "theo_unknown_drop")
+SKILL_COLUMNS = ("decisions", "deviations", "deviation_pct", "ev_cost", "ev_cost_pct", "insurance_taken")
 
 
 def report_csv(report: dict[str, Any]) -> str:
@@ -39,9 +41,11 @@ def report_csv(report: dict[str, Any]) -> str:
 def ratings_csv(ratings: dict[str, dict[str, Any]]) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
-    w.writerow(["player", *PLAYER_COLUMNS, "tables"])
+    w.writerow(["player", *PLAYER_COLUMNS, "tables", *(f"blackjack_{c}" for c in SKILL_COLUMNS)])
     for player, r in ratings.items():
-        w.writerow([player, *(_cell(r.get(c)) for c in PLAYER_COLUMNS), " ".join(r["tables"])])
+        played = r.get("blackjack") or {}
+        w.writerow([player, *(_cell(r.get(c)) for c in PLAYER_COLUMNS), " ".join(r["tables"]),
+                    *(_cell(played.get(c)) for c in SKILL_COLUMNS)])
     return out.getvalue()
 
 
@@ -77,3 +81,30 @@ def report_html(report: dict[str, Any], ratings: dict[str, dict[str, Any]] | Non
 
 def ratings_html(ratings: dict[str, dict[str, Any]], title: str) -> str:
     return _environment().get_template("ratings.html").render(ratings=ratings, title=title)
+
+
+ADVANTAGE_COLUMNS = ("ts", "table", "test", "statistic", "p_value", "rounds", "average_bet", "edge_per_hour")
+#: the watch's tests in words (docs/protection.md)
+ADVANTAGE_TESTS = {"bet_ramp": "bets follow the count", "wonging": "plays at high counts, sits out at low ones"}
+
+
+def advantage_csv(players: dict[str, dict[str, Any]]) -> str:
+    """One row per flag: the player, its evidence and index plays."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["player", *ADVANTAGE_COLUMNS, "ci_low", "ci_high", "index_with_count", "index_against_count",
+                "index_missed"])
+    for player, p in players.items():
+        for f in p["flags"]:
+            plays = f["index_plays"]
+            w.writerow([player, *(_cell(f.get(c)) for c in ADVANTAGE_COLUMNS), _cell(f["ci"][0]), _cell(f["ci"][1]),
+                        _cell(plays.get("with_count")), _cell(plays.get("against_count")), _cell(plays.get("missed"))])
+    return out.getvalue()
+
+
+def advantage_html(players: dict[str, dict[str, Any]], ratings: dict[str, dict[str, Any]], title: str) -> str:
+    from controller.backoffice.advantage import chart
+
+    charts = {pid: chart(p["flags"]) for pid, p in players.items()}
+    return _environment().get_template("advantage.html").render(players=players, ratings=ratings, charts=charts,
+                                                                title=title, tests=ADVANTAGE_TESTS)

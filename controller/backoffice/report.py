@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 
 import psycopg
 
+from controller.backoffice import dealers, tallies, wheel
 from controller.backoffice import edges as bet_edges
 from controller.backoffice.gaming_day import Period, day_of, gaming_day, shifts
 
@@ -39,6 +40,7 @@ class ReportSpec:
     tables: tuple[str, ...] | None = None  # None: every table
     pits: dict[str, list[str]] = field(default_factory=dict)
     z_flag: float = 3.0
+    recompute: bool = False  # read the stored rounds, never the tallies
 
     def pit_of(self, table: str) -> str | None:
         return next((pit for pit, tables in self.pits.items() if table in tables), None)
@@ -54,52 +56,6 @@ class ReportSpec:
             if period.name == self.shift:
                 return period
         raise ValueError(f"no shift {self.shift!r}; the shifts are {', '.join(p.name for p in self.periods())}")
-
-
-#: what a round returned (controller/round_money.py): nothing when settled; a void's
-#: ``outcome.void.returned_total``, or every stake for a void record from before voids kept settled bets
-RETURNED = """CASE WHEN status = 'settled' THEN 0
-  WHEN jsonb_typeof(outcome->'void'->'returned_total') = 'number'
-       AND (outcome->'void'->>'returned_total')::numeric BETWEEN 0 AND stake_total
-  THEN (outcome->'void'->>'returned_total')::numeric::bigint ELSE stake_total END"""
-DROP = f"coalesce(sum(stake_total - ({RETURNED})), 0)::bigint"
-PAID = f"coalesce(sum(greatest(0, payout_total - ({RETURNED}))), 0)::bigint"
-
-#: the period's rounds, each in its latest version (``superseded`` is kept by the schema's triggers)
-WHERE_LATEST = """NOT superseded AND closed >= %(start)s AND closed < %(end)s
-  AND (%(tables)s::text[] IS NULL OR table_id = ANY(%(tables)s))"""
-
-TABLE_FIGURES = f"""
-SELECT table_id, min(game), count(*), count(*) FILTER (WHERE status = 'void'),
-       {DROP}, {PAID},
-       min(opened), max(closed), count(*) FILTER (WHERE version > 0), avg(boxes)::float8, max(players)
-FROM rounds WHERE {WHERE_LATEST} GROUP BY table_id ORDER BY table_id"""
-
-STAKES_BY_KIND = f"""
-SELECT l.table_id, l.game, coalesce(l.preset, t.preset), split_part(b.kind, ':', 1), sum(b.stake)::bigint
-FROM (SELECT table_id, round_id, version, game, preset FROM rounds WHERE {WHERE_LATEST} AND status = 'settled') l
-JOIN bets b USING (table_id, round_id, version) LEFT JOIN floor_tables t USING (table_id)
-GROUP BY 1, 2, 3, 4"""
-
-DEALER_FIGURES = f"""
-SELECT coalesce(dealer, ''), count(*), count(*) FILTER (WHERE status = 'void'), count(*) FILTER (WHERE version > 0),
-       min(opened), max(closed), count(DISTINCT table_id)
-FROM rounds WHERE {WHERE_LATEST} GROUP BY 1 ORDER BY 1"""
-
-DEALER_HOLDS = """
-SELECT coalesce(coalesce(r.dealer, d.dealer), ''), count(*)
-FROM alerts a
-LEFT JOIN LATERAL (SELECT dealer FROM rounds r WHERE r.table_id = a.table_id AND r.round_id = a.round_id
-                   ORDER BY version LIMIT 1) r ON true
-LEFT JOIN LATERAL (SELECT dealer FROM dealer_events d WHERE d.table_id = a.table_id AND d.ts <= a.ts
-                   ORDER BY d.ts DESC, d.seq DESC LIMIT 1) d ON true
-WHERE a.hold AND a.ts >= %(start)s AND a.ts < %(end)s AND (%(tables)s::text[] IS NULL OR a.table_id = ANY(%(tables)s))
-GROUP BY 1"""
-
-DAILY = f"""
-SELECT table_id, ((closed AT TIME ZONE %(zone)s) - %(starts)s::interval)::date AS day,
-       {DROP}, {PAID}
-FROM rounds WHERE {WHERE_LATEST} GROUP BY 1, 2"""
 
 
 def hold_pct(win: int, drop: int) -> float:
@@ -129,7 +85,13 @@ class Reporter:
 
     def _params(self, spec: ReportSpec, window: Period) -> dict[str, Any]:
         tables = list(spec.tables) if spec.tables is not None else None
-        return {"start": window.start, "end": window.end, "tables": tables}
+        return {"start": window.start, "end": window.end, "tables": tables,
+                "source": tallies.source(spec.recompute, window.start, window.end)}
+
+    def _run(self, query: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
+        source: tallies.Source = params["source"]
+        values = {k: v for k, v in params.items() if k != "source"}
+        return list(self.conn.execute(getattr(source, query), values).fetchall())
 
     def report(self, spec: ReportSpec) -> dict[str, Any]:
         window = spec.window()
@@ -143,6 +105,9 @@ class Reporter:
             figures["pit"] = spec.pit_of(table_id)
             figures["win_vs_theo"] = figures["win"] - figures["theo_win"]
         self._baselines(spec, tables)
+        roulette = [t for t, figures in tables.items() if figures["game"] == "roulette"]
+        for table_id, flags in wheel.bias_flags(self.conn, spec, roulette).items():
+            tables[table_id]["wheel_bias"] = flags
         pits: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for figures in tables.values():
             pits[figures["pit"] or ""].append(figures)
@@ -150,6 +115,7 @@ class Reporter:
         return {
             "day": spec.day.isoformat(),
             "shift": spec.shift,
+            "source": params["source"].name,
             "period": {"start": window.start.isoformat(), "end": window.end.isoformat(), "timezone": str(spec.zone),
                        "gaming_day_starts": spec.starts.strftime("%H:%M")},
             "tables": tables,
@@ -160,8 +126,7 @@ class Reporter:
 
     def _tables(self, params: dict[str, Any]) -> dict[str, dict[str, Any]]:
         out: dict[str, dict[str, Any]] = {}
-        for table_id, game, rounds, void, drop, paid, first, last, corrected, boxes, players in self.conn.execute(
-                TABLE_FIGURES, params):
+        for table_id, game, rounds, void, drop, paid, first, last, corrected, boxes, players in self._run("tables", params):
             out[table_id] = {
                 "game": game, "preset": None, "rounds": rounds, "settled": rounds - void, "void": void,
                 "drop": drop, "paid": paid, "win": drop - paid, "hold_pct": hold_pct(drop - paid, drop),
@@ -173,7 +138,7 @@ class Reporter:
 
     def _theo(self, params: dict[str, Any], tables: dict[str, dict[str, Any]]) -> None:
         theo: dict[str, float] = defaultdict(float)
-        for table_id, game, preset, kind, stake in self.conn.execute(STAKES_BY_KIND, params):
+        for table_id, game, preset, kind, stake in self._run("stakes", params):
             figures = tables[table_id]
             figures["preset"] = figures["preset"] or preset
             edge = bet_edges.bet_edges(game, preset).get(kind)
@@ -186,15 +151,18 @@ class Reporter:
 
     def _dealers(self, spec: ReportSpec, period: Period) -> list[dict[str, Any]]:
         params = self._params(spec, period)
-        holds = dict(self.conn.execute(DEALER_HOLDS, params).fetchall())
+        alerts = dealers.alerts_by_dealer(self.conn, params)
+        targets = dealers.pace_targets(self.conn, self._run("dealer_tables", params))
         out = []
-        for dealer, rounds, void, corrected, first, last, tables in self.conn.execute(DEALER_FIGURES, params):
-            out.append({"shift": period.name, "dealer": dealer or None, "rounds": rounds,
-                        "rounds_per_hour": _per_hour(rounds, first, last), "holds": int(holds.pop(dealer, 0)),
-                        "corrections": corrected, "voids": void, "tables": tables})
-        for dealer, count in sorted(holds.items()):  # holds raised with no round closed in the period
-            out.append({"shift": period.name, "dealer": dealer or None, "rounds": 0, "rounds_per_hour": None,
-                        "holds": int(count), "corrections": 0, "voids": 0, "tables": 0})
+        for dealer, rounds, void, corrected, first, last, tables in self._run("dealers", params):
+            row = {"shift": period.name, "dealer": dealer or None, "rounds": rounds,
+                   "rounds_per_hour": _per_hour(rounds, first, last), "corrections": corrected, "voids": void,
+                   "tables": tables}
+            out.append(dealers.performance(row, alerts.pop(dealer, dict(dealers.ZERO)), targets.get(dealer)))
+        for dealer, counts in sorted(alerts.items()):  # alerts with no round closed in the period
+            row = {"shift": period.name, "dealer": dealer or None, "rounds": 0, "rounds_per_hour": None,
+                   "corrections": 0, "voids": 0, "tables": 0}
+            out.append(dealers.performance(row, counts, None))
         return out
 
     def _baselines(self, spec: ReportSpec, tables: dict[str, dict[str, Any]]) -> None:
@@ -203,10 +171,12 @@ class Reporter:
         longest = max(BASELINES)
         start = gaming_day(spec.day - timedelta(days=longest), spec.starts, spec.zone).start
         end = gaming_day(spec.day, spec.starts, spec.zone).start
+        days = [gaming_day(spec.day - timedelta(days=n), spec.starts, spec.zone).start for n in range(longest + 1)]
         params = {"start": start, "end": end, "tables": list(tables), "zone": str(spec.zone),
-                  "starts": f"{spec.starts.hour} hours {spec.starts.minute} minutes"}
+                  "starts": f"{spec.starts.hour} hours {spec.starts.minute} minutes",
+                  "source": tallies.source(spec.recompute, *days)}
         daily: dict[str, dict[date, float]] = defaultdict(dict)
-        for table_id, day, drop, paid in self.conn.execute(DAILY, params):
+        for table_id, day, drop, paid in self._run("daily", params):
             if drop:
                 daily[table_id][day] = 100.0 * (drop - paid) / drop
         for table_id, figures in tables.items():

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 import typer
 
 from controller.backoffice.config import BackofficeConfig, clock_time
+from controller.backoffice.gaming_day import Period
 
 ConfigLoader = Callable[[Path | None], BackofficeConfig]
 DatabasePicker = Callable[[BackofficeConfig, str | None], str]
@@ -33,6 +34,18 @@ def _day(text: str, cfg: BackofficeConfig) -> date:
         raise typer.BadParameter(f"a gaming day as YYYY-MM-DD (or today), not {text!r}", param_hint="--day") from None
 
 
+def _days(cfg: BackofficeConfig, day: str, days: int) -> tuple[date, Period]:
+    """The first gaming day, and the period from its start to the end of ``day`` (named by ``day``)."""
+    from datetime import timedelta
+
+    from controller.backoffice.gaming_day import gaming_day
+
+    b = cfg.backoffice
+    starts, zone, last = clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone), _day(day, cfg)
+    first = last - timedelta(days=days - 1)
+    return first, Period(last.isoformat(), gaming_day(first, starts, zone).start, gaming_day(last, starts, zone).end)
+
+
 def _format(as_json: bool, as_csv: bool, as_html: bool) -> str:
     if sum((as_json, as_csv, as_html)) > 1:
         raise typer.BadParameter("give one of --json, --csv, --html")
@@ -49,6 +62,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         table: Annotated[list[str] | None, typer.Option(help="only this table (repeatable)")] = None,
         pit: Annotated[str | None, typer.Option(help="only the tables of this pit (\\[backoffice.pits])")] = None,
         players: Annotated[bool, typer.Option("--players", help="add the player ratings")] = False,
+        recompute: Annotated[bool, typer.Option("--recompute", help="from the stored rounds, not the tallies")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="one JSON object (the default)")] = False,
         as_csv: Annotated[bool, typer.Option("--csv", help="CSV: tables, pits and floor, then dealers")] = False,
         as_html: Annotated[bool, typer.Option("--html", help="a printable HTML page")] = False,
@@ -72,7 +86,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
             tables = [t for t in b.pits[pit] if tables is None or t in tables]
         spec = ReportSpec(_day(day, cfg), clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone),
                           {k: clock_time(v, k) for k, v in b.shifts.items()}, shift,
-                          tuple(tables) if tables is not None else None, b.pits, b.z_flag)
+                          tuple(tables) if tables is not None else None, b.pits, b.z_flag, recompute)
         try:
             window = spec.window()
             with psycopg.connect(url, connect_timeout=10) as conn:
@@ -105,21 +119,16 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         as_html: Annotated[bool, typer.Option("--html")] = False,
     ) -> None:
         """Player ratings from the rounds actually dealt: time played, rounds, average bet, drop, win, theo."""
-        from datetime import timedelta
-
         import psycopg
 
         from controller.backoffice import render
-        from controller.backoffice.gaming_day import Period, gaming_day
         from controller.backoffice.ratings import ratings
 
         fmt = _format(as_json, as_csv, as_html)
         cfg = load_config(config)
         url = pick_database(cfg, database)
-        b = cfg.backoffice
-        starts, zone, last = clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone), _day(day, cfg)
-        period = Period("days", gaming_day(last - timedelta(days=days - 1), starts, zone).start,
-                        gaming_day(last, starts, zone).end)
+        first, period = _days(cfg, day, days)
+        last = period.name
         try:
             with psycopg.connect(url, connect_timeout=10) as conn:
                 rated = ratings(conn, period, player=player)
@@ -127,9 +136,45 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
             typer.echo(f"error: database: {str(exc).strip()}", err=True)
             raise typer.Exit(2) from None
         if fmt == "json":
-            typer.echo(json.dumps({"from": (last - timedelta(days=days - 1)).isoformat(), "to": last.isoformat(),
-                                   "players": rated}))
+            typer.echo(json.dumps({"from": first.isoformat(), "to": last, "players": rated}))
         elif fmt == "csv":
             typer.echo(render.ratings_csv(rated), nl=False)
         else:
-            typer.echo(render.ratings_html(rated, f"Player ratings, gaming days to {last.isoformat()}"))
+            typer.echo(render.ratings_html(rated, f"Player ratings, gaming days to {last}"))
+
+    @office.command("advantage")
+    def advantage_cmd(
+        day: Annotated[str, typer.Option(help="the last gaming day, YYYY-MM-DD, or today")],
+        config: Annotated[Path | None, typer.Option(help="TOML with \\[backoffice]")] = None,
+        database: Annotated[str | None, typer.Option(help="postgresql://user@host/db")] = None,
+        player: Annotated[str | None, typer.Option(help="only this player id")] = None,
+        days: Annotated[int, typer.Option(min=1, max=366, help="this many gaming days ending with --day")] = 30,
+        as_json: Annotated[bool, typer.Option("--json", help="one JSON object (the default)")] = False,
+        as_csv: Annotated[bool, typer.Option("--csv")] = False,
+        as_html: Annotated[bool, typer.Option("--html", help="a printable page with a chart per player")] = False,
+    ) -> None:
+        """Players the advantage-play watch flagged: each flag's evidence, index plays and edge per hour."""
+        import psycopg
+
+        from controller.backoffice import render
+        from controller.backoffice.advantage import flagged_players
+        from controller.backoffice.ratings import ratings
+
+        fmt = _format(as_json, as_csv, as_html)
+        cfg = load_config(config)
+        url = pick_database(cfg, database)
+        first, period = _days(cfg, day, days)
+        try:
+            with psycopg.connect(url, connect_timeout=10) as conn:
+                players = flagged_players(conn, period, player=player)
+                rated = {pid: r for pid, r in ratings(conn, period, player=player).items() if pid in players}
+        except psycopg.Error as exc:
+            typer.echo(f"error: database: {str(exc).strip()}", err=True)
+            raise typer.Exit(2) from None
+        if fmt == "json":
+            typer.echo(json.dumps({"from": first.isoformat(), "to": period.name, "players": players,
+                                   "ratings": rated}))
+        elif fmt == "csv":
+            typer.echo(render.advantage_csv(players), nl=False)
+        else:
+            typer.echo(render.advantage_html(players, rated, f"Advantage play, gaming days {first} to {period.name}"))

@@ -35,11 +35,12 @@ class DatabaseDown(RuntimeError):
 
 
 TABLE_SQL = """
-INSERT INTO floor_tables AS t (table_id, game, preset, currency, currency_digits, updated)
-VALUES (%s, %s, %s, %s, %s, %s)
+INSERT INTO floor_tables AS t (table_id, game, preset, currency, currency_digits, pace_target, updated)
+VALUES (%s, %s, %s, %s, %s, %s, %s)
 ON CONFLICT (table_id) DO UPDATE SET game = excluded.game, preset = excluded.preset,
     currency = coalesce(excluded.currency, t.currency),
-    currency_digits = coalesce(excluded.currency_digits, t.currency_digits), updated = excluded.updated
+    currency_digits = coalesce(excluded.currency_digits, t.currency_digits),
+    pace_target = coalesce(excluded.pace_target, t.pace_target), updated = excluded.updated
 WHERE t.updated <= excluded.updated"""
 ROUND_SQL = """
 INSERT INTO rounds (table_id, round_id, version, seq, game, preset, status, opened, closed, dealer, shoe,
@@ -69,7 +70,8 @@ def _json(value: Any) -> Jsonb:
 def statements(row: Row) -> list[tuple[str, tuple[Any, ...]]]:
     """The inserts one row needs, in order."""
     if isinstance(row, TableRow):
-        return [(TABLE_SQL, (row.table, row.game, row.preset, row.currency, row.currency_digits, row.ts))]
+        return [(TABLE_SQL, (row.table, row.game, row.preset, row.currency, row.currency_digits, row.pace_target,
+                             row.ts))]
     if isinstance(row, RoundRow):
         r, v = row.record, row.version
         out: list[tuple[str, tuple[Any, ...]]] = [(ROUND_SQL, (

@@ -50,13 +50,25 @@ class History:
         return [Route("/api/history/rounds", self.rounds), Route("/api/history/report", self.report),
                 Route("/api/history/report.csv", self.report_csv)]
 
-    def _spec(self, request: Request) -> Any:
+    def _section(self) -> Any:
+        """The back office's own gaming day, shifts and pits, as its consumer last wrote them in the
+        database (controller/backoffice/settings.py); this dashboard's ``config`` (UTC from 06:00 by
+        default) only while no back office has ever run on it."""
+        from controller.backoffice import settings
+
+        with psycopg.connect(self.database, connect_timeout=5) as conn:
+            try:
+                found = settings.read(conn)
+            except psycopg.errors.UndefinedTable:
+                found = None  # a schema from before floor_settings
+        return found or self.config.backoffice
+
+    def _spec(self, request: Request, b: Any) -> Any:
         from zoneinfo import ZoneInfo
 
         from controller.backoffice.config import clock_time
         from controller.backoffice.report import ReportSpec
 
-        b = self.config.backoffice
         text = request.query_params.get("day", "")
         day = date.fromisoformat(text)  # ValueError: 400
         table = request.query_params.get("table")
@@ -67,8 +79,9 @@ class History:
     async def rounds(self, request: Request) -> Response:
         if not self.signed_in(request):
             return _error(401, "sign in")
+        section = await asyncio.to_thread(self._section)
         try:
-            spec = self._spec(request)
+            spec = self._spec(request, section)
             window = spec.window()
             limit = min(int(request.query_params.get("limit", "200")), MAX_ROUNDS)
         except ValueError as exc:
@@ -86,8 +99,9 @@ class History:
         """The asked day's report, or the error response to send instead."""
         if not self.signed_in(request):
             return _error(401, "sign in")
+        section = await asyncio.to_thread(self._section)
         try:
-            spec = self._spec(request)
+            spec = self._spec(request, section)
             return spec.day, await asyncio.to_thread(self._report, spec)
         except ValueError as exc:
             return _error(400, str(exc))

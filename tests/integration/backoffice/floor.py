@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +18,7 @@ import psycopg
 
 from controller.journal import Journal
 from tests.fixtures.mosquitto import MosquittoBroker
+from tests.support import waiting
 
 CLI = [sys.executable, "-m", "controller.cli"]
 
@@ -167,16 +167,12 @@ def stored(database: str, sql: str, *args: Any) -> list[tuple[Any, ...]]:
 
 
 def wait_until(condition: Callable[[], bool], timeout: float, what: str) -> None:
-    """Poll ``condition`` (a cheap read of a database or journal) until it holds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
+    """Until ``condition`` (a cheap read of a database or journal) holds: the shared helper."""
+    waiting.wait_until(condition, what, within=timeout)
 
 
-def office_report(config: Path, database: str, day: str) -> dict[str, Any]:
+def office_report(config: Path, database: str, day: str, *extra: str) -> dict[str, Any]:
     result = subprocess.run([*CLI, "backoffice", "report", "--config", str(config), "--database", database,
-                             "--day", day, "--json"], capture_output=True, check=True, stdin=subprocess.DEVNULL,
+                             "--day", day, "--json", *extra], capture_output=True, check=True, stdin=subprocess.DEVNULL,
                             env={**os.environ})
     return json.loads(result.stdout)  # type: ignore[no-any-return]

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import psycopg
+
+from controller.backoffice import tallies
 from controller.backoffice.cluster import Cluster
+from controller.backoffice.config import load
 from controller.backoffice.migrate import migrate
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.backoffice import floor
@@ -59,7 +63,16 @@ def test_report_matches_every_tables_recall_after_a_kill_and_a_database_restart(
         floor.stop(office)
     assert office.returncode == 0, (tmp_path / "office.log").read_text()[-2000:]
 
-    report = floor.office_report(office_cfg, database, floor.gaming_day_today(office_cfg))
+    day = floor.gaming_day_today(office_cfg)
+    report = floor.office_report(office_cfg, database, day)
+    # the tallies kept at insert through the kill and the crash are what the rounds recompute to
+    recomputed = floor.office_report(office_cfg, database, day, "--recompute")
+    assert (report.pop("source"), recomputed.pop("source")) == ("tallies", "rounds")
+    assert report == recomputed
+    with psycopg.connect(database) as conn:
+        kept = tallies.dump(conn)
+        tallies.rebuild(conn)
+        assert tallies.dump(conn) == kept
     for table_id, journal in journals.items():
         records = floor.recall_all(journal)
         # a settled round counts whole; a void round its bets that stood (what it returned is a refund)
@@ -71,5 +84,8 @@ def test_report_matches_every_tables_recall_after_a_kill_and_a_database_restart(
         assert figures["rounds"] == len(records) >= ROUNDS
         assert (figures["drop"], figures["paid"], figures["win"]) == (drop, paid, drop - paid), table_id
     assert floor.stored(database, "SELECT count(*) FROM rejected") == [(0,)]
+    configured = load(office_cfg).backoffice  # what the dashboard's history reads from the database
+    assert floor.stored(database, "SELECT gaming_day_starts, timezone FROM floor_settings") == [
+        (configured.gaming_day_starts, configured.timezone)]
     versions = floor.stored(database, "SELECT count(*) FROM (SELECT DISTINCT table_id, round_id, version FROM rounds) v")
     assert versions == floor.stored(database, stored_rounds)  # nothing counted twice

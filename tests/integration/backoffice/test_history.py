@@ -7,8 +7,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import httpx
+import psycopg
 
 from controller.auth import Account, Accounts, hash_password
+from controller.backoffice import settings
+from controller.backoffice.config import BackofficeSection
 from controller.backoffice.migrate import migrate
 from controller.pit.server import PitServer
 from tests.fixtures.mosquitto import MosquittoBroker
@@ -63,5 +66,29 @@ async def test_without_a_back_office_there_is_no_history(mosquitto: MosquittoBro
         try:
             response = await client.get(f"/api/history/rounds?day={DAY}")
             assert response.status_code != 200 or "rounds" not in response.text
+        finally:
+            await client.aclose()
+
+
+async def test_history_reports_the_back_offices_own_gaming_day_and_shifts(mosquitto: MosquittoBroker,
+                                                                          database: str) -> None:
+    migrate(database)
+    early = datetime(2026, 12, 1, 5, 0, tzinfo=UTC)  # 07:00 in Riga: Riga's 1 December, UTC's 30 November
+    seed(database, [("croupier/bj1/round", round_record("bj1", 1, seq=1, at=early))])
+    with psycopg.connect(database) as conn:
+        settings.publish(conn, BackofficeSection(gaming_day_starts="06:00", timezone="Europe/Riga",
+                                                 shifts={"A": "06:00", "B": "14:00"}))
+    async with PitServer(mosquitto.tcp_url(mosquitto.pit), pit_accounts(), backoffice=database) as pit:
+        client = await signed_in(pit)
+        try:
+            report = (await client.get(f"/api/history/report?day={DAY}")).json()
+            assert report["period"]["timezone"] == "Europe/Riga"
+            assert report["period"]["start"] == "2026-12-01T04:00:00+00:00"
+            assert report["tables"]["bj1"]["rounds"] == 1
+            assert [d["shift"] for d in report["dealers"]] == ["A"]
+            shift_b = await client.get(f"/api/history/report?day={DAY}&shift=B")
+            assert shift_b.status_code == 200 and shift_b.json()["tables"] == {}
+            rounds = (await client.get(f"/api/history/rounds?day={DAY}&shift=A")).json()["rounds"]
+            assert [r["round"] for r in rounds] == ["bj1-000001"]
         finally:
             await client.aclose()

@@ -1,0 +1,70 @@
+"""The per-player report of the advantage-play watch from the ``protection.advantage_play``
+alerts the back office stored: evidence, index plays, edge per hour, a chart (SVG, escaped,
+no script) and a print stylesheet."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from controller.cli import app
+from tests.integration.backoffice.feed import round_record, ts
+from tests.integration.backoffice.seed import seed
+from tests.integration.backoffice.test_report import DAY_START, config, migrated, state
+
+__all__ = ["migrated"]
+runner = CliRunner()
+
+
+def flag(table: str, seq: int, player: str, days_back: int, **evidence: Any) -> tuple[str, dict[str, Any]]:
+    at = DAY_START - timedelta(days=days_back) + timedelta(hours=3)
+    body = {"box": 2, "rounds": 240, "flagged": True, "flagged_after": 240, "test": "bet_ramp", "statistic": 0.41,
+            "p_value": 1.2e-9, "ci": [0.3, 0.51], "average_bet": 4200, "edge_per_hour": 3150,
+            "index_plays": {"situations": 30, "with_count": 9, "against_count": 1, "missed": 2}, **evidence}
+    return f"croupier/{table}/alert", {"v": 1, "table": table, "round": None, "ts": ts(at), "seq": seq,
+                                       "severity": "warning", "code": "protection.advantage_play",
+                                       "message": f"player {player} at box 2: bets follow the count", "hold": False,
+                                       "player": player, "evidence": body}
+
+
+def advantage(database: str, tmp_path: Path, *args: str) -> str:
+    result = runner.invoke(app, ["backoffice", "advantage", "--database", database, "--config", str(config(tmp_path)),
+                                 "--day", "2026-12-01", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_flags_are_reported_per_player_with_their_evidence(migrated: str, tmp_path: Path) -> None:
+    seed(migrated, [
+        state("bj1", "blackjack", "ru6"), state("bj2", "blackjack", "ru6"),
+        ("croupier/bj1/round", round_record("bj1", 1, seq=1, stake=5000, player="p7", at=DAY_START + timedelta(hours=1))),
+        flag("bj1", 10, "p7", 0),
+        flag("bj2", 11, "p7", 3, edge_per_hour=5000, index_plays={"with_count": 4, "against_count": 0, "missed": 1}),
+        flag("bj1", 12, "<script>alert(1)</script>", 1, bets_by_count=[[-2, 1000], [0, 1000], [3, 8000], ["x", 1]]),
+        flag("bj1", 13, "p9", 40),  # before the 30 days
+    ])
+    out = json.loads(advantage(migrated, tmp_path, "--json"))
+    p7 = out["players"]["p7"]
+    assert [f["table"] for f in p7["flags"]] == ["bj2", "bj1"]  # oldest first
+    assert p7["tables"] == ["bj2", "bj1"] and p7["edge_per_hour_max"] == 5000
+    assert p7["index_plays"] == {"situations": 30, "with_count": 13, "against_count": 1, "missed": 3}
+    assert p7["flags"][1]["ci"] == [0.3, 0.51] and p7["flags"][1]["p_value"] == 1.2e-9
+    assert out["ratings"]["p7"]["drop"] == 5000 and "p9" not in out["players"]
+    assert out["players"]["<script>alert(1)</script>"]["flags"][0]["bets_by_count"] == [[-2, 1000], [0, 1000], [3, 8000]]
+    only = json.loads(advantage(migrated, tmp_path, "--json", "--player", "p7", "--days", "2"))
+    assert list(only["players"]) == ["p7"] and len(only["players"]["p7"]["flags"]) == 1
+    rows = list(csv.DictReader(io.StringIO(advantage(migrated, tmp_path, "--csv"))))
+    assert [(r["player"], r["table"], r["index_with_count"]) for r in rows if r["player"] == "p7"] == [
+        ("p7", "bj2", "4"), ("p7", "bj1", "9")]
+    page = advantage(migrated, tmp_path, "--html")
+    assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert page.count("<svg") == 2 and page.count("<circle") == 3 + 2  # three points; two flags, r with its interval
+    assert "bets follow the count" in page and "31.50 EUR" in page and "50.00 EUR" in page and "@media print" in page
+    assert "minor units" not in page and "2026-12-01 07:00 UTC" in page
+    assert "None" not in page and "nan" not in page.lower().replace("nance", "")
