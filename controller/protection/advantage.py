@@ -35,6 +35,8 @@ NOMINAL_ROUNDS_PER_HOUR: Final = 60
 MEASURED_AFTER_S: Final = 900
 #: rounds sat out after which a player has left the table (they no longer count as sitting out)
 LEFT_AFTER_ROUNDS: Final = 60
+#: the chart of bets against the count runs from -COUNT_STEPS to +COUNT_STEPS (beyond: the ends)
+COUNT_STEPS: Final = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,13 +57,17 @@ class PlayerFlag:
     average_bet: int
     edge_per_hour: int
     index_plays: IndexTally = field(default_factory=IndexTally)
+    #: (true count rounded to a whole step, the player's average main bet at it): the chart of
+    #: bets against the count, summed over the rounds played (never the count of a shoe in play)
+    bets_by_count: tuple[tuple[int, int], ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         statistic = 0.0 if math.isnan(self.statistic) else round(self.statistic, 4)
         return {"box": self.box, "rounds": self.rounds, "flagged": self.flagged, "flagged_after": self.flagged_after,
                 "test": self.test, "statistic": statistic, "p_value": self.p_value,
                 "ci": [round(self.ci_low, 4), round(self.ci_high, 4)], "average_bet": self.average_bet,
-                "edge_per_hour": self.edge_per_hour, "index_plays": self.index_plays.as_json()}
+                "edge_per_hour": self.edge_per_hour, "index_plays": self.index_plays.as_json(),
+                "bets_by_count": [list(point) for point in self.bets_by_count]}
 
 
 @dataclass
@@ -76,6 +82,12 @@ class _Player:
     first: datetime | None = None
     last: datetime | None = None
     flagged_after: int | None = None
+    #: true count step -> (rounds, staked) of the rounds played at it
+    by_count: dict[int, tuple[int, int]] = field(default_factory=dict)
+
+    def points(self) -> tuple[tuple[int, int], ...]:
+        """Bets against the count, a point per true-count step: (step, average bet there)."""
+        return tuple((step, staked // rounds) for step, (rounds, staked) in sorted(self.by_count.items()))
 
 
 class AdvantageWatch:
@@ -139,6 +151,9 @@ class AdvantageWatch:
             seen.bets.add(true_count, math.log(stake))
             seen.rounds += 1
             seen.staked += stake
+            step = max(-COUNT_STEPS, min(COUNT_STEPS, round(true_count)))
+            rounds_at, staked_at = seen.by_count.get(step, (0, 0))
+            seen.by_count[step] = (rounds_at + 1, staked_at + stake)
             seen.gain += stake * EDGE_PER_TRUE_COUNT * true_count
             seen.first = seen.first or at
             seen.last = at or seen.last
@@ -173,7 +188,7 @@ class AdvantageWatch:
                 player, seen.box, seen.rounds, seen.flagged_after is not None, seen.flagged_after, test, best.r,
                 best.p_value, best.low, best.high, seen.staked // max(1, seen.rounds),
                 round(seen.gain / max(1, seen.rounds) * _rounds_per_hour(seen)),
-                self.index_plays.tallies.get(player, IndexTally()))
+                self.index_plays.tallies.get(player, IndexTally()), seen.points())
         return report
 
 

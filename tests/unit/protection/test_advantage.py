@@ -65,6 +65,18 @@ def test_a_ramp_counter_is_flagged_and_flat_and_random_bettors_are_not() -> None
     assert flags["P6"].flagged and flags["P6"].test == "wonging"
 
 
+def test_the_flag_charts_bets_against_the_count_a_counter_ramps_a_flat_bettor_does_not() -> None:
+    flags = watched(["flat", "counter-1-8"], 12, 1).flags()
+    flat, counter = dict(flags["P1"].bets_by_count), dict(flags["P2"].bets_by_count)
+    assert set(flat.values()) == {UNIT}  # the same bet at every count
+    assert counter[max(counter)] >= 4 * counter[min(counter)]  # the ramp: high counts, big bets
+    assert all(-10 <= step <= 10 for step in counter)
+    rounds = sum(1 for kind, payload, _ in journal(["flat", "counter-1-8"], 12, 1)
+                 if kind == "command" and payload["command"] == "close_betting")
+    assert flags["P1"].rounds == rounds  # each round played is one of the chart's points' rounds
+    assert flags["P2"].as_json()["bets_by_count"] == [list(point) for point in flags["P2"].bets_by_count]
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_flat_and_random_bettors_stay_unflagged_over_a_long_day(seed: int) -> None:
     flags = watched(["flat", "random", "random", "random"], 40, 100 + seed).flags()
