@@ -298,10 +298,8 @@ function renderWidget() {
   }
 }
 
-// bet kinds as the dealer says them
-const KIND_WORDS = { main: "main", behind: "bet behind", behind_stay: "behind (stays)", perfect_pairs: "Perfect Pairs",
-  "21+3": "21+3", suit_em_up: "Suit 'em Up", lucky_lucky: "Lucky Lucky", hot_3: "Hot 3", bust_it: "Bust It", crazy_7: "Crazy 7" };
-const kindWords = (k) => KIND_WORDS[k] || k.replaceAll("_", " ");
+// bet kinds as the dealer says them (the pages' one wording: croupier.js)
+const kindWords = Croupier.betWords;
 
 // one choice among buttons (box, bet kind): the chosen one is pressed
 function choices(id, label, values, text, chosen, onPick) {

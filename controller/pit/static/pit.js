@@ -92,7 +92,7 @@ function setLink(up) {
 const currencyOfTile = (t) => currencyOf(t, state.fallback);
 
 function limitsText(limits, money) {
-  return Object.entries(limits || {}).map(([k, v]) => `${k} ${money(v.min)}–${money(v.max)}`).join(", ") || "—";
+  return Object.entries(limits || {}).map(([k, v]) => `${Croupier.betWords(k)} ${money(v.min)}–${money(v.max)}`).join(", ") || "—";
 }
 
 // "pace 52/h of 60/h" from the state's pace; nothing while it is unknown
@@ -436,7 +436,7 @@ function renderTable(v) {
 function betLine(b, money) {
   const who = b.player ? ` ${b.player}` : "";
   const paid = b.result === "lost" ? "" : `, paid ${money(b.payout)}`;
-  return `box ${text(b.box)}.${text(b.hand)} ${text(b.kind)}${who} ${money(b.stake)}: ${text(b.result, "?")}${paid}`;
+  return `box ${text(b.box)}.${text(b.hand)} ${Croupier.betWords(text(b.kind))}${who} ${money(b.stake)}: ${text(b.result, "?")}${paid}`;
 }
 
 // The rounds list: newest first in table order, one page, filtered by the search box.

@@ -154,8 +154,27 @@ const Croupier = (() => {
     };
   }
 
+  // A bet's wire kind as a person says it, on every page: "straight:17" -> "straight 17", "split:17-20" ->
+  // "split 17-20", "corner:17-18-20-21" -> "corner 17-21", "six_line:16-...-21" -> "line 16-21",
+  // "perfect_pairs" -> "Perfect Pairs"; a kind not named here with its separators as spaces.
+  const BET_WORDS = {
+    main: "main", behind: "bet behind", behind_stay: "behind (stays)", perfect_pairs: "Perfect Pairs", "21+3": "21+3",
+    suit_em_up: "Suit 'em Up", lucky_lucky: "Lucky Lucky", hot_3: "Hot 3", bust_it: "Bust It", crazy_7: "Crazy 7",
+    six_line: "line", first_four: "first four", jeu_zero: "jeu zéro", both_any: "both balls on one number",
+    both_on: "both on",
+  };
+  const SPANNED = new Set(["street", "corner", "six_line"]);
+  function betWords(kind) {
+    const [name, spot, ...more] = String(kind).split(":");
+    const said = BET_WORDS[name] || name.replaceAll("_", " ");
+    if (spot === undefined || spot === "") return said;
+    const numbers = spot.split("-");
+    const shown = SPANNED.has(name) && numbers.length > 2 ? `${numbers[0]}-${numbers[numbers.length - 1]}` : spot;
+    return [said, shown, ...more].join(" ");
+  }
+
   return {
-    el, svg, setText, keyed, currencyOf, moneyFormatter, money, api, errorText, session, signInForm, signOut,
+    el, svg, setText, keyed, currencyOf, moneyFormatter, money, betWords, api, errorText, session, signInForm, signOut,
     retryDelay, live, set onUnauthorised(fn) { onUnauthorised = fn; },
   };
 })();

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from controller.demo import CONFIGS, Demo
-from tests.integration.browser.conftest import shot, until_js
+from tests.integration.browser.conftest import readme_shot, shot, until_js
 
 TABLES = ("bj-ru6", "rl-eu", "baccarat")
 
@@ -59,7 +59,7 @@ async def test_the_demo_serves_the_pit_and_live_consoles(chromium: Any, tmp_path
         await pit.goto(demo.pit_url + "table/rl-eu")
         await pit.wait_for_selector("#rounds tbody tr", timeout=30_000)
         assert "2.70 %" in await pit.locator("#stats .edge").inner_text()
-        await shot(pit, "demo-pit-table-rl-eu-1280x800")
+        await readme_shot(pit, "pit-table")  # the README's: a demo table's rounds, boards and statistics
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)

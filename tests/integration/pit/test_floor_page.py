@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from controller.pit.server import PitServer
-from tests.integration.browser.conftest import shot, until_js
+from tests.integration.browser.conftest import readme_shot, until_js
 from tests.integration.pit.page_text import assert_clean
 from tests.integration.pit.test_browser import open_pit, tile
 from tests.integration.pit.test_dashboard import settled
@@ -42,7 +42,7 @@ async def test_the_floor_totals_and_a_table_below_its_pace(chromium: Any, pit: P
     assert await tile(page, "bj").locator(".presence").inner_text() == "closed"
     assert await tile(page, "bj").locator(".pace").count() == 0  # no pace known: nothing shown
     await assert_clean(page)
-    await shot(page, "pit-floor-totals-1280x800")
+    await readme_shot(page, "pit-floor")
     await page.goto(pit.url + "table/rl")  # the table's view gives its pace too
     await until_js(page, "document.querySelector('#table-head .pace') !== null")
     assert await page.locator("#table-head .pace").inner_text() == "pace 52/h of 60/h · below target"

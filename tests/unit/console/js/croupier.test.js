@@ -33,3 +33,15 @@ test("the currency comes from the table's state, else the fallback", () => {
 test("reconnecting backs off by doubling, capped", () => {
   assert.deepStrictEqual([0, 1, 2, 3, 4, 5, 9].map((n) => Croupier.retryDelay(n)), [250, 500, 1000, 2000, 4000, 4000, 4000]);
 });
+
+test("a bet kind reads as a person says it, the same on both pages", () => {
+  const said = {
+    "straight:17": "straight 17", "straight:00": "straight 00", "split:17-20": "split 17-20", "street:16-17-18": "street 16-18",
+    "corner:17-18-20-21": "corner 17-21", "six_line:16-17-18-19-20-21": "line 16-21", "dozen:2": "dozen 2",
+    "column:1": "column 1", red: "red", voisins: "voisins", jeu_zero: "jeu zéro", "neighbours:17": "neighbours 17",
+    "both_on:19": "both on 19", perfect_pairs: "Perfect Pairs", behind_stay: "behind (stays)", "21+3": "21+3",
+    lucky_lucky: "Lucky Lucky", some_new_bet: "some new bet",
+  };
+  for (const [kind, words] of Object.entries(said)) assert.strictEqual(Croupier.betWords(kind), words, kind);
+  for (const kind of Object.keys(said)) assert.ok(!/[:_]/.test(Croupier.betWords(kind)), kind);
+});
