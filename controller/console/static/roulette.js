@@ -14,6 +14,15 @@ const RouletteLayout = (() => {
   let hooks = null;
   let offset = 0; // the table's clock minus this page's, ms
   let timer = null;
+  // the strips under the layout: their named bets always shown, their per-pocket bets (a
+  // neighbours bet on each pocket, both balls on each number) behind a toggle, so the layout
+  // fits the screen
+  const STRIPS = {
+    racetrack: { id: "roulette-racetrack", label: "race track", toggle: "neighbours…", spread: true },
+    double_ball: { id: "roulette-double-ball", label: "double ball", toggle: "both on…", spread: false },
+  };
+  const open = { racetrack: false, double_ball: false };
+  const perPocket = (cell) => Boolean(cell.spread) || cell.type === "both_on";
 
   // ------------------------------------------------------------------ building (once)
   function skeleton(root) {
@@ -27,14 +36,19 @@ const RouletteLayout = (() => {
           el("button", { id: "roulette-box-down", "aria-label": "previous box", text: "◀", onclick: () => moveBox(-1) }),
           el("span", { id: "roulette-box" }),
           el("button", { id: "roulette-box-up", "aria-label": "next box", text: "▶", onclick: () => moveBox(1) }))),
-      el("div", { id: "roulette-grid", class: "rl-grid" }),
-      el("div", { id: "roulette-racetrack", class: "rl-strip", role: "group", "aria-label": "race track" }),
-      el("div", { id: "roulette-double-ball", class: "rl-strip", role: "group", "aria-label": "double ball" }),
-      el("div", { class: "rl-pace" },
-        el("div", { class: "rl-spread", id: "roulette-spread-row" },
+      el("div", { id: "roulette-fit", class: "rl-fit" }, el("div", { id: "roulette-grid", class: "rl-grid" })),
+      ...Object.entries(STRIPS).map(([place, strip]) => el("div", { id: strip.id, class: "rl-strip", role: "group",
+        "aria-label": strip.label },
+        el("div", { id: `${strip.id}-named`, class: "rl-named" }),
+        el("button", { id: `${strip.id}-toggle`, class: "rl-toggle", "aria-expanded": "false",
+          "aria-controls": `${strip.id}-pockets`, text: strip.toggle, onclick: () => { open[place] = !open[place]; draw(); } }))),
+      ...Object.values(STRIPS).map((strip) => el("div", { id: `${strip.id}-pockets`, class: "rl-pockets", hidden: "" },
+        strip.spread ? el("div", { class: "rl-spread", id: "roulette-spread-row" },
           el("button", { id: "roulette-spread-down", "aria-label": "fewer neighbours", text: "−", onclick: () => moveSpread(-1) }),
           el("span", { id: "roulette-spread" }),
-          el("button", { id: "roulette-spread-up", "aria-label": "more neighbours", text: "+", onclick: () => moveSpread(1) })),
+          el("button", { id: "roulette-spread-up", "aria-label": "more neighbours", text: "+", onclick: () => moveSpread(1) })) : null,
+        el("div", { id: `${strip.id}-cells`, class: "rl-pocket-cells" }))),
+      el("div", { class: "rl-pace" },
         ...[["last", "last"], ["hot", "hot"], ["cold", "cold"]].map(([id, label]) => el("div", { id: `roulette-${id}-row` },
           el("span", { class: "rl-label", text: `${label} ` }), el("span", { id: `roulette-${id}`, class: "numbers" })))));
   }
@@ -135,6 +149,7 @@ const RouletteLayout = (() => {
     for (const c of layout.cells) byPlace[c.strip || "grid"].push(c);
     const grid = document.getElementById("roulette-grid");
     grid.style.aspectRatio = `${layout.size[0]} / ${layout.size[1]}`;
+    document.getElementById("roulette").style.setProperty("--rl-ratio", String(layout.size[0] / layout.size[1]));
     const update = (node, cell) => {
       const staked = on.get(cell.kind);
       setText(node.querySelector(".rl-stake"), staked ? money(staked) : "");
@@ -142,11 +157,21 @@ const RouletteLayout = (() => {
       node.disabled = !betting;
     };
     keyed(grid, byPlace.grid, (c) => c.kind, (c) => cellButton(c, layout.size), update);
-    keyed(document.getElementById("roulette-racetrack"), byPlace.racetrack, (c) => c.kind, (c) => cellButton(c), update);
-    keyed(document.getElementById("roulette-double-ball"), byPlace.double_ball, (c) => c.kind, (c) => cellButton(c), update);
-    document.getElementById("roulette-racetrack").hidden = byPlace.racetrack.length === 0;
-    document.getElementById("roulette-spread-row").hidden = !byPlace.racetrack.some((c) => c.spread);
-    document.getElementById("roulette-double-ball").hidden = byPlace.double_ball.length === 0;
+    for (const [place, strip] of Object.entries(STRIPS)) {
+      const cells = byPlace[place];
+      const named = cells.filter((c) => !perPocket(c));
+      const pockets = cells.filter(perPocket);
+      keyed(document.getElementById(`${strip.id}-named`), named, (c) => c.kind, (c) => cellButton(c), update);
+      keyed(document.getElementById(`${strip.id}-cells`), pockets, (c) => c.kind, (c) => cellButton(c), update);
+      const toggle = document.getElementById(`${strip.id}-toggle`);
+      toggle.hidden = pockets.length === 0;
+      toggle.setAttribute("aria-expanded", String(open[place]));
+      document.getElementById(strip.id).hidden = cells.length === 0;
+      document.getElementById(`${strip.id}-pockets`).hidden = !open[place] || pockets.length === 0;
+    }
+    // a short screen shows the per-pocket bets in the layout's place (roulette.css)
+    document.getElementById("roulette").classList.toggle("pockets-open",
+      Object.keys(STRIPS).some((place) => open[place] && byPlace[place].some(perPocket)));
 
     const h = v.history || {};
     drawNumbers(document.getElementById("roulette-last"), h.last_numbers || [], true);

@@ -123,6 +123,12 @@ def cell(page: Any, name: str) -> Any:
     return page.get_by_role("button", name=name, exact=True)
 
 
+async def show_pockets(page: Any, toggle: str) -> None:
+    """Open a strip's per-pocket bets (``neighbours…``, ``both on…``), kept behind a toggle."""
+    await cell(page, toggle).tap()
+    await page.get_by_role("button", name=toggle, exact=True, expanded=True).wait_for()
+
+
 async def open_round(page: Any) -> None:
     await page.locator("#actions button[data-command='open_round']").tap()
     await answered(page)
@@ -161,6 +167,7 @@ async def test_a_european_round_keyed_on_the_layout_pays_as_the_rule_book(chromi
     table.harness.sim.queue_results("19")
     page = await touch_console(chromium, table.url)
     await open_round(page)
+    await show_pockets(page, "neighbours…")
     # every cell is named by what it bets; the ones a single-zero table refuses are not there
     for name in ("0", "17", "split 17-20", "street 16-18", "corner 17-21", "line 16-21", "dozen 2", "column 1",
                  "red", "voisins", "tiers", "orphelins", "jeu zéro", "neighbours 17"):
@@ -209,6 +216,7 @@ async def test_an_american_round_with_the_five_bet(chromium: Any, wheel_table: A
     table.harness.sim.queue_results("00")
     page = await touch_console(chromium, table.url)
     await open_round(page)
+    await show_pockets(page, "neighbours…")
     for refused in ("voisins", "first four 0-1-2-3", "both on 17"):
         assert await cell(page, refused).count() == 0, refused
     await key(page, ["00", "split 0-00", "street 0-00-2", "five 0-00-1-2-3", "neighbours 00"], "1.00 EUR")
@@ -229,6 +237,7 @@ async def test_a_double_ball_round_with_its_own_bets(chromium: Any, wheel_table:
     table.harness.sim.queue_results("19")  # ball 1 from the wheel; the dealer keys ball 2
     page = await touch_console(chromium, table.url)
     await open_round(page)
+    await show_pockets(page, "both on…")
     await key(page, ["19", "both balls on one number", "both on 19", "both on 20"], "1.00 EUR")
     await key(page, ["red"], "5.00 EUR")
     table.harness.clock.no_more_bets()
