@@ -1,8 +1,9 @@
 // Roulette layout of the dealer console (docs/console.md, "Roulette"): the table's own layout,
-// race track and double-ball bets as the server offers them (spin.layout: only what the rules
-// take), a chip tray from the table's limits, the betting window's countdown in the table's
-// clock, the last numbers and the hot and cold ones. Every cell is a button named by what it
-// bets ("17", "split 17-20", "voisins"); the DOM is built once per offer and updated in place.
+// race track and double-ball bets as the server offers them (only what the rules take; sent
+// once in a layout message, the snapshots name it by spin.layout_id), a chip tray from the
+// table's limits, the betting window's countdown in the table's clock, the last numbers and
+// the hot and cold ones. Every cell is a button named by what it bets ("17", "split 17-20",
+// "voisins"); the DOM is built once per offer and updated in place.
 "use strict";
 const RouletteLayout = (() => {
   const { el, keyed, setText } = Croupier;
@@ -14,6 +15,7 @@ const RouletteLayout = (() => {
   let hooks = null;
   let offset = 0; // the table's clock minus this page's, ms
   let timer = null;
+  let kept = null; // the last layout offer the console was sent
   // the strips under the layout: their named bets always shown, their per-pocket bets (a
   // neighbours bet on each pocket, both balls on each number) behind a toggle, so the layout
   // fits the screen
@@ -202,7 +204,9 @@ const RouletteLayout = (() => {
   // The console calls this with each snapshot: root is the layout's section.
   function render(root, v, given) {
     hooks = given;
-    const offer = v.spin && v.spin.layout;
+    const id = v.spin && v.spin.layout_id;
+    const offer = v.spin && (v.spin.layout || (kept && kept.id === id ? kept : null));
+    if (offer) v.spin.layout = offer;
     root.hidden = !offer;
     if (!offer) { view = null; return; }
     skeleton(root);
@@ -212,6 +216,10 @@ const RouletteLayout = (() => {
     draw();
   }
 
-  return { render };
+  // The layout offer comes apart from the snapshots, once and again only when it changes; the
+  // snapshots name it by its id (spin.layout_id).
+  function keep(offer) { kept = offer; }
+
+  return { render, keep };
 })();
 if (typeof module !== "undefined") module.exports = RouletteLayout;

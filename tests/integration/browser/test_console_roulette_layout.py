@@ -7,11 +7,13 @@ The screenshots are the README's (docs/images/console-roulette-*.png): this test
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from tests.integration.browser.conftest import readme_shot, signed_in, until_js
+from tests.integration.browser.conftest import PASSWORD, readme_shot, signed_in, until_js
 from tests.integration.browser.test_console_layout import SCREENS, fits
-from tests.integration.browser.test_console_roulette import answered, cell, wheel_table
+from tests.integration.browser.test_console_roulette import answered, cell, key, wheel_table
+from tests.support.waiting import Arrivals
 
 __all__ = ["wheel_table"]  # the fixture, used by name
 
@@ -68,3 +70,51 @@ async def test_the_roulette_layout_is_on_screen_at_each_size(chromium: Any, whee
         assert seen["outside"] == [], f"{size} neighbours open: outside the screen: {seen['outside']}"
         assert not seen["felt_scrolls"], f"{size} neighbours open: the felt scrolls"
         assert seen["covered"] == [], f"{size} neighbours open: covered: {seen['covered']}"
+
+
+async def framed_console(browser: Any, url: str, frames: Arrivals[dict[str, Any]]) -> Any:
+    """A touch console (1280x800) whose every message from the table lands in ``frames``."""
+    context = await browser.new_context(viewport={"width": 1280, "height": 800}, has_touch=True)
+    page = await context.new_page()
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames(json.loads(payload))))
+    await page.goto(url)
+    await page.fill("#user", "dana")
+    await page.fill("#password", PASSWORD)
+    await page.tap("#login-btn")
+    await until_js(page, "document.getElementById('link').textContent === 'live'")
+    return page
+
+
+def kinds(frames: Arrivals[dict[str, Any]]) -> list[str]:
+    return [f.get("type", "") for f in frames.seen]
+
+
+async def test_the_layout_is_sent_once_not_in_every_snapshot(chromium: Any, wheel_table: Any) -> None:
+    table = await wheel_table("european")
+    frames: Arrivals[dict[str, Any]] = Arrivals()
+    page = await framed_console(chromium, table.url, frames)
+    await page.locator("#actions button[data-command='open_round']").tap()
+    await answered(page)
+    await cell(page, "17").wait_for(state="visible")
+    await page.evaluate("() => { window.seventeen = document.querySelector('[aria-label=\"17\"]'); }")
+    await key(page, ["17", "red"], "5.00 EUR")  # bets change the snapshot, not the offer
+    before = len(frames.seen)
+    await frames.until(lambda: kinds(frames)[before:].count("snapshot") >= 3, "three more snapshots")
+
+    layouts = [f["layout"] for f in frames.seen if f.get("type") == "layout"]
+    assert len(layouts) == 1, kinds(frames)
+    offer_id = layouts[0]["id"]
+    open_snapshots = [f for f in frames.seen if f.get("type") == "snapshot" and f["view"].get("spin")]
+    assert len(open_snapshots) >= 3
+    for snapshot in open_snapshots:  # each names the offer the page keeps, and carries none of it
+        assert snapshot["view"]["spin"]["layout_id"] == offer_id
+        assert "layout" not in snapshot["view"]["spin"]
+        assert len(json.dumps(snapshot)) < 12_000, len(json.dumps(snapshot))
+    # the page draws from the offer it kept: a cell is the same element, its stake shown
+    assert await page.evaluate("window.seventeen.isConnected && "
+                               "window.seventeen === document.querySelector('[aria-label=\"17\"]')")
+    assert (await cell(page, "17").text_content() or "").endswith("5.00 EUR")
+
+    await page.reload()  # a new page (still signed in) has kept nothing: it is sent the offer again
+    await cell(page, "17").wait_for(state="visible")
+    assert [f["layout"]["id"] for f in frames.seen if f.get("type") == "layout"] == [offer_id, offer_id]
