@@ -10,6 +10,7 @@ const RouletteLayout = (() => {
   const pct = (v, size) => `${(100 * v) / size}%`;
   let chip = null; // the selected chip, minor units
   let box = 1; // the box (player position) a touch bets for
+  const players = new Map(); // box -> the player card id typed for it (else the box's seat)
   let spread = null; // neighbours each side
   let view = null;
   let hooks = null;
@@ -37,7 +38,9 @@ const RouletteLayout = (() => {
         el("div", { class: "rl-box", role: "group", "aria-label": "box" },
           el("button", { id: "roulette-box-down", "aria-label": "previous box", text: "◀", onclick: () => moveBox(-1) }),
           el("span", { id: "roulette-box" }),
-          el("button", { id: "roulette-box-up", "aria-label": "next box", text: "▶", onclick: () => moveBox(1) }))),
+          el("button", { id: "roulette-box-up", "aria-label": "next box", text: "▶", onclick: () => moveBox(1) }),
+          el("input", { id: "roulette-player", class: "rl-player", type: "text", maxlength: "64", autocomplete: "off",
+            oninput: (e) => { players.set(box, e.target.value.trim()); } }))),
       el("div", { id: "roulette-fit", class: "rl-fit" }, el("div", { id: "roulette-grid", class: "rl-grid" })),
       ...Object.entries(STRIPS).map(([place, strip]) => el("div", { id: strip.id, class: "rl-strip", role: "group",
         "aria-label": strip.label },
@@ -84,11 +87,12 @@ const RouletteLayout = (() => {
     if (!view || chip === null) return;
     const units = cell.spread ? 2 * spread + 1 : cell.units;
     const kind = cell.spread ? `${cell.kind}:${spread}` : cell.kind;
-    hooks.send("bet", { box, amount: chip * units, kind });
+    hooks.send("bet", { box, amount: chip * units, kind, player: players.get(box) || `seat ${box}` });
   }
   function moveBox(step) {
     const layout = view.spin.layout;
     box = ((box - 1 + step + layout.boxes) % layout.boxes) + 1;
+    document.getElementById("roulette-player").value = players.get(box) || "";
     draw();
   }
   function moveSpread(step) {
@@ -144,6 +148,9 @@ const RouletteLayout = (() => {
         node.setAttribute("aria-pressed", String(c === chip));
       });
     setText(document.getElementById("roulette-box"), `box ${box}`);
+    const player = document.getElementById("roulette-player");
+    player.placeholder = `seat ${box} or card`;
+    player.setAttribute("aria-label", `player of box ${box}: seat or player card id`);
     setText(document.getElementById("roulette-spread"), `neighbours: ${spread} each side`);
 
     const on = stakes(v);

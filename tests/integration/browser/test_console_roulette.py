@@ -150,15 +150,20 @@ async def spin_and_settle(table: ConsoleTable, page: Any) -> None:
     await answered(page)
 
 
-async def recalled(table: ConsoleTable) -> dict[str, int]:
-    """Each bet's kind -> its payout, as ``croupier recall --json`` tells it."""
+async def recalled_bets(table: ConsoleTable) -> list[dict[str, Any]]:
+    """The one round's bets, as ``croupier recall --json`` tells them."""
     done = await asyncio.to_thread(subprocess.run, [
         sys.executable, "-m", "controller.table_cli", "recall", "--journal", str(table.harness.config.journal_path),
         "--json", "--all"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     (record,) = json.loads(done.stdout)
     assert record["status"] == "settled", record
-    return {b["kind"]: b["payout"] for b in record["bets"]}
+    return list(record["bets"])
+
+
+async def recalled(table: ConsoleTable) -> dict[str, int]:
+    """Each bet's kind -> its payout, as ``croupier recall --json`` tells it."""
+    return {b["kind"]: b["payout"] for b in await recalled_bets(table)}
 
 
 async def test_a_european_round_keyed_on_the_layout_pays_as_the_rule_book(chromium: Any,
@@ -315,3 +320,23 @@ async def test_the_betting_window_is_measured_in_the_table_clock(tmp_path: Path)
         assert second["now"] >= second["opened"]
     finally:
         await harness.stop()
+
+
+async def test_a_bet_on_the_layout_names_its_player(chromium: Any, wheel_table: Any) -> None:
+    """The box's seat, or the player card id typed once for the box (kept while the dealer
+    moves between boxes), rides with every chip placed for that box."""
+    table = await wheel_table("european")
+    table.harness.sim.queue_results("19")
+    page = await touch_console(chromium, table.url)
+    await open_round(page)
+    await page.get_by_role("textbox", name="player of box 1: seat or player card id").fill("PC-4471")
+    await key(page, ["19"], "5.00 EUR")
+    await page.locator("#roulette-box-up").tap()  # box 2: nothing typed, its seat
+    assert await page.input_value("#roulette-player") == ""
+    await key(page, ["red"], "5.00 EUR")
+    await page.locator("#roulette-box-down").tap()  # back to box 1: the card id typed for it
+    assert await page.input_value("#roulette-player") == "PC-4471"
+    await key(page, ["split 19-22"], "5.00 EUR")
+    await spin_and_settle(table, page)
+    players = {b["kind"]: (b["box"], b["player"]) for b in await recalled_bets(table)}
+    assert players == {"straight:19": (1, "PC-4471"), "red": (2, "seat 2"), "split:19-22": (1, "PC-4471")}

@@ -39,6 +39,7 @@ LAYOUT_BOXES = """() => {
       return !(top && b.contains(top)); }).map((b) => b.getAttribute('aria-label')),
     cells: buttons.length,
     felt_scrolls: felt.scrollHeight > felt.clientHeight + 1 || felt.scrollWidth > felt.clientWidth + 1,
+    dims: [felt.scrollHeight, felt.clientHeight, felt.scrollWidth, felt.clientWidth],
   };
 }""".replace("TOUCH_PX", str(TOUCH_PX))
 
@@ -58,7 +59,7 @@ async def test_the_roulette_layout_is_on_screen_at_each_size(chromium: Any, whee
         assert seen["missing"] == [], f"{size}: not shown: {seen['missing']}"
         assert seen["cells"] > 150, seen
         assert seen["outside"] == [], f"{size}: outside the screen: {seen['outside']}"
-        assert not seen["felt_scrolls"], f"{size}: the felt scrolls"
+        assert not seen["felt_scrolls"], f"{size}: the felt scrolls {seen['dims']}"
         assert seen["covered"] == [], f"{size}: covered: {seen['covered']}"
         assert seen["small"] == [], f"{size}: touch targets under {TOUCH_PX} px: {seen['small']}"
         await fits(page, f"{size} roulette betting")
