@@ -46,6 +46,9 @@ class Page:
     outbox: list[str] = field(default_factory=list)
     snapshot: str | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    #: the id of the game's layout offer this connection was last sent (the page keeps it; a new
+    #: connection is a new ``Page``, sent the offer again)
+    layout_id: str | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.outbox.append(json.dumps(message))
@@ -96,8 +99,7 @@ class ConsoleHub:
     # ------------------------------------------------------------------ pages
     def attach(self, page: Page) -> None:
         self.pages[page.client] = page
-        page.snapshot = json.dumps(self.snapshot())
-        page.wake.set()
+        self._deliver(self.snapshot(), [page])
         if self._ticker is None:
             self._ticker = asyncio.get_running_loop().create_task(self._tick(), name="console-tick")
 
@@ -146,8 +148,20 @@ class ConsoleHub:
         self._scheduled = False
         if not self.pages:
             return
-        text = json.dumps(self.snapshot())
-        for page in self.pages.values():
+        self._deliver(self.snapshot(), list(self.pages.values()))
+
+    def _deliver(self, message: dict[str, Any], pages: list[Page]) -> None:
+        """The snapshot to each page; the game's layout offer (roulette's, some 20 KB) apart
+        from it, only to a page not yet sent that offer: the snapshot names it by its id."""
+        spin = message["view"].get("spin")
+        layout = spin.get("layout") if isinstance(spin, dict) else None
+        if isinstance(spin, dict) and isinstance(layout, dict):
+            message["view"]["spin"] = {**{k: v for k, v in spin.items() if k != "layout"}, "layout_id": layout["id"]}
+        text = json.dumps(message)
+        for page in pages:
+            if isinstance(layout, dict) and page.layout_id != layout["id"]:
+                page.send({"type": "layout", "layout": layout})
+                page.layout_id = layout["id"]
             page.snapshot = text
             page.wake.set()
 

@@ -49,6 +49,7 @@ function connect() {
     unauthorised: showLogin,
     message: (msg) => {
       if (msg.type === "snapshot") { view = msg.view; render(); }
+      else if (msg.type === "layout") RouletteLayout.keep(msg.layout);
       else if (msg.type === "result") showResult(msg);
       else if (msg.type === "sim") setText($("sim-status"), msg.message);
     },

@@ -1,19 +1,31 @@
 // Roulette layout of the dealer console (docs/console.md, "Roulette"): the table's own layout,
-// race track and double-ball bets as the server offers them (spin.layout: only what the rules
-// take), a chip tray from the table's limits, the betting window's countdown in the table's
-// clock, the last numbers and the hot and cold ones. Every cell is a button named by what it
-// bets ("17", "split 17-20", "voisins"); the DOM is built once per offer and updated in place.
+// race track and double-ball bets as the server offers them (only what the rules take; sent
+// once in a layout message, the snapshots name it by spin.layout_id), a chip tray from the
+// table's limits, the betting window's countdown in the table's clock, the last numbers and
+// the hot and cold ones. Every cell is a button named by what it bets ("17", "split 17-20",
+// "voisins"); the DOM is built once per offer and updated in place.
 "use strict";
 const RouletteLayout = (() => {
   const { el, keyed, setText } = Croupier;
   const pct = (v, size) => `${(100 * v) / size}%`;
   let chip = null; // the selected chip, minor units
   let box = 1; // the box (player position) a touch bets for
+  const players = new Map(); // box -> the player card id typed for it (else the box's seat)
   let spread = null; // neighbours each side
   let view = null;
   let hooks = null;
   let offset = 0; // the table's clock minus this page's, ms
   let timer = null;
+  let kept = null; // the last layout offer the console was sent
+  // the strips under the layout: their named bets always shown, their per-pocket bets (a
+  // neighbours bet on each pocket, both balls on each number) behind a toggle, so the layout
+  // fits the screen
+  const STRIPS = {
+    racetrack: { id: "roulette-racetrack", label: "race track", toggle: "neighbours…", spread: true },
+    double_ball: { id: "roulette-double-ball", label: "double ball", toggle: "both on…", spread: false },
+  };
+  const open = { racetrack: false, double_ball: false };
+  const perPocket = (cell) => Boolean(cell.spread) || cell.type === "both_on";
 
   // ------------------------------------------------------------------ building (once)
   function skeleton(root) {
@@ -26,15 +38,22 @@ const RouletteLayout = (() => {
         el("div", { class: "rl-box", role: "group", "aria-label": "box" },
           el("button", { id: "roulette-box-down", "aria-label": "previous box", text: "◀", onclick: () => moveBox(-1) }),
           el("span", { id: "roulette-box" }),
-          el("button", { id: "roulette-box-up", "aria-label": "next box", text: "▶", onclick: () => moveBox(1) }))),
-      el("div", { id: "roulette-grid", class: "rl-grid" }),
-      el("div", { id: "roulette-racetrack", class: "rl-strip", role: "group", "aria-label": "race track" }),
-      el("div", { id: "roulette-double-ball", class: "rl-strip", role: "group", "aria-label": "double ball" }),
-      el("div", { class: "rl-pace" },
-        el("div", { class: "rl-spread", id: "roulette-spread-row" },
+          el("button", { id: "roulette-box-up", "aria-label": "next box", text: "▶", onclick: () => moveBox(1) }),
+          el("input", { id: "roulette-player", class: "rl-player", type: "text", maxlength: "64", autocomplete: "off",
+            oninput: (e) => { players.set(box, e.target.value.trim()); } }))),
+      el("div", { id: "roulette-fit", class: "rl-fit" }, el("div", { id: "roulette-grid", class: "rl-grid" })),
+      ...Object.entries(STRIPS).map(([place, strip]) => el("div", { id: strip.id, class: "rl-strip", role: "group",
+        "aria-label": strip.label },
+        el("div", { id: `${strip.id}-named`, class: "rl-named" }),
+        el("button", { id: `${strip.id}-toggle`, class: "rl-toggle", "aria-expanded": "false",
+          "aria-controls": `${strip.id}-pockets`, text: strip.toggle, onclick: () => { open[place] = !open[place]; draw(); } }))),
+      ...Object.values(STRIPS).map((strip) => el("div", { id: `${strip.id}-pockets`, class: "rl-pockets", hidden: "" },
+        strip.spread ? el("div", { class: "rl-spread", id: "roulette-spread-row" },
           el("button", { id: "roulette-spread-down", "aria-label": "fewer neighbours", text: "−", onclick: () => moveSpread(-1) }),
           el("span", { id: "roulette-spread" }),
-          el("button", { id: "roulette-spread-up", "aria-label": "more neighbours", text: "+", onclick: () => moveSpread(1) })),
+          el("button", { id: "roulette-spread-up", "aria-label": "more neighbours", text: "+", onclick: () => moveSpread(1) })) : null,
+        el("div", { id: `${strip.id}-cells`, class: "rl-pocket-cells" }))),
+      el("div", { class: "rl-pace" },
         ...[["last", "last"], ["hot", "hot"], ["cold", "cold"]].map(([id, label]) => el("div", { id: `roulette-${id}-row` },
           el("span", { class: "rl-label", text: `${label} ` }), el("span", { id: `roulette-${id}`, class: "numbers" })))));
   }
@@ -68,11 +87,12 @@ const RouletteLayout = (() => {
     if (!view || chip === null) return;
     const units = cell.spread ? 2 * spread + 1 : cell.units;
     const kind = cell.spread ? `${cell.kind}:${spread}` : cell.kind;
-    hooks.send("bet", { box, amount: chip * units, kind });
+    hooks.send("bet", { box, amount: chip * units, kind, player: players.get(box) || `seat ${box}` });
   }
   function moveBox(step) {
     const layout = view.spin.layout;
     box = ((box - 1 + step + layout.boxes) % layout.boxes) + 1;
+    document.getElementById("roulette-player").value = players.get(box) || "";
     draw();
   }
   function moveSpread(step) {
@@ -128,6 +148,9 @@ const RouletteLayout = (() => {
         node.setAttribute("aria-pressed", String(c === chip));
       });
     setText(document.getElementById("roulette-box"), `box ${box}`);
+    const player = document.getElementById("roulette-player");
+    player.placeholder = `seat ${box} or card`;
+    player.setAttribute("aria-label", `player of box ${box}: seat or player card id`);
     setText(document.getElementById("roulette-spread"), `neighbours: ${spread} each side`);
 
     const on = stakes(v);
@@ -135,6 +158,7 @@ const RouletteLayout = (() => {
     for (const c of layout.cells) byPlace[c.strip || "grid"].push(c);
     const grid = document.getElementById("roulette-grid");
     grid.style.aspectRatio = `${layout.size[0]} / ${layout.size[1]}`;
+    document.getElementById("roulette").style.setProperty("--rl-ratio", String(layout.size[0] / layout.size[1]));
     const update = (node, cell) => {
       const staked = on.get(cell.kind);
       setText(node.querySelector(".rl-stake"), staked ? money(staked) : "");
@@ -142,11 +166,21 @@ const RouletteLayout = (() => {
       node.disabled = !betting;
     };
     keyed(grid, byPlace.grid, (c) => c.kind, (c) => cellButton(c, layout.size), update);
-    keyed(document.getElementById("roulette-racetrack"), byPlace.racetrack, (c) => c.kind, (c) => cellButton(c), update);
-    keyed(document.getElementById("roulette-double-ball"), byPlace.double_ball, (c) => c.kind, (c) => cellButton(c), update);
-    document.getElementById("roulette-racetrack").hidden = byPlace.racetrack.length === 0;
-    document.getElementById("roulette-spread-row").hidden = !byPlace.racetrack.some((c) => c.spread);
-    document.getElementById("roulette-double-ball").hidden = byPlace.double_ball.length === 0;
+    for (const [place, strip] of Object.entries(STRIPS)) {
+      const cells = byPlace[place];
+      const named = cells.filter((c) => !perPocket(c));
+      const pockets = cells.filter(perPocket);
+      keyed(document.getElementById(`${strip.id}-named`), named, (c) => c.kind, (c) => cellButton(c), update);
+      keyed(document.getElementById(`${strip.id}-cells`), pockets, (c) => c.kind, (c) => cellButton(c), update);
+      const toggle = document.getElementById(`${strip.id}-toggle`);
+      toggle.hidden = pockets.length === 0;
+      toggle.setAttribute("aria-expanded", String(open[place]));
+      document.getElementById(strip.id).hidden = cells.length === 0;
+      document.getElementById(`${strip.id}-pockets`).hidden = !open[place] || pockets.length === 0;
+    }
+    // a short screen shows the per-pocket bets in the layout's place (roulette.css)
+    document.getElementById("roulette").classList.toggle("pockets-open",
+      Object.keys(STRIPS).some((place) => open[place] && byPlace[place].some(perPocket)));
 
     const h = v.history || {};
     drawNumbers(document.getElementById("roulette-last"), h.last_numbers || [], true);
@@ -177,7 +211,9 @@ const RouletteLayout = (() => {
   // The console calls this with each snapshot: root is the layout's section.
   function render(root, v, given) {
     hooks = given;
-    const offer = v.spin && v.spin.layout;
+    const id = v.spin && v.spin.layout_id;
+    const offer = v.spin && (v.spin.layout || (kept && kept.id === id ? kept : null));
+    if (offer) v.spin.layout = offer;
     root.hidden = !offer;
     if (!offer) { view = null; return; }
     skeleton(root);
@@ -187,6 +223,10 @@ const RouletteLayout = (() => {
     draw();
   }
 
-  return { render };
+  // The layout offer comes apart from the snapshots, once and again only when it changes; the
+  // snapshots name it by its id (spin.layout_id).
+  function keep(offer) { kept = offer; }
+
+  return { render, keep };
 })();
 if (typeof module !== "undefined") module.exports = RouletteLayout;

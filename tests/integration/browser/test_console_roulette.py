@@ -123,6 +123,12 @@ def cell(page: Any, name: str) -> Any:
     return page.get_by_role("button", name=name, exact=True)
 
 
+async def show_pockets(page: Any, toggle: str) -> None:
+    """Open a strip's per-pocket bets (``neighbours…``, ``both on…``), kept behind a toggle."""
+    await cell(page, toggle).tap()
+    await page.get_by_role("button", name=toggle, exact=True, expanded=True).wait_for()
+
+
 async def open_round(page: Any) -> None:
     await page.locator("#actions button[data-command='open_round']").tap()
     await answered(page)
@@ -144,15 +150,20 @@ async def spin_and_settle(table: ConsoleTable, page: Any) -> None:
     await answered(page)
 
 
-async def recalled(table: ConsoleTable) -> dict[str, int]:
-    """Each bet's kind -> its payout, as ``croupier recall --json`` tells it."""
+async def recalled_bets(table: ConsoleTable) -> list[dict[str, Any]]:
+    """The one round's bets, as ``croupier recall --json`` tells them."""
     done = await asyncio.to_thread(subprocess.run, [
         sys.executable, "-m", "controller.table_cli", "recall", "--journal", str(table.harness.config.journal_path),
         "--json", "--all"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     (record,) = json.loads(done.stdout)
     assert record["status"] == "settled", record
-    return {b["kind"]: b["payout"] for b in record["bets"]}
+    return list(record["bets"])
+
+
+async def recalled(table: ConsoleTable) -> dict[str, int]:
+    """Each bet's kind -> its payout, as ``croupier recall --json`` tells it."""
+    return {b["kind"]: b["payout"] for b in await recalled_bets(table)}
 
 
 async def test_a_european_round_keyed_on_the_layout_pays_as_the_rule_book(chromium: Any,
@@ -161,6 +172,7 @@ async def test_a_european_round_keyed_on_the_layout_pays_as_the_rule_book(chromi
     table.harness.sim.queue_results("19")
     page = await touch_console(chromium, table.url)
     await open_round(page)
+    await show_pockets(page, "neighbours…")
     # every cell is named by what it bets; the ones a single-zero table refuses are not there
     for name in ("0", "17", "split 17-20", "street 16-18", "corner 17-21", "line 16-21", "dozen 2", "column 1",
                  "red", "voisins", "tiers", "orphelins", "jeu zéro", "neighbours 17"):
@@ -209,6 +221,7 @@ async def test_an_american_round_with_the_five_bet(chromium: Any, wheel_table: A
     table.harness.sim.queue_results("00")
     page = await touch_console(chromium, table.url)
     await open_round(page)
+    await show_pockets(page, "neighbours…")
     for refused in ("voisins", "first four 0-1-2-3", "both on 17"):
         assert await cell(page, refused).count() == 0, refused
     await key(page, ["00", "split 0-00", "street 0-00-2", "five 0-00-1-2-3", "neighbours 00"], "1.00 EUR")
@@ -229,6 +242,7 @@ async def test_a_double_ball_round_with_its_own_bets(chromium: Any, wheel_table:
     table.harness.sim.queue_results("19")  # ball 1 from the wheel; the dealer keys ball 2
     page = await touch_console(chromium, table.url)
     await open_round(page)
+    await show_pockets(page, "both on…")
     await key(page, ["19", "both balls on one number", "both on 19", "both on 20"], "1.00 EUR")
     await key(page, ["red"], "5.00 EUR")
     table.harness.clock.no_more_bets()
@@ -306,3 +320,23 @@ async def test_the_betting_window_is_measured_in_the_table_clock(tmp_path: Path)
         assert second["now"] >= second["opened"]
     finally:
         await harness.stop()
+
+
+async def test_a_bet_on_the_layout_names_its_player(chromium: Any, wheel_table: Any) -> None:
+    """The box's seat, or the player card id typed once for the box (kept while the dealer
+    moves between boxes), rides with every chip placed for that box."""
+    table = await wheel_table("european")
+    table.harness.sim.queue_results("19")
+    page = await touch_console(chromium, table.url)
+    await open_round(page)
+    await page.get_by_role("textbox", name="player of box 1: seat or player card id").fill("PC-4471")
+    await key(page, ["19"], "5.00 EUR")
+    await page.locator("#roulette-box-up").tap()  # box 2: nothing typed, its seat
+    assert await page.input_value("#roulette-player") == ""
+    await key(page, ["red"], "5.00 EUR")
+    await page.locator("#roulette-box-down").tap()  # back to box 1: the card id typed for it
+    assert await page.input_value("#roulette-player") == "PC-4471"
+    await key(page, ["split 19-22"], "5.00 EUR")
+    await spin_and_settle(table, page)
+    players = {b["kind"]: (b["box"], b["player"]) for b in await recalled_bets(table)}
+    assert players == {"straight:19": (1, "PC-4471"), "red": (2, "seat 2"), "split:19-22": (1, "PC-4471")}

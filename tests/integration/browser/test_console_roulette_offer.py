@@ -95,3 +95,12 @@ def test_hot_numbers_come_up_at_least_as_often_as_cold_ones(kind: str, data: st.
     assert hot[0]["count"] == max(counts.values())
     assert min(h["count"] for h in hot) >= max(c["count"] for c in cold)
     assert cold[0]["count"] == min(counts[p] for p in pockets if p not in {h["number"] for h in hot})
+
+
+def test_the_offer_id_follows_what_it_holds() -> None:
+    """The console is sent the offer again only when its id changes: equal offers, equal ids."""
+    european = layout_offer(roulette_rules("european"))
+    assert layout_offer(roulette_rules("european"))["id"] == european["id"]
+    assert layout_offer(roulette_rules("american"))["id"] != european["id"]
+    dearer = layout_offer(roulette_rules("european", {"limits": {"straight": {"min": 200, "max": 5000}}}))
+    assert dearer["id"] != european["id"]

@@ -12,6 +12,8 @@ streets and six-lines on the bottom edge, then the dozens and the even-money bet
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
@@ -266,5 +268,8 @@ def _layout_offer(rules: RouletteRules) -> dict[str, Any]:
     highs = [lim.max for lim in rules.limits.values()]
     base = max(min(lows), 1)
     chips = [base * step for step in CHIP_STEPS if not highs or base * step <= max(highs)]
-    return {"wheel": rules.wheel.value, "cells": cells, "chips": chips, "boxes": rules.boxes,
-            "neighbours": {"min": 1, "max": MAX_NEIGHBOURS, "default": 2}, "size": [28, 10]}
+    offer: dict[str, Any] = {"wheel": rules.wheel.value, "cells": cells, "chips": chips, "boxes": rules.boxes,
+                             "neighbours": {"min": 1, "max": MAX_NEIGHBOURS, "default": 2}, "size": [28, 10]}
+    # what the offer holds, so a page that has it is sent it again only when it changes
+    offer["id"] = hashlib.sha256(json.dumps(offer, sort_keys=True).encode()).hexdigest()[:16]
+    return offer
