@@ -184,8 +184,10 @@ const RouletteLayout = (() => {
 
     const h = v.history || {};
     drawNumbers(document.getElementById("roulette-last"), h.last_numbers || [], true);
-    drawNumbers(document.getElementById("roulette-hot"), (h.hot || []).map((x) => x.number), false);
-    drawNumbers(document.getElementById("roulette-cold"), (h.cold || []).map((x) => x.number), false);
+    // hot and cold are the result boards' (controller/boards), so every panel shows the same ones
+    const b = v.boards && v.boards.game === "roulette" ? v.boards : {};
+    drawNumbers(document.getElementById("roulette-hot"), (b.hot || []).map((x) => x.number), false);
+    drawNumbers(document.getElementById("roulette-cold"), (b.cold || []).map((x) => x.number), false);
     tick();
   }
 

@@ -3,16 +3,14 @@ named by what it bets and placed on the layout; hot and cold numbers from the la
 
 from __future__ import annotations
 
-from collections import Counter
-
 from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.games.roulette import roulette_rules
 from controller.games.roulette.bets import parse_bet
-from controller.games.roulette.layout import OUTSIDE, WheelKind, sort_key, wheel
+from controller.games.roulette.layout import OUTSIDE, sort_key, wheel
 from controller.games.roulette.racetrack import SECTORS
-from controller.table.games.views.roulette import hot_and_cold, layout_offer
+from controller.table.games.views.roulette import layout_offer
 
 TABLES = st.fixed_dictionaries({
     "wheel": st.sampled_from(["european", "american"]),
@@ -78,23 +76,6 @@ def test_chips_come_from_the_table_limits() -> None:
                                                    "red": {"min": 1000, "max": 9000}}})
     assert layout_offer(rules)["chips"] == [200, 1000, 2000, 5000]
 
-
-@given(st.sampled_from(["european", "american"]), st.data())
-def test_hot_numbers_come_up_at_least_as_often_as_cold_ones(kind: str, data: st.DataObject) -> None:
-    pockets = wheel(WheelKind(kind)).pockets
-    numbers = data.draw(st.lists(st.sampled_from(sorted(pockets)), max_size=60))
-    hot, cold = hot_and_cold(numbers, pockets)
-    counts = Counter(numbers)
-    if not numbers:
-        assert hot == cold == []
-        return
-    assert len(hot) == min(5, len(counts)) and len(cold) == 5
-    assert not {h["number"] for h in hot} & {c["number"] for c in cold}
-    for h in (*hot, *cold):
-        assert h["count"] == counts[h["number"]]
-    assert hot[0]["count"] == max(counts.values())
-    assert min(h["count"] for h in hot) >= max(c["count"] for c in cold)
-    assert cold[0]["count"] == min(counts[p] for p in pockets if p not in {h["number"] for h in hot})
 
 
 def test_the_offer_id_follows_what_it_holds() -> None:

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from controller.games.base import BetRefused, ExpectKind
 from controller.games.outcome import Outcome
 from controller.games.roulette.bets import parse_bet
-from controller.games.roulette.layout import WheelKind, colour, sort_key, wheel
+from controller.games.roulette.layout import colour, sort_key, wheel
 from controller.games.roulette.outcome import RouletteOutcome
 from controller.games.roulette.racetrack import MAX_NEIGHBOURS, SECTORS
 from controller.games.roulette.rules import RouletteRules
@@ -40,9 +39,6 @@ class SteppedTable(Protocol):
     applied_hooks: list[Callable[[TableCore, Entry], None]]
 
 HISTORY = 20
-#: how many of the last numbers hot and cold are counted over
-HOT_COLD_OVER = 100
-HOT_COLD = 5
 #: chip denominations, in units of the smallest table minimum
 CHIP_STEPS = (1, 5, 10, 25, 100, 500)
 SECTOR_NAMES = {"voisins": "voisins", "tiers": "tiers", "orphelins": "orphelins", "jeu_zero": "jeu zéro"}
@@ -66,17 +62,13 @@ class RouletteView(GameView):
     outcome_model: ClassVar[type[Outcome]] = RouletteOutcome
 
     def history(self, records: Sequence[Mapping[str, Any]], shoe_id: str | None) -> dict[str, Any]:
-        """The last numbers, newest first, and the hot and cold numbers of the last ones."""
+        """The last numbers, newest first (hot and cold are the result boards', controller/boards)."""
         numbers: list[str] = []
-        pockets: frozenset[str] = frozenset()
         for r in records:
             spin = self.parse(r["outcome"]) if r["status"] == "settled" else None
             if isinstance(spin, RouletteOutcome):
                 numbers += spin.numbers
-                pockets = wheel(WheelKind(spin.wheel)).pockets
-        hot, cold = hot_and_cold(numbers[-HOT_COLD_OVER:], pockets)
-        return {"last_numbers": numbers[-HISTORY:][::-1], "hot": hot, "cold": cold,
-                "counted": len(numbers[-HOT_COLD_OVER:])}
+        return {"last_numbers": numbers[-HISTORY:][::-1]}
 
     def spin(self, engine: Any) -> dict[str, Any] | None:
         return {"phase": str(getattr(engine.phase, "value", engine.phase)), "balls": [n for n, _ in engine.balls],
@@ -143,16 +135,6 @@ class BettingWindow:
         return {"opened": self.opened, "ends": ends, "window_s": self.last_s, "now": utc_now()}
 
 
-def hot_and_cold(numbers: Sequence[str], pockets: Iterable[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The most frequent numbers of ``numbers`` and the least frequent other pockets of the wheel
-    (one that has not come up counts 0), ties in layout order; none before the first spin."""
-    if not numbers:
-        return [], []
-    counts = Counter(numbers)
-    hot = sorted(counts, key=lambda n: (-counts[n], sort_key(n)))[:HOT_COLD]
-    rest = [p for p in pockets if p not in hot]
-    cold = sorted(rest, key=lambda n: (counts[n], sort_key(n)))[:HOT_COLD]
-    return [{"number": n, "count": counts[n]} for n in hot], [{"number": n, "count": counts[n]} for n in cold]
 
 
 def _offered(kind: str, rules: RouletteRules) -> bool:
