@@ -84,6 +84,8 @@ async def test_commands_are_checked_before_anything_runs_and_events_queue_withou
 
 
 class FakeClock:
+    """The injected clock: the test moves ``now``; ``sleep`` advances it at once, no wall time passes."""
+
     def __init__(self) -> None:
         self.now = 100.0
 

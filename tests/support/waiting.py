@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Generic, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -72,6 +72,17 @@ async def until(condition: Callable[[], bool], what: str, *, within: float = 30.
             await asyncio.wait_for(arrived.wait(), 0.2 if clock is not None else min(remaining, 0.2))
         except TimeoutError:
             pass
+
+
+async def until_awaited(check: Callable[[], Awaitable[bool]], what: str, *, within: float = 30.0,
+                        describe: Callable[[], str] | None = None, poll: float = POLL_S) -> None:
+    """``until`` for a condition only an await can read (a page's script evaluated through the
+    DevTools protocol): checked every ``poll`` s; AssertionError after ``within`` wall seconds."""
+    deadline = time.monotonic() + within
+    while not await check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {within} s{_detail(describe)}")
+        await asyncio.sleep(poll)
 
 
 class Arrivals(Generic[T]):

@@ -20,6 +20,7 @@ from controller.backoffice.consumer import Consumer
 from controller.backoffice.migrate import migrate
 from tests.integration.backoffice.feed import round_record, running
 from tests.integration.mqtt_security.conftest import FloorBroker
+from tests.support.waiting import until_awaited
 
 WAIT = 60.0
 TABLES = [broker_config.Table("bj1", 0), broker_config.Table("bj2", 0), broker_config.Table("rl1", 0)]
@@ -85,11 +86,11 @@ def stored(database: str) -> list[tuple[object, ...]]:
 
 
 async def until_stored(database: str, expected: list[tuple[object, ...]]) -> None:
-    async def wait() -> None:
-        while await asyncio.to_thread(stored, database) != expected:
-            await asyncio.sleep(0.05)
+    async def holds() -> bool:
+        return await asyncio.to_thread(stored, database) == expected
 
-    await asyncio.wait_for(wait(), WAIT)
+    await until_awaited(holds, f"rounds per table {expected} stored", within=WAIT, poll=0.05,
+                        describe=lambda: f"stored {stored(database)}")
 
 
 def test_the_generated_bridge_forwards_the_feed_and_takes_commands_only_if_asked(tmp_path: Path) -> None:

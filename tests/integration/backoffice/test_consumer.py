@@ -18,6 +18,7 @@ from controller.backoffice.migrate import migrate
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.backoffice import feed
 from tests.integration.backoffice.feed import T0, Publisher, event, round_record, ts
+from tests.support.waiting import until
 
 WAIT = 60.0
 
@@ -28,8 +29,8 @@ def running(mosquitto: MosquittoBroker, database: str) -> AbstractAsyncContextMa
 
 async def received(consumer: Consumer, count: int) -> None:
     """Until the consumer has had ``count`` round messages from the broker."""
-    while consumer.metrics.messages.labels("round")._value.get() < count:
-        await asyncio.sleep(0.01)
+    await until(lambda: consumer.metrics.messages.labels("round")._value.get() >= count,
+                f"{count} round messages received", within=WAIT)
 
 
 def rows(database: str, sql: str) -> list[tuple[object, ...]]:
@@ -142,7 +143,7 @@ async def test_what_was_received_but_never_committed_comes_again(mosquitto: Mosq
     async with running(mosquitto, migrated) as first:
         for n in range(1, 6):
             await send(publisher, "croupier/bj1/round", round_record("bj1", n, seq=n))
-        await asyncio.wait_for(received(first, 5), WAIT)
+        await received(first, 5)
         assert first.committed == 0
     await asyncio.to_thread(postgres.start)
     async with running(mosquitto, migrated) as second:
@@ -158,17 +159,10 @@ async def test_past_its_queue_limit_it_lets_the_broker_hold_the_rest(mosquitto: 
         await asyncio.to_thread(postgres.stop, "fast")
         for n in range(1, 41):
             await send(publisher, "croupier/bj1/round", round_record("bj1", n, seq=n))
-
-        async def link_dropped() -> None:
-            while consumer.connections < 2:
-                await asyncio.sleep(0.01)
-
-        await asyncio.wait_for(link_dropped(), WAIT)  # past the limit it made the link again
+        # past the limit it made the link again
+        await until(lambda: consumer.connections >= 2, "the link dropped and made again", within=WAIT)
         assert consumer.committed == 0
         await asyncio.to_thread(postgres.start)
-
-        async def all_stored() -> None:
-            while rows(migrated, "SELECT count(*) FROM rounds") != [(40,)]:
-                await asyncio.sleep(0.05)
-
-        await asyncio.wait_for(all_stored(), WAIT)
+        count = "SELECT count(*) FROM rounds"
+        await until(lambda: rows(migrated, count) == [(40,)], "all 40 rounds stored", within=WAIT, poll=0.05,
+                    describe=lambda: f"stored {rows(migrated, count)}")

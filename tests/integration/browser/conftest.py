@@ -34,6 +34,8 @@ from tests.integration.table.conftest import Harness
 from tests.integration.table.conftest import write_config as blackjack_config
 from tests.integration.table_roulette.conftest import WheelHarness
 from tests.integration.table_roulette.conftest import write_config as roulette_config
+from tests.support.waiting import until as shared_until
+from tests.support.waiting import until_awaited
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -202,7 +204,7 @@ async def long_press(page: Any, selector: str, held_ms: int, *, update: Callable
             update()
             await until_js(page, "view.version > window.drawn", timeout=10_000)
         same = bool(await page.evaluate(f"() => document.querySelector({selector!r}) === window.pressed"))
-        await asyncio.sleep(max(0.0, held_ms / 1000 - (clock() - down)))  # the press itself: the finger stays down
+        await asyncio.sleep(max(0.0, held_ms / 1000 - (clock() - down)))  # the press under test: the finger stays down held_ms
         await cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     finally:
         await cdp.detach()
@@ -234,19 +236,15 @@ async def until_js(page: Any, expression: str, timeout: float = 30_000) -> None:
     Polled from here through the DevTools protocol: Playwright's own ``wait_for_function``
     evaluates its predicate with ``eval`` inside the page, which the pages' Content-Security-
     Policy (no ``unsafe-eval``) rightly refuses."""
-    deadline = asyncio.get_running_loop().time() + timeout / 1000
-    while not await page.evaluate(expression):
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"never true in the page: {expression}")
-        await asyncio.sleep(0.05)
+    async def holds() -> bool:
+        return bool(await page.evaluate(expression))
+
+    await until_awaited(holds, f"never true in the page: {expression}", within=timeout / 1000, poll=0.05)
 
 
-async def until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
-    async def wait() -> None:
-        while not predicate():
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(wait(), timeout)
+async def until(predicate: Callable[[], bool], timeout: float = 10.0, what: str = "the table's awaited state") -> None:
+    """The shared ``until`` under the name and arguments these tests call it by."""
+    await shared_until(predicate, what, within=timeout)
 
 
 def copy_journal(src: Path, dst: Path) -> None:

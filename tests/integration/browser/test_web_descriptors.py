@@ -20,6 +20,7 @@ SERVER = textwrap.dedent("""
     from starlette.routing import Route
     from controller.web.guard import WebGuard
     from controller.web.serving import embedded_server
+    from tests.support.waiting import until
 
     resource.setrlimit(resource.RLIMIT_NOFILE, (512, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 
@@ -27,8 +28,8 @@ SERVER = textwrap.dedent("""
         app = WebGuard(Starlette(routes=[Route("/", lambda r: PlainTextResponse("ok"))]))
         server = embedded_server(app, host="127.0.0.1", port=0)
         task = asyncio.create_task(server.serve())
-        while not server.started:
-            await asyncio.sleep(0.01)
+        await until(lambda: server.started or task.done(), "the server listening", within=30)
+        assert server.started, task.exception()
         print(server.servers[0].sockets[0].getsockname()[1], flush=True)
         await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
         print(server.connections.refused, flush=True)

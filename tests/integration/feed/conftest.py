@@ -17,6 +17,7 @@ import pytest
 from controller.feed import Feed, PitCommand
 from controller.journal import Journal
 from tests.fixtures.mosquitto import Credentials, MosquittoBroker
+from tests.support.waiting import until
 
 TABLE = "bj1"
 NODELAY = ((socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),)
@@ -58,6 +59,8 @@ class Pit:
                         self._count(leaf, data)
                         self._arrived.set()
             except aiomqtt.MqttError:
+                # a reconnecting client's pace while the broker is away (the outage under test):
+                # nothing to wait on until the broker is back, which only a new attempt finds
                 await asyncio.sleep(0.1)
 
     async def __aenter__(self) -> Pit:
@@ -92,13 +95,13 @@ class Pit:
     def seqs(self, leaf: str = "event") -> list[int]:
         return [m["seq"] for m in self.on(leaf)]
 
-    async def wait_for(self, predicate: Callable[[], bool], timeout: float = 10.0) -> None:
-        async def until() -> None:
-            while not predicate():
-                self._arrived.clear()
-                await self._arrived.wait()
+    async def wait_for(self, predicate: Callable[[], bool], timeout: float = 10.0,
+                       what: str = "the awaited pit messages") -> None:
+        """The shared ``until``, woken per message; a failure lists the last few messages."""
+        await until(predicate, what, within=timeout, arrived=self._arrived, describe=self.describe)
 
-        await asyncio.wait_for(until(), timeout)
+    def describe(self) -> str:
+        return f"last messages: {[leaf for leaf, _, _ in self.messages[-8:]]}"
 
     async def wait_seqs(self, last: int, leaf: str = "event", timeout: float = 10.0) -> None:
         await self.wait_for(lambda: self.complete(leaf) >= last, timeout)

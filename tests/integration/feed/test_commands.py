@@ -13,6 +13,7 @@ from controller.feed import PitCommand
 from controller.journal import Journal
 from tests.fixtures.mosquitto import Credentials, MosquittoBroker
 from tests.integration.feed.conftest import NODELAY, TABLE, Commands, Pit, make_feed
+from tests.support.waiting import until
 
 TOPIC = f"croupier/{TABLE}/command"
 
@@ -89,8 +90,9 @@ async def test_only_the_pit_may_command(mosquitto: MosquittoBroker, journal: Jou
             await spot.publish(TOPIC, command("s1", "void_round", round="r1"), qos=1)
         async with client(mosquitto, mosquitto.pit) as boss:  # a marker after it, on the same topic
             await boss.publish(TOPIC, command("p1", "close_after_round"), qos=1)
-        await asyncio.wait_for(table.arrived.wait(), 5)
-        await asyncio.sleep(0.1)
+        # the dropped command went before the marker: once the marker is in, it would be too
+        await until(lambda: any(c.id == "p1" for c in table.received), "the pit's marker command",
+                    within=5, arrived=table.arrived)
     assert [c.id for c in table.received] == ["p1"]
     assert feed.stats.commands_refused == 0 and pit.on("alert") == []
 
@@ -106,8 +108,9 @@ async def test_a_command_journaled_before_a_restart_is_not_handed_on_again(
         async with client(mosquitto, mosquitto.pit) as boss:
             await boss.publish(TOPIC, command("c1", "close_after_round"), qos=1)  # redelivered after the restart
             await boss.publish(TOPIC, command("c2", "close_after_round"), qos=1)
-        await asyncio.wait_for(table.arrived.wait(), 5)
-        await asyncio.sleep(0.1)
+        # the redelivered c1 goes before c2: once c2 is in, c1 was weighed too
+        await until(lambda: any(c.id == "c2" for c in table.received) and feed.stats.commands_duplicate > 0,
+                    "c2 handed on and the redelivered c1 counted", within=5, arrived=table.arrived)
     assert [c.id for c in table.received] == ["c2"] and feed.stats.commands_duplicate == 1
 
 

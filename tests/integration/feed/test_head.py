@@ -4,7 +4,6 @@ head the broker kept from the last run is checked against the journal."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import aiomqtt
@@ -14,6 +13,7 @@ from controller.journal import Journal
 from controller.verify import verify_file
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.feed.conftest import TABLE, Pit, make_feed, round_record
+from tests.support.waiting import until
 
 
 def _heads(pit: Pit) -> list[dict]:
@@ -49,10 +49,9 @@ async def _publish_retained_head(broker: MosquittoBroker, body: dict) -> None:
 
 async def _alerts_after_start(broker: MosquittoBroker, journal: Journal) -> list[dict]:
     async with make_feed(broker, journal) as feed:
-        for _ in range(100):  # the retained head arrives with the subscription
-            if feed.head_problem is not None:
-                break
-            await asyncio.sleep(0.02)
+        # the retained head arrives with the subscription; the witness has compared it (and
+        # journaled any alert) once it lets this run's heads out
+        await until(lambda: feed._head.checked, "the last run's head compared", within=15)
     return [e.payload for e in journal.entries() if e.kind == "alert"]
 
 

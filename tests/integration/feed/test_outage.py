@@ -14,6 +14,7 @@ import time
 from controller.journal import Journal
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.feed.conftest import Pit, first_occurrences, make_feed, round_record
+from tests.support.waiting import until
 
 OUTAGE = float(os.environ.get("FEED_OUTAGE_SECONDS", "3"))
 INTERVAL = 0.02  # the table journals an entry every 20 ms: 50 entries/s, far busier than a real table
@@ -25,7 +26,7 @@ async def test_broker_outage_is_caught_up_in_order(mosquitto: MosquittoBroker, j
     async def table(seconds: float) -> None:
         nonlocal appended
         end = time.monotonic() + seconds
-        while time.monotonic() < end:
+        while time.monotonic() < end:  # a busy table for a span of wall time: the outage under test
             appended += 1
             rid = f"r{appended // 10}"
             if appended % 10 == 9:
@@ -36,7 +37,7 @@ async def test_broker_outage_is_caught_up_in_order(mosquitto: MosquittoBroker, j
             else:
                 journal.append("press", {"spot": 3, "button": "hit", "n": appended}, source="spot-3", round_id=rid)
             feed.notify()
-            await asyncio.sleep(INTERVAL)
+            await asyncio.sleep(INTERVAL)  # the table's pace (the behaviour under test), not a wait
 
     # window below the outage's entry count: the journal, not the outbox, holds the backlog
     async with make_feed(mosquitto, journal, window=50, backoff_max=0.5) as feed:
@@ -46,7 +47,11 @@ async def test_broker_outage_is_caught_up_in_order(mosquitto: MosquittoBroker, j
         stopped = journal.last_seq()
         await table(OUTAGE)
         during = journal.last_seq() - stopped
-        await asyncio.sleep(0.3)  # let the feed settle what it can: nothing, the broker is away
+        # the feed settles what it can (nothing, the broker is away): two more failed attempts
+        # to reach the broker, both after the last entry, before the cursor is checked
+        failures = feed.link.reconnect.failures
+        await until(lambda: feed.link.reconnect.failures >= failures + 2 and not feed.link.connected,
+                    "two more failed attempts to reach the stopped broker", within=10)
         assert journal.cursor("feed") <= stopped and feed.stats.cursor <= stopped  # acknowledged only
         assert feed.link.pending <= 50 * 2 + 3  # bounded: window entries (+ their round/alert) + snapshots
         mosquitto.start()
@@ -81,11 +86,12 @@ async def test_the_newest_state_survives_an_outage_and_only_it_is_queued(
     async with make_feed(mosquitto, journal, backoff_max=0.3) as feed:
         await asyncio.wait_for(feed.link.wait_connected(), 5)
         mosquitto.stop()
-        await asyncio.sleep(0.3)
+        await until(lambda: not feed.link.connected and feed.link.reconnect.failures >= 1,
+                    "the feed's link finds the broker gone", within=10)
         for i in range(1000):
             feed.set_state({"phase": "dealing", "cards": i})
             feed.set_prompt({"text": f"card {i}"})
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # a turn for the feed between updates, not a wait
         assert feed.link.pending <= 3  # one state, one prompt, one ledger at most
         mosquitto.start()
         await asyncio.wait_for(feed.wait_caught_up(), 10)

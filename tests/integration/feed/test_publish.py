@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
+import aiomqtt
+
 from controller.journal import Journal
 from tests.fixtures.mosquitto import MosquittoBroker
-from tests.integration.feed.conftest import TABLE, Pit, make_feed, round_record
+from tests.integration.feed.conftest import NODELAY, TABLE, Pit, make_feed, round_record
 
 
 def append_round(journal: Journal, n: int, status: str = "settled", stake: int = 1000, payout: int = 0) -> None:
@@ -73,10 +75,17 @@ async def test_a_pit_that_comes_late_gets_the_latest_state_prompt_and_ledger(
         await asyncio.wait_for(feed.link.drained(), 5)
 
     async with Pit(mosquitto, "pit-late") as late:  # after the feed has gone: retained only
-        await late.wait_for(lambda: {leaf for leaf, _, _ in late.messages} >= {"state", "prompt", "ledger"})
-        await asyncio.sleep(0.2)
-    assert all(retained for _, _, retained in late.messages)
-    assert {leaf for leaf, _, _ in late.messages} - {"head"} == {"state", "prompt", "ledger", "online"}
+        # the broker hands a subscriber the retained messages before anything published after
+        # it subscribed: a marker published now comes behind all of them
+        who = mosquitto.controller
+        async with aiomqtt.Client("127.0.0.1", mosquitto.port, username=who.username, password=who.password,
+                                  socket_options=NODELAY) as marker:
+            await marker.publish(f"croupier/{TABLE}/marker", b"after the retained ones", qos=1)
+        await late.wait_for(lambda: any(leaf == "marker" for leaf, _, _ in late.messages),
+                            what="the marker behind the retained messages")
+    before = late.messages[: [leaf for leaf, _, _ in late.messages].index("marker")]
+    assert all(retained for _, _, retained in before)
+    assert {leaf for leaf, _, _ in before} - {"head"} == {"state", "prompt", "ledger", "online"}
     assert late.on("online") == [0]  # presence: the feed closed cleanly and said so
     (state,), (prompt,), (ledger,) = late.on("state"), late.on("prompt"), late.on("ledger")
     assert state["phase"] == "settling" and state["round"] == "r4" and state["v"] == 1 and state["table"] == TABLE

@@ -70,7 +70,7 @@ async def main():
         else:
             journal.append("card", {"card": "2D", "i": i}, source="shoe", round_id=rid)
         feed.notify()
-        await asyncio.sleep(0.005)
+        await asyncio.sleep(0.005)  # the busy table's pace until it is killed (the behaviour under test)
 
 asyncio.run(main())
 """

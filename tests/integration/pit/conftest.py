@@ -22,6 +22,8 @@ from tests.integration.browser.conftest import (
     chromium,  # noqa: F401  # Debian's Chromium, for the browser tests
     console_table,  # noqa: F401  # a console beside the pit
 )
+from tests.support.waiting import POLL_S
+from tests.support.waiting import until as shared_until
 from tests.unit.pit.feed_messages import state_body
 
 PASSWORDS = {"pat": "pit-pass-1", "dee": "dealer-pass-1"}
@@ -87,13 +89,14 @@ async def signed_in(pit: PitServer, user: str) -> AsyncIterator[httpx.AsyncClien
         yield client
 
 
-async def until(predicate: Callable[[], Any], timeout: float = 10.0, poll: float = 0.02) -> Any:
-    """Poll ``predicate`` until it returns something truthy (the timeout is a safety net only)."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("condition not reached")
-        await asyncio.sleep(poll)
+async def until(predicate: Callable[[], Any], timeout: float = 10.0, poll: float = POLL_S,
+                what: str = "the pit's awaited state") -> Any:
+    """The shared ``until``, returning the truthy value ``predicate`` gave (a tile, a row)."""
+    held: list[Any] = []
+
+    def holds() -> bool:
+        held[:] = [predicate()]
+        return bool(held[0])
+
+    await shared_until(holds, what, within=timeout, poll=poll)
+    return held[0]

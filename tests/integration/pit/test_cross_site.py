@@ -72,8 +72,8 @@ async def attacker(pit_url: str, console_url: str) -> AsyncIterator[str]:
     sock.bind(("127.0.0.1", 0))
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     task = asyncio.create_task(server.serve(sockets=[sock]))
-    while not server.started:
-        await asyncio.sleep(0.01)
+    await until(lambda: server.started or task.done(), timeout=30, what="the attacker's site listening")
+    assert server.started, task.exception()
     try:
         yield f"http://127.0.0.1:{sock.getsockname()[1]}/"
     finally:

@@ -22,6 +22,7 @@ from controller.table.inputs import InputRefused
 from controller.table.registry import adapter_for
 from drivers.events import DeviceOnline
 from drivers.shoe.events import CardDrawn as ShoeCard
+from tests.support.waiting import until
 
 
 class SteppedClock:
@@ -39,9 +40,11 @@ class SteppedClock:
         self.slept += 1
 
     async def tick(self, loop: TableLoop) -> None:
+        """One retry: it runs whole in the step its ``sleep`` returns in (no await between), so
+        once the permit is taken the attempt is over; then the loop applies what it let through."""
+        slept = self.slept
         self.permits.put_nowait(None)
-        for _ in range(20):  # let the retry run and the loop tell everyone
-            await asyncio.sleep(0)
+        await until(lambda: self.slept > slept, "the retry took its turn", within=10)
         await loop.settled()
 
 

@@ -13,6 +13,7 @@ from drivers.clock import ScaledClock
 from drivers.events import DeviceEvent
 from drivers.wheel.session import WheelSession
 from simulators.wheel import Timings, WheelSimulator
+from tests.support.waiting import until
 
 FACTOR = 4.0
 """Protocol time runs 4x faster than wall time: 0.1 s poll = 25 ms, the 3 s grace = 0.75 s."""
@@ -48,23 +49,27 @@ class Rig:
     async def next(self, accept: Callable[[DeviceEvent], bool] | str, timeout: float = 30.0) -> DeviceEvent:
         """The next event (after the last one returned) matching ``accept``, within protocol ``timeout``."""
         match = (lambda e: e.type == accept) if isinstance(accept, str) else accept
+        found: list[DeviceEvent] = []
 
-        async def scan() -> DeviceEvent:
-            while True:
-                while self._seen < len(self.log):
-                    event = self.log[self._seen]
-                    self._seen += 1
-                    if match(event):
-                        return event
-                self._new.clear()
-                await self._new.wait()
+        def scan() -> bool:
+            while self._seen < len(self.log):
+                event = self.log[self._seen]
+                self._seen += 1
+                if match(event):
+                    found.append(event)
+                    return True
+            return False
 
-        return await asyncio.wait_for(scan(), timeout / FACTOR)
+        await until(scan, f"the next {accept if isinstance(accept, str) else 'matching'} event", within=timeout,
+                    arrived=self._new, clock=self.clock,
+                    describe=lambda: f"last events: {[e.type for e in self.log[-8:]]}")
+        return found[0]
 
     def of_type(self, kind: str) -> list[DeviceEvent]:
         return [e for e in self.log if e.type == kind]
 
     async def idle(self, seconds: float) -> None:
+        """The rig left alone for ``seconds`` of protocol time: the silence is what is under test."""
         await self.clock.sleep(seconds)
 
 

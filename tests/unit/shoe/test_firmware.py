@@ -28,6 +28,8 @@ from simulators.shoe.firmware import LineFaults, ShoeFirmware
 
 
 class ManualClock:
+    """The injected clock: the test moves ``now``; ``sleep`` advances it at once, no wall time passes."""
+
     def __init__(self) -> None:
         self.now = 100.0
 
