@@ -74,3 +74,22 @@ def test_arrivals_wake_until_and_name_the_last_ones() -> None:
             await arrivals.until(lambda: False, "a card", within=0.05)
 
     asyncio.run(scenario())
+
+
+def test_until_awaited_reads_a_condition_only_an_await_can_read() -> None:
+    from tests.support.waiting import until_awaited
+
+    async def scenario() -> None:
+        reads: list[int] = []
+
+        async def check() -> bool:
+            reads.append(1)
+            await asyncio.sleep(0)
+            return len(reads) >= 3
+
+        await until_awaited(check, "the third read", within=5)
+        assert len(reads) == 3
+        with pytest.raises(AssertionError, match="never: not within 0.05 s"):
+            await until_awaited(lambda: asyncio.sleep(0, result=False), "never", within=0.05)
+
+    asyncio.run(scenario())
