@@ -18,9 +18,9 @@ waiting delivers them right after CONNACK. Acknowledgements go out in the order 
 came, as MQTT requires. What is held in memory is bounded by ``queue_limit``: past it the
 link is dropped and made again, and the broker redelivers what was not acknowledged.
 
-After a backlog (the database away, or a large batch drained) the broker can keep the last
-in-flight window of the session unsent until more traffic comes (mosquitto 2.0.11, seen after
-long outages: the feed's final messages neither delivered nor dropped). So once such a
+A safeguard after a backlog (the database away, or a large batch drained): a bench run with a
+long outage once ended with the feed's last in-flight window neither stored nor dropped by the
+broker, most likely still held unsent in the session (docs/backoffice.md). So once such a
 connection has been quiet for ``resync_idle`` seconds with nothing left to write, the link is
 made again, and the broker resends whatever it still counts in flight; a redelivery that was
 already stored is a no-op.
