@@ -12,7 +12,7 @@ import pytest
 
 from controller.config import load
 from controller.games.roulette.layout import EUROPEAN_ORDER
-from controller.protection.wheel_live import watch_wheel
+from controller.protection.wheel_live import watch_wheel, wheel_mode
 from controller.table.core import SETTLING
 from simulators.wheel import Timings
 from tests.integration.table_roulette.conftest import WheelHarness, write_config
@@ -63,7 +63,10 @@ async def test_normal_play_raises_nothing(table) -> None:
 
 async def test_the_direction_not_alternated_when_the_wheel_mode_asks_for_it(table) -> None:
     h = await table()
-    h.sim.mode = 1158  # the wheel stops alternating; the mode it reported at connect (1159) asks for it
+    # the mode the wheel reports at connect (1159) asks for alternation: read before it changes
+    await until(lambda: wheel_mode(h.loop) == 1159, "the wheel's mode read at connect",
+                describe=lambda: f"mode {wheel_mode(h.loop)}")
+    h.sim.mode = 1158  # the wheel stops alternating
     for number in ("17", "4", "32"):
         await game(h, number)
     await until(lambda: len(watch_alerts(h)) == 2, "an alert for each of games 2 and 3",

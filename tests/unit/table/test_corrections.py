@@ -97,9 +97,9 @@ def test_correction_waits_for_the_pit_then_writes_a_new_record():
     assert pending["code"] == "round.correction_pending" and pending["severity"] == "warning"
     assert pending["correction"] == seq and pending["changes"] == [
         {"box": 2, "hand": 1, "kind": "main", "player": "B", "stake": 500, "before": 500, "after": 1000}]
-    assert live.core.state()["corrections_pending"] == [
+    assert live.core.state()["corrections_pending"] == [  # the pit sees each change's amounts before and after
         {"correction": seq, "round": "t1-000001", "reason": "box 2 held 9S, read as 8S: 19 beats 18",
-         "requested_by": "dealer"}]
+         "requested_by": "dealer", "changes": pending["changes"]}]
 
     live.pit("approve_correction", sender="pitboss-ana", correction=str(seq))
     first, corrected = live.rounds()
