@@ -11,6 +11,7 @@ from controller.table import inputs
 from controller.table.core import IDLE, SETTLING
 from tests.integration.browser.conftest import result_text, signed_in, tap, until, until_js
 from tests.integration.browser.test_console_play import BLACKJACK_SHOE, key_bet, sim_card
+from tests.integration.browser.test_console_procedures import deal_to_decision
 
 
 async def notice(page: Any, words: str) -> str:
@@ -21,13 +22,7 @@ async def notice(page: Any, words: str) -> str:
 
 async def play_a_round(page: Any, table: Any) -> None:
     """10.00 on box 1, 19 against the dealer's 17: box 1 is paid 20.00."""
-    await tap(page, "open_round")
-    await result_text(page, "ok")
-    await key_bet(page, 1, 10)
-    await tap(page, "close_betting")
-    await result_text(page, "ok")
-    for _ in range(3):
-        await sim_card(page, table)
+    await deal_to_decision(page, table)
     await page.locator("#actions button[data-command='decide']", has_text="stand").click()
     await result_text(page, "ok")
     await sim_card(page, table)
