@@ -243,45 +243,42 @@ class Dismiss(Command):
     label: ClassVar[str] = "Dismiss"
 
 
-class CloseAfterRound(Command):
+class PitOrder(Command):
+    """A command only the pit gives, about the table rather than the open round."""
+
+    givers: ClassVar[frozenset[str]] = frozenset((PIT,))
+    round_bound: ClassVar[bool] = False
+
+
+class CloseAfterRound(PitOrder):
     command: Literal["close_after_round"] = "close_after_round"
     round: RoundRef | None = None
-    givers: ClassVar[frozenset[str]] = frozenset((PIT,))
-    round_bound: ClassVar[bool] = False
 
 
-class Reopen(Command):
+class Reopen(PitOrder):
     command: Literal["reopen"] = "reopen"
     round: RoundRef | None = None
-    givers: ClassVar[frozenset[str]] = frozenset((PIT,))
-    round_bound: ClassVar[bool] = False
 
 
-class ApproveCorrection(Command):
+class ApproveCorrection(PitOrder):
     command: Literal["approve_correction"] = "approve_correction"
     correction: CorrectionRef
     round: RoundRef | None = None
-    givers: ClassVar[frozenset[str]] = frozenset((PIT,))
-    round_bound: ClassVar[bool] = False
 
 
-class RejectCorrection(Command):
+class RejectCorrection(PitOrder):
     """The pit turns a pending correction down, with the reason the dealer is told."""
 
     command: Literal["reject_correction"] = "reject_correction"
     correction: CorrectionRef
     reason: Reason
     round: RoundRef | None = None
-    givers: ClassVar[frozenset[str]] = frozenset((PIT,))
-    round_bound: ClassVar[bool] = False
 
 
-class AcknowledgeAlert(Command):
+class AcknowledgeAlert(PitOrder):
     command: Literal["acknowledge_alert"] = "acknowledge_alert"
     alert: AlertSeq
     round: RoundRef | None = None
-    givers: ClassVar[frozenset[str]] = frozenset((PIT,))
-    round_bound: ClassVar[bool] = False
 
 
 #: every command, in the order the dealer's help lists them
