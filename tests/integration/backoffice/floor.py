@@ -19,70 +19,23 @@ import psycopg
 from controller.journal import Journal
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.support import waiting
+from tests.support.configs import simulated_shoe, write_table_config
 
 CLI = [sys.executable, "-m", "controller.cli"]
 
-BLACKJACK = """
-[table]
-id = "{id}"
-game = "blackjack"
-preset = "ru6"
-currency = "EUR"
-journal = "{id}.journal"
-
-[limits]
-main = {{ min = 100, max = 100000 }}
-
-[devices.shoe]
-transport = "simulated"
-port = "serial"
-gap_timeout = 2.0
-
-[devices.shoe.simulated]
-seed = {seed}
-
-[mqtt]
-broker = "{broker}"
-insecure = true
-"""
-
-BACCARAT = """
-[table]
-id = "{id}"
-game = "baccarat"
-preset = "standard"
-journal = "{id}.journal"
-
-[limits]
-player = {{ min = 500, max = 1000000 }}
-banker = {{ min = 500, max = 1000000 }}
-tie = {{ min = 100, max = 100000 }}
-
-[devices.shoe]
-transport = "simulated"
-port = "serial"
-gap_timeout = 2.0
-
-[devices.shoe.simulated]
-seed = {seed}
-
-[mqtt]
-broker = "{broker}"
-insecure = true
-"""
+#: each floor table's game and limits (minor units)
+BLACKJACK = ("blackjack", {"main": {"min": 100, "max": 100000}})
+BACCARAT = ("baccarat", {"player": {"min": 500, "max": 1000000}, "banker": {"min": 500, "max": 1000000},
+                         "tie": {"min": 100, "max": 100000}})
 
 
-def table_config(directory: Path, table_id: str, template: str, broker: str, seed: int) -> Path:
-    path = directory / f"{table_id}.toml"
-    text = template.format(id=table_id, broker=broker, seed=seed)
-    try:
-        from controller.config import TableSection
-
-        if "currency" not in TableSection.model_fields:
-            text = text.replace('currency = "EUR"\n', "")
-    except ImportError:
-        text = text.replace('currency = "EUR"\n', "")
-    path.write_text(text)
+def table_config(directory: Path, table_id: str, table: tuple[str, dict[str, Any]], broker: str, seed: int) -> Path:
+    """A floor table on the simulated shoe, its feed on ``broker`` (the suite's one config builder)."""
+    game, limits = table
+    path = write_table_config(directory, game, name=f"{table_id}.toml", table_id=table_id,
+                              journal=f"{table_id}.journal", limits=limits, table={"currency": "EUR"},
+                              devices={"shoe": simulated_shoe(gap_timeout=2.0, seed=seed)},
+                              mqtt={"broker": broker, "insecure": True})
     with Journal(directory / f"{table_id}.journal"):
         pass  # an operator's `croupier init`: the journal exists before the first run
     return path

@@ -26,8 +26,8 @@ def test_report_matches_every_tables_recall_after_a_kill_and_a_database_restart(
     migrate(database)
     office_cfg = floor.office_config(tmp_path)
     journals = {t: tmp_path / f"{t}.journal" for t in TABLES}
-    configs = {t: floor.table_config(tmp_path, t, template, mosquitto.tcp_url(mosquitto.controller), seed)
-               for t, (template, seed) in TABLES.items()}
+    configs = {t: floor.table_config(tmp_path, t, table, mosquitto.tcp_url(mosquitto.controller), seed)
+               for t, (table, seed) in TABLES.items()}
     stored_rounds = "SELECT count(*) FROM rounds"
 
     def count() -> int:
