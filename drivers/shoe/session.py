@@ -33,9 +33,10 @@ port is lost; the session then asks for one with ``RESET``, once the shoe's ``ST
 once every card it counts has come (or ``identify_settle`` after the connect), and again every
 ``identify_timeout``. Until the ``HELLO``, cards are acknowledged and kept, not applied: a
 ``RESET`` clears the shoe's resend queue, so the receiver delivers what it kept once the right
-``HELLO`` comes in answer to that ``RESET`` (one said unasked, as a shoe swapped in on the same
-line powers up, does not vouch for them: they are dropped with one ``refused``), and drops it
-for a wrong one. A shoe still unproven after ``identify_timeout``
+``HELLO`` comes in answer to that ``RESET`` (one said unasked after cards on the same link, as a
+shoe swapped in on the same line powers up, does not vouch for them: they are dropped with one
+``refused``), and drops it for a wrong one. What was kept outlives a link that drops before the
+``HELLO`` (``drivers.shoe.unproven``): acknowledged, it is no longer in the shoe. A shoe still unproven after ``identify_timeout``
 is a ``fault`` (code 91), held exactly like a wrong one.
 """
 
@@ -144,7 +145,8 @@ class Receiver:
 
     # -- inputs
     def connected(self) -> None:
-        """A new link: nothing is delivered until the shoe says HELLO on it."""
+        """A new link: nothing is delivered until the shoe says HELLO on it (what an earlier
+        link kept waits for that HELLO too: it was acknowledged, the shoe has let it go)."""
         self.proven = False
         self._kept.reset()
 
@@ -263,7 +265,7 @@ class Receiver:
             self.proven = True
             self._last_status = None  # this table's shoe: its next STATUS clears any fault
             kept = self._kept.take()
-            if kept and not self._kept.asked:
+            if kept and not (self._kept.asked or self._kept.vouched_unasked):
                 self.stats.refused_frames += len(kept)
                 raws = " ".join(f"{m.TYPE};{m.n}" for m in kept[:8])
                 events.append(Refused(device=self.device, raw=raws, reason=(

@@ -1,5 +1,10 @@
 """What a shoe not proven yet on this link (no ``HELLO`` since it came up) sent: acknowledged
-and kept, never applied, until its ``HELLO`` vouches for it (``drivers.shoe.session``)."""
+and kept, never applied, until its ``HELLO`` vouches for it (``drivers.shoe.session``).
+
+Kept frames outlive the link they came on. They were acknowledged, so the shoe no longer holds
+them: a link that drops before the ``HELLO`` (an adapter bouncing as it is plugged in, opened
+for a moment) must not take them along, or the card is gone from both ends. The next link's
+``HELLO`` vouches for them as for its own."""
 
 from __future__ import annotations
 
@@ -16,16 +21,24 @@ class KeptFrames:
         self.frames: list[Kept] = []
         self.count: int | None = None  # the count in the unproven shoe's last STATUS
         self.asked = False  # a RESET asked this link's shoe for HELLO
+        self.on_this_link = 0  # frames kept since the link came up (the rest came on earlier ones)
 
     def __len__(self) -> int:
         """Frames kept (bounded by ``limit``)."""
         return len(self.frames)
 
     def reset(self) -> None:
-        """A new link: nothing kept, nothing asked."""
-        self.frames.clear()
+        """A new link: nothing asked, no count yet; what earlier links sent is still kept."""
         self.count = None
         self.asked = False
+        self.on_this_link = 0
+
+    @property
+    def vouched_unasked(self) -> bool:
+        """A ``HELLO`` nobody asked for vouches for what is kept only if nothing came on this
+        link before it: said as the shoe came up, it is the link's first word. Said later, a
+        shoe swapped in on the same line may be saying it about another shoe's cards."""
+        return self.on_this_link == 0
 
     def keep(self, msg: codec.Message) -> bool:
         """Keep a card or cut card (a STATUS gives the count); False beyond the bound, where the
@@ -36,6 +49,7 @@ class KeptFrames:
             if len(self.frames) >= self.limit:
                 return False
             self.frames.append(msg)
+            self.on_this_link += 1
         return True
 
     def settled(self, delivered_n: int | None) -> bool:

@@ -127,7 +127,9 @@ async def test_a_replugged_serial_shoe_comes_back_online_every_time(tmp_path: Pa
                         within=within + 1.0, clock=clock)
             for _ in range(rng.randrange(1, 4)):
                 fw.draw()
-            await until(lambda: len(cards()) == len(fw.drawn), f"cards after replug {i}", within=within, clock=clock)
+            await until(lambda: len(cards()) == len(fw.drawn), f"cards after replug {i}", within=within, clock=clock,
+                        describe=lambda: f"drawn {fw.drawn[-4:]}, shoe still holds {fw.pending}, "
+                                         f"{session.stats}, last events {events[-5:]}")
         assert cards() == [(c, n + 1) for n, c in enumerate(fw.drawn)]  # exactly once, in order
         assert count("offline") >= REPLUGS and count("online") == count("offline") + 1
         assert not [e for e in events if e.type in ("lost_card", "refused")]

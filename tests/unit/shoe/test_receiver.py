@@ -285,6 +285,35 @@ def test_an_unproven_link_delivers_nothing_until_the_hello_that_answers_its_rese
     assert r.proven
 
 
+def kept_on_a_link_that_dropped() -> Receiver:
+    """A card acknowledged on a link that dropped before its HELLO, and a new link up."""
+    r = Receiver(identity="SN42")
+    r.new_shoe()
+    r.connected()
+    ev, rep = feed(r, 7, Card("AS", 1))
+    assert ev == [] and rep == [Ack(7)]  # acknowledged: the shoe no longer holds it
+    r.connected()  # the bounce: a new link
+    return r
+
+
+def test_what_a_link_kept_outlives_it_when_it_drops_before_the_hello():
+    """The adapter bounces as it goes in: the host opens the tty for a moment, acknowledges the
+    card dealt while the cable was out (the shoe lets it go) and the tty vanishes before any
+    HELLO. That card used to go with the link, gone from both ends; the next link delivers it."""
+    r = kept_on_a_link_that_dropped()
+    feed(r, 8, Status("READY", 1, "S1"))
+    assert r.unproven_settled  # the card the shoe counts is known: a RESET loses nothing
+    r.asked()
+    ev, _ = feed(r, 1, Hello("CS-1", "1.0", "SN42"))
+    assert cards(ev) == [("AS", 1)] and r.proven
+
+
+def test_a_hello_that_is_a_new_links_first_word_vouches_for_what_earlier_links_kept():
+    r = kept_on_a_link_that_dropped()
+    ev, _ = feed(r, 1, Hello("CS-1", "1.0", "SN42"))  # said as the shoe came up on the new link
+    assert [e.type for e in ev] == ["hello", "card"] and cards(ev) == [("AS", 1)]
+
+
 def test_a_wrong_hello_drops_what_an_unproven_link_sent():
     r = Receiver(identity="SN42")
     r.new_shoe()
