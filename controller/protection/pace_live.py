@@ -13,7 +13,7 @@ from controller.runtime.loop import TableLoop
 from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.holds import WARNING
-from controller.table.pace import pace, seconds
+from controller.table.pace import seconds
 
 CODE: Final = "protection.pace"
 #: between two round closes, the pace is looked at again after this many seconds of the table's clock
@@ -38,7 +38,7 @@ class PaceListener:
             return
         self._looked = at
         core = self.loop.core
-        rate = pace(core.book.records, entry.ts, self.target, self.window_s)["rounds_per_hour"]
+        rate = core.round.close_times.pace(entry.ts, self.target, self.window_s)["rounds_per_hour"]
         if rate is None or core.closing:
             return
         if rate >= self.target:
@@ -62,6 +62,6 @@ def watch_pace(loop: TableLoop, journal: Journal, config: TableConfig) -> PaceLi
     raised = any(entry.kind == inputs.ALERT and entry.payload.get("code") == CODE
                  for entry in journal.entries(after=max(0, journal.last_seq() - REBUILD_ENTRIES)))
     core = loop.core
-    rate = pace(core.book.records, core.ts(), target, listener.window_s)["rounds_per_hour"]
+    rate = core.round.close_times.pace(core.ts(), target, listener.window_s)["rounds_per_hour"]
     listener.raised = raised and target is not None and rate is not None and rate < target
     return listener

@@ -346,7 +346,7 @@ class TableCore:
         self.emit(Record(inputs.ROUND_CLOSED, record, self.round_id))
         self.emit(Gate(locked=True))
         self.book.closed(record)
-        self.round.closed()
+        self.round.closed(record["closed"])
         self.changed()
         self.shoe_device.round_closed(self.adapter.new_shoe_every_round)
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from controller.games.base import ExpectKind
+from controller.table.corrections import CORRECTABLE_ROUNDS
 from controller.table.games.base import Engine
+from controller.table.pace import CloseTimes
 from controller.table.phases import BETTING, IDLE, PLAYING, SETTLING
 
 
@@ -26,6 +28,8 @@ class RoundBook:
     shoe_round: int = 0
     #: a ``Draw`` effect is out and its ``draw`` input not yet in
     draw_requested: bool = False
+    #: when the last rounds closed, as many as are kept for corrections: what the pace counts
+    close_times: CloseTimes = field(default_factory=lambda: CloseTimes(CORRECTABLE_ROUNDS))
 
     def open(self, table_id: str, engine: Engine, opened: str, dealer: str | None, shoe_round: int) -> str:
         self.rounds += 1
@@ -52,7 +56,9 @@ class RoundBook:
         if self.engine is not None and self.phase != IDLE:
             self.burned += cards
 
-    def closed(self) -> None:
+    def closed(self, at: str) -> None:
+        """The open round closed at ``at`` (its journal ``ts``)."""
+        self.close_times.closed(at)
         self.engine = None
         self.round_id = None
         self.phase = IDLE

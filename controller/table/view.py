@@ -10,8 +10,8 @@ from controller.table.corrections import CorrectionBook
 from controller.table.games.base import Engine, GameAdapter
 from controller.table.health import DeviceHealth
 from controller.table.holds import Hold
-from controller.table.pace import pace
 from controller.table.phases import SETTLING
+from controller.table.rounds import RoundBook
 from controller.table.shoe_device import ShoeState
 
 
@@ -54,6 +54,8 @@ class ViewedTable(Protocol):
     def alerts_open(self) -> dict[int, dict[str, Any]]: ...
     @property
     def book(self) -> CorrectionBook: ...
+    @property
+    def round(self) -> RoundBook: ...
     @property
     def pace_goal(self) -> tuple[int | None, int]: ...
     def ts(self) -> str: ...
@@ -107,7 +109,7 @@ def state(core: ViewedTable) -> dict[str, Any]:
         "devices": {d: dict(h) for d, h in core.devices.items()},
         "alerts_open": [dict(a) for _, a in sorted(core.alerts_open.items())],
         "corrections_pending": core.book.pending(),
-        "pace": pace(core.book.records, core.ts(), core.pace_goal[0] or core.adapter.pace_target, core.pace_goal[1]),
+        "pace": core.round.close_times.pace(core.ts(), core.pace_goal[0] or core.adapter.pace_target, core.pace_goal[1]),
     }
 
 
