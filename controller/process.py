@@ -54,11 +54,11 @@ class FeedListener:
 
     def on_prompt(self, prompt: str, core: TableCore) -> None:
         self.feed.set_prompt({"text": prompt, "round": core.round_id})
-        self.feed.set_state(core.state())
+        self.feed.set_state(core.state)  # built when sent: most are replaced before
 
     def on_state(self, core: TableCore) -> None:
         """The prompt is the same but the pit's view changed (open alerts, corrections)."""
-        self.feed.set_state(core.state())
+        self.feed.set_state(core.state)
 
 
 async def run_table(

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from itertools import islice
 from typing import Any
 
@@ -126,16 +127,25 @@ class Feed:
         """New journal entries are waiting."""
         self._wake.set()
 
-    def set_state(self, state: dict[str, Any]) -> None:
+    def set_state(self, state: dict[str, Any] | Callable[[], dict[str, Any]]) -> None:
         """The retained ``state``, stamped with the journal's head (seq and chain hash): a witness
-        outside the table against which a rewritten journal no longer verifies."""
+        outside the table against which a rewritten journal no longer verifies. Given how to
+        build it (the table hands one on every change of its prompt, and most are replaced
+        before they are sent), it is built and stamped only when sent."""
+        if callable(state):
+            build = state
+            self._snapshot(self.topics.state, lambda: self._stamped(build()))
+        else:
+            self._snapshot(self.topics.state, self._stamped(state))
+
+    def _stamped(self, state: dict[str, Any]) -> dict[str, Any]:
         seq, digest = self.journal.head()
-        self._snapshot(self.topics.state, {**state, "journal": {"seq": seq, "hash": digest}})
+        return {**state, "journal": {"seq": seq, "hash": digest}}
 
     def set_prompt(self, prompt: dict[str, Any]) -> None:
         self._snapshot(self.topics.prompt, prompt)
 
-    def _snapshot(self, topic: str, body: dict[str, Any]) -> None:
+    def _snapshot(self, topic: str, body: dict[str, Any] | Callable[[], dict[str, Any]]) -> None:
         self._snapshots.put(topic, body, self._round, utc_now())
         self._wake.set()
 
