@@ -337,7 +337,7 @@ class TableCore:
     def close(self, status: str, settlements: list[Any], **more: Any) -> None:
         """Close the open round; ``more`` joins its outcome (a void's summary)."""
         assert self.engine is not None and self.round_id is not None
-        outcome = {**self.engine.outcome(), "burned": list(self.burned), **more}
+        outcome = {**self.engine.outcome().record(), "burned": list(self.burned), **more}  # dumped once
         record = round_record(
             table=self.table_id, round_id=self.round_id, game=self.adapter.game, opened=self.opened,
             closed=self.ts(), status=status, outcome=outcome, settlements=settlements,
