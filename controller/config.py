@@ -12,6 +12,7 @@ import difflib
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
@@ -22,6 +23,15 @@ from controller.mqtt_config import Mqtt  # the [mqtt] section: broker, TLS, secr
 
 class ConfigError(ValueError):
     """The config file cannot run a table; the message names the file and the key."""
+
+
+def iana_zone(value: str, what: str) -> str:
+    """``value`` if it names an IANA time zone, else a ValueError that says what ``what`` needs."""
+    try:
+        ZoneInfo(value)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError(f"{what}: {value!r} is not an IANA time zone (e.g. \"Europe/Riga\")") from None
+    return value
 
 
 class _Strict(BaseModel):
@@ -40,6 +50,13 @@ class TableSection(_Strict):
     currency: str = Field(default="EUR", pattern=r"^[A-Z]{3}$")
     #: digits of the minor unit (2: 1250 minor units are shown as 12.50)
     currency_digits: int = Field(default=2, ge=0, le=3)
+    #: the table's local time zone (IANA), for the times its console shows; None: the table PC's
+    time_zone: str | None = None
+
+    @field_validator("time_zone")
+    @classmethod
+    def _zone(cls, value: str | None) -> str | None:
+        return None if value is None else iana_zone(value, "time_zone")
 
     @field_validator("game")
     @classmethod

@@ -37,11 +37,10 @@ import tomllib
 from datetime import time
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from controller.config import MetricsSection
+from controller.config import MetricsSection, iana_zone
 from controller.mqtt_config import Mqtt
 
 DATABASE_ENV = "CROUPIER_DATABASE_URL"
@@ -84,11 +83,7 @@ class BackofficeSection(_Strict):
     @field_validator("timezone")
     @classmethod
     def _zone(cls, value: str) -> str:
-        try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"timezone: {value!r} is not an IANA time zone (e.g. \"Europe/Riga\")") from None
-        return value
+        return iana_zone(value, "timezone")
 
     @field_validator("shifts")
     @classmethod

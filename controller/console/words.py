@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from controller.cards import cards_text
 from controller.commands.models import BY_NAME
@@ -42,9 +43,9 @@ def hold_prompt(hold: Mapping[str, Any]) -> str:
     return f"{said} — {ways_out(hold.get('options') or [])}"
 
 
-def local_time(stamp: Any) -> str:
-    """An ISO timestamp as the table's local date and 24-hour time (``2026-12-02 14:05:09``);
-    anything else as the empty string."""
+def local_time(stamp: Any, zone: str | None = None) -> str:
+    """An ISO timestamp as the table's local date and 24-hour time (``2026-12-02 14:05:09``) in
+    ``zone`` (IANA; None: the table PC's own); anything else as the empty string."""
     if not isinstance(stamp, str) or not stamp:
         return ""
     try:
@@ -52,17 +53,17 @@ def local_time(stamp: Any) -> str:
     except ValueError:
         return ""
     if moment.tzinfo is not None:
-        moment = moment.astimezone()  # the table PC's own zone
+        moment = moment.astimezone(ZoneInfo(zone) if zone else None)
     return moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def recall_round(record: Mapping[str, Any]) -> dict[str, Any]:
+def recall_round(record: Mapping[str, Any], zone: str | None = None) -> dict[str, Any]:
     """A closed round as the console's recall shows it: the record's fields the page needs, the
     outcome as text lines (cards with suits), the close time in local 24-hour time."""
     return {
         "round": record.get("round"),
         "status": record.get("status"),
-        "closed": local_time(record.get("closed")),
+        "closed": local_time(record.get("closed"), zone),
         "dealer": record.get("dealer"),
         "lines": outcome_lines(record),
         "bets": [{"box": b.get("box"), "hand": b.get("hand", 1), "kind": b.get("kind"), "player": b.get("player") or "",

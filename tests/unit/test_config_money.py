@@ -53,3 +53,10 @@ def test_croupier_run_says_it_in_one_line(tmp_path):
     run = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--rounds", "1"],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1 and "minor units" in run.stderr
+
+
+def test_a_table_time_zone_is_an_iana_zone_or_refused_naming_the_key(tmp_path):
+    assert load(_write(tmp_path, "min = 500, max = 100000", 'time_zone = "Europe/Riga"')).table.time_zone == "Europe/Riga"
+    assert load(_write(tmp_path, "min = 500, max = 100000")).table.time_zone is None  # the table PC's own
+    with pytest.raises(ConfigError, match=r"time_zone: 'Riga' is not an IANA time zone"):
+        load(_write(tmp_path, "min = 500, max = 100000", 'time_zone = "Riga"'))

@@ -52,6 +52,13 @@ def test_recall_is_text_with_suits_and_local_24_hour_time() -> None:
     assert local_time("not a time") == "" and local_time(None) == ""
 
 
+def test_times_are_in_the_tables_own_zone_when_it_names_one() -> None:
+    """A table PC kept on UTC still shows the dealer the table's local time, 24 h."""
+    assert recall_round(RECORD, "Europe/Riga")["closed"] == "2026-12-02 15:05:09"  # UTC+2 in winter
+    assert local_time("2026-07-01T22:30:00Z", "Europe/Riga") == "2026-07-02 01:30:00"  # summer time, next day
+    assert local_time("2026-12-02T13:05:09Z", "America/New_York") == "2026-12-02 08:05:09"
+
+
 def test_an_empty_hand_has_no_total() -> None:
     (dealer,) = BlackjackView().house(BlackjackRound(BlackjackRules()).outcome())  # no card dealt yet
     assert dealer["total"] is None
