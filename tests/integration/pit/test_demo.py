@@ -57,7 +57,8 @@ async def test_the_demo_serves_the_pit_and_live_consoles(chromium: Any, tmp_path
         await shot(console, "demo-console-rl-eu-1280x800")
         # the roulette table's view: rounds settled by now, statistics against the house edge
         await pit.goto(demo.pit_url + "table/rl-eu")
-        await pit.wait_for_selector("#rounds tbody tr", timeout=30_000)
+        # a settled round's row (the empty table's "No rounds yet." is a row too)
+        await pit.locator("#rounds tbody tr", has_text="rl-eu-0").first.wait_for(timeout=30_000)
         assert "2.70 %" in await pit.locator("#stats .edge").inner_text()
         await readme_shot(pit, "pit-table")  # the README's: a demo table's rounds, boards and statistics
     finally:
