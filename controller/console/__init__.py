@@ -68,6 +68,7 @@ async def start_console(loop: TableLoop, config: TableConfig, accounts: Accounts
     host = host if host is not None else config.console.host
     port = port if port is not None else config.console.port
     hub = ConsoleHub(loop, currency=config.table.currency, digits=config.table.currency_digits,
+                     time_zone=config.table.time_zone,
                      clock=clock or asyncio.get_running_loop().time)
     panel = ShoePanel(simulator) if simulator is not None else None
     if panel is not None:

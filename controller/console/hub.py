@@ -74,11 +74,12 @@ class _Pending:
 class ConsoleHub:
     """A ``TableLoop`` listener serving every open console page of one table."""
 
-    def __init__(self, loop: TableLoop, *, currency: str = "EUR", digits: int = 2,
+    def __init__(self, loop: TableLoop, *, currency: str = "EUR", digits: int = 2, time_zone: str | None = None,
                  clock: Callable[[], float] | None = None, tick: float = 1.0) -> None:
         self.loop = loop
         self.core: TableCore = loop.core
         self.currency, self.digits = currency, digits
+        self.time_zone = time_zone  # the table's (IANA; None: the table PC's own), for the times shown
         self.clock = clock or time.monotonic
         self.tick = tick
         self.pages: dict[str, Page] = {}
@@ -124,7 +125,7 @@ class ConsoleHub:
 
     # ------------------------------------------------------------------ snapshots
     def snapshot(self) -> dict[str, Any]:
-        view = table_view(self.core, currency=self.currency, digits=self.digits)
+        view = table_view(self.core, currency=self.currency, digits=self.digits, time_zone=self.time_zone)
         now = self.clock()
         view["devices"] = self.device_status.lines(self.core.devices, now)
         view["offline"] = [d["name"] for d in view["devices"] if not d["online"]]

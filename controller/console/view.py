@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.boards import boards_for
-from controller.console.words import hold_prompt, hold_view
+from controller.console.words import hold_prompt, hold_view, local_clock, suits_in
 from controller.games.base import Expect
 from controller.table.core import TableCore
 
@@ -62,7 +62,7 @@ def _positions(core: TableCore) -> tuple[list[dict[str, Any]], list[dict[str, An
     return boxes, [dict(h) for h in view.house(outcome)]
 
 
-def table_view(core: TableCore, *, currency: str = "EUR", digits: int = 2) -> dict[str, Any]:
+def table_view(core: TableCore, *, currency: str = "EUR", digits: int = 2, time_zone: str | None = None) -> dict[str, Any]:
     """Everything the page shows except devices' "last seen" and the actions (added by the hub)."""
     engine = core.engine
     view = core.adapter.view
@@ -86,7 +86,9 @@ def table_view(core: TableCore, *, currency: str = "EUR", digits: int = 2) -> di
         "spin": view.spin(engine) if engine is not None else None,
         "shoe": {"number": shoe.number, "id": shoe.shoe_id, "dealt": shoe.last_n, "cut_seen": shoe.cut_seen,
                  "burn_left": shoe.burn_left, "needs_new": shoe.needs_new} if core.adapter.uses_shoe else None,
-        "alerts": [dict(a) for _, a in sorted(core.alerts_open.items())],
+        "alerts": [{**a, "message": suits_in(str(a.get("message") or "")),
+                    "time": local_clock(core.alert_book.raised.get(seq), time_zone)}
+                   for seq, a in sorted(core.alerts_open.items())],
         "history": view.history(list(core.records.values()), core.shoe.shoe_id),
         "boards": boards_for(list(core.records.values())),
         "limits": {k: v.model_dump() for k, v in core.rules.limits.items()},

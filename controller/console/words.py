@@ -43,18 +43,28 @@ def hold_prompt(hold: Mapping[str, Any]) -> str:
     return f"{said} — {ways_out(hold.get('options') or [])}"
 
 
-def local_time(stamp: Any, zone: str | None = None) -> str:
-    """An ISO timestamp as the table's local date and 24-hour time (``2026-12-02 14:05:09``) in
-    ``zone`` (IANA; None: the table PC's own); anything else as the empty string."""
+def _local(stamp: Any, zone: str | None) -> datetime | None:
+    """An ISO timestamp in ``zone`` (IANA; None: the table PC's own), None if it is not one."""
     if not isinstance(stamp, str) or not stamp:
-        return ""
+        return None
     try:
         moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
     except ValueError:
-        return ""
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(ZoneInfo(zone) if zone else None)
-    return moment.strftime("%Y-%m-%d %H:%M:%S")
+        return None
+    return moment.astimezone(ZoneInfo(zone) if zone else None) if moment.tzinfo is not None else moment
+
+
+def local_time(stamp: Any, zone: str | None = None) -> str:
+    """An ISO timestamp as the table's local date and 24-hour time (``2026-12-02 14:05:09``) in
+    ``zone`` (IANA; None: the table PC's own); anything else as the empty string."""
+    moment = _local(stamp, zone)
+    return moment.strftime("%Y-%m-%d %H:%M:%S") if moment is not None else ""
+
+
+def local_clock(stamp: Any, zone: str | None = None) -> str:
+    """The same as the 24-hour time of day alone (``14:05:09``): what happened during the shift."""
+    moment = _local(stamp, zone)
+    return moment.strftime("%H:%M:%S") if moment is not None else ""
 
 
 def recall_round(record: Mapping[str, Any], zone: str | None = None) -> dict[str, Any]:

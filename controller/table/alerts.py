@@ -27,6 +27,8 @@ class AlertBook:
     open: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: alert seq -> who acknowledged it
     acknowledged: dict[int, str] = field(default_factory=dict)
+    #: open alert seq -> when it was raised (its journal ``ts``): the console shows it
+    raised: dict[int, str] = field(default_factory=dict)
 
     def written(self, entry: Entry) -> bool:
         """Take note of an output entry; True when the open alerts changed."""
@@ -38,6 +40,7 @@ class AlertBook:
         p = entry.payload
         self.open[entry.seq] = {"seq": entry.seq, "code": p.get("code"), "message": p.get("message"),
                                 "round": entry.round_id}
+        self.raised[entry.seq] = entry.ts
         return True
 
     def acknowledge(self, seq: Any, sender: str) -> None:
@@ -49,3 +52,4 @@ class AlertBook:
                           f"alert {seq} was acknowledged already by {self.acknowledged[seq]}")
         self.acknowledged[seq] = sender
         self.open.pop(seq, None)
+        self.raised.pop(seq, None)

@@ -354,7 +354,8 @@ function renderFooter(v) {
   // in place: an alert still open keeps its element (and its Acknowledge button)
   setText($("alerts-title"), `Open alerts (${v.alerts.length})`);
   keyed($("alert-list"), v.alerts, (a) => a.seq, (a) =>
-    el("div", { class: "alert", "data-alert": a.seq, "data-code": a.code }, sentence(a.message), " ",
+    el("div", { class: "alert", "data-alert": a.seq, "data-code": a.code },
+      a.time ? [el("time", { class: "alert-time", text: a.time }), " "] : null, sentence(a.message), " ",
       role === "pit_boss" ? el("button", { "aria-label": `acknowledge: ${a.message}`,
         onclick: () => send("acknowledge_alert", { alert: a.seq }) }, "Acknowledge") : ""));
   if (typeof Boards !== "undefined") Boards.render($("boards"), v.boards); // the result boards (controller/web/static/boards.js)

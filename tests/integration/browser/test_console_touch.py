@@ -3,8 +3,10 @@ under the finger stays the same element while the table pushes updates."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from controller.console.words import local_clock
 from tests.integration.browser.conftest import long_press, signed_in, until
 from tests.integration.browser.test_console_play import BLACKJACK_SHOE, sim_card
 from tests.integration.browser.test_console_procedures import deal_to_decision
@@ -44,6 +46,12 @@ async def test_a_long_press_on_acknowledge_registers_across_updates(chromium: An
     await sim_card(dealer, table)  # TD leaves the shoe while box 1 decides: the table holds, an error alert opens
     assert table.core.alerts_open
     (seq,) = list(table.core.alerts_open)
+    shown = dealer.locator(f"#alert-list [data-alert='{seq}'] time")
+    await shown.wait_for()
+    assert await shown.inner_text() == local_clock(table.core.alert_book.raised[seq])  # when it was raised, 24 h
+    assert re.fullmatch(r"\d\d:\d\d:\d\d", await shown.inner_text())
+    said = await dealer.locator(f"#alert-list [data-alert='{seq}']").inner_text()
+    assert "10♦" in said and "TD" not in said  # the card as the felt shows it
     pit = await signed_in(chromium, table.url, "petra", touch=True)
     button = f"#alert-list [data-alert='{seq}'] button"
     assert await long_press(pit, button, 1500, update=lambda: table.server.hub.on_state(table.core))

@@ -6,7 +6,7 @@ import re
 from datetime import UTC, datetime
 
 from controller.console.devices import DeviceStatus
-from controller.console.words import hold_prompt, local_time, recall_round, suits_in
+from controller.console.words import hold_prompt, local_clock, local_time, recall_round, suits_in
 from controller.games.blackjack.engine import BlackjackRound
 from controller.games.blackjack.rules import BlackjackRules
 from controller.table.games.views.blackjack import BlackjackView
@@ -57,6 +57,8 @@ def test_times_are_in_the_tables_own_zone_when_it_names_one() -> None:
     assert recall_round(RECORD, "Europe/Riga")["closed"] == "2026-12-02 15:05:09"  # UTC+2 in winter
     assert local_time("2026-07-01T22:30:00Z", "Europe/Riga") == "2026-07-02 01:30:00"  # summer time, next day
     assert local_time("2026-12-02T13:05:09Z", "America/New_York") == "2026-12-02 08:05:09"
+    assert local_clock("2026-12-02T13:05:09.120Z", "Europe/Riga") == "15:05:09"  # an alert's time of day
+    assert local_clock(None) == "" and local_clock("soon") == ""
 
 
 def test_an_empty_hand_has_no_total() -> None:
