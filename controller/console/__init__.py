@@ -74,7 +74,7 @@ async def start_console(loop: TableLoop, config: TableConfig, accounts: Accounts
     if panel is not None:
         hub.extras["simulator"] = panel.status
     hub.extras.update(loop.core.adapter.view.console_extras(loop))
-    app = console_app(hub, accounts, config.journal_path, panel, time_zone=config.table.time_zone)
+    app = console_app(hub, accounts, config.journal_path, panel)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

@@ -56,9 +56,8 @@ def _refused(status: int, message: str, retry_after: float = 0.0) -> JSONRespons
 
 
 def console_app(hub: ConsoleHub, accounts: Accounts, journal_path: str | Path,
-                simulator: Any = None, signin: SignInGuard | None = None, time_zone: str | None = None) -> WebGuard:
-    """The app of one table's console, behind its guard; times are shown in ``time_zone``
-    (the table's, IANA; None: the table PC's own)."""
+                simulator: Any = None, signin: SignInGuard | None = None) -> WebGuard:
+    """The app of one table's console, behind its guard (times in the hub's ``time_zone``)."""
     cookie = cookie_name(str(hub.core.table_id))
     guard = signin or SignInGuard(accounts)
     #: session token -> its open sockets, closed when it signs out
@@ -119,7 +118,7 @@ def console_app(hub: ConsoleHub, accounts: Accounts, journal_path: str | Path,
             return JSONResponse({"ok": False, "message": "recall is available between rounds or while the table holds"},
                                 status_code=409)
         rounds = await asyncio.to_thread(recall, journal_path, last=10)
-        return JSONResponse({"ok": True, "recall": True, "rounds": [recall_round(r, time_zone) for r in rounds[::-1]]})
+        return JSONResponse({"ok": True, "recall": True, "rounds": [recall_round(r, hub.time_zone) for r in rounds[::-1]]})
 
     async def socket(websocket: WebSocket) -> None:
         session = _session(accounts, websocket.cookies.get(cookie))
