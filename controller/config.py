@@ -29,8 +29,9 @@ def iana_zone(value: str, what: str) -> str:
     """``value`` if it names an IANA time zone, else a ValueError that says what ``what`` needs."""
     try:
         ZoneInfo(value)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"{what}: {value!r} is not an IANA time zone (e.g. \"Europe/Riga\")") from None
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: a name the file system refuses
+        shown = value if len(value) <= 64 else value[:64] + "..."
+        raise ValueError(f"{what}: {shown!r} is not an IANA time zone (e.g. \"Europe/Riga\")") from None
     return value
 
 

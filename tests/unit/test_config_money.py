@@ -60,3 +60,7 @@ def test_a_table_time_zone_is_an_iana_zone_or_refused_naming_the_key(tmp_path):
     assert load(_write(tmp_path, "min = 500, max = 100000")).table.time_zone is None  # the table PC's own
     with pytest.raises(ConfigError, match=r"time_zone: 'Riga' is not an IANA time zone"):
         load(_write(tmp_path, "min = 500, max = 100000", 'time_zone = "Riga"'))
+    for hostile in ("../../etc/passwd", "Europe", "x" * 100_000):  # a path, a folder of zones, a huge name
+        with pytest.raises(ConfigError, match=r"time_zone: .* is not an IANA time zone") as caught:
+            load(_write(tmp_path, "min = 500, max = 100000", f'time_zone = "{hostile}"'))
+        assert len(str(caught.value)) < 400  # named, not echoed whole
