@@ -9,6 +9,7 @@ the protocol cannot express (a mode out of range, a malformed setting key).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -244,42 +245,66 @@ def parse_line(raw: bytes | str) -> WheelMessage:
 
 def _parse(text: str) -> WheelMessage:
     if not text.startswith("*"):
-        if len(text) == 2:
-            number = _number(text)
-            if number is not None:
-                return WinningNumber(number)
-        return Unknown(text)
+        number = _number(text) if len(text) == 2 else None
+        return WinningNumber(number) if number is not None else Unknown(text)
     if m := _STATUS.fullmatch(text):
-        state, spin, win, flags, speed, direction = m.groups()
-        if int(spin) > 256:
-            return Unknown(text, "spin out of range")
-        return Status(int(state), int(spin), _number(win), int(flags, 16), int(speed), int(direction))
-    head, _, rest = text[:2], text[2:3], text[3:]
+        return _status(text, m)
     if text[2:3] not in ("", " "):
         return Unknown(text)
     fixed = _FIXED.get(text)
     if fixed is not None:
         return fixed
-    if head == "*S" and rest.strip():
-        return Version(rest)
-    if head == "*V" and rest.strip():
-        return Banner(rest)
-    if head == "*o" and rest.isdigit() and len(rest) <= 5:
-        return ModeReply(int(rest))
-    if head == "*F" and rest.isdigit() and len(rest) <= 3:
-        return SelfTest(int(rest))
-    if head == "*O":
-        parts = rest.split(" ")
-        if len(parts) == 4 and all(p.isdigit() for p in parts) and parts[0] in tuple("123456") and parts[1] in ("0", "1"):
-            return Operating(int(parts[0]), parts[1] == "1", int(parts[2]), int(parts[3]))
-        return Unknown(text)
     if m := _CLOCK.fullmatch(text):
         return WheelClock(datetime.strptime(m.group(1), "%H:%M:%S - %d/%m/%y"))
-    if head == "*T":
-        parts = rest.split(" ")
-        if len(parts) >= 2 and parts[0] in SETTING_KEYS and all(_TOKEN.fullmatch(p) for p in parts[1:]):
-            return Setting(parts[0], tuple(parts[1:]))
-    return Unknown(text)
+    by_head = _BY_HEAD.get(text[:2])
+    reply = by_head(text[3:]) if by_head is not None else None
+    return Unknown(text) if reply is None else reply
+
+
+def _status(text: str, m: re.Match[str]) -> WheelMessage:
+    state, spin, win, flags, speed, direction = m.groups()
+    if int(spin) > 256:
+        return Unknown(text, "spin out of range")
+    return Status(int(state), int(spin), _number(win), int(flags, 16), int(speed), int(direction))
+
+
+def _operating(rest: str) -> Operating | None:
+    parts = rest.split(" ")
+    if len(parts) == 4 and all(p.isdigit() for p in parts) and parts[0] in tuple("123456") and parts[1] in ("0", "1"):
+        return Operating(int(parts[0]), parts[1] == "1", int(parts[2]), int(parts[3]))
+    return None
+
+
+def _setting(rest: str) -> Setting | None:
+    parts = rest.split(" ")
+    if len(parts) >= 2 and parts[0] in SETTING_KEYS and all(_TOKEN.fullmatch(p) for p in parts[1:]):
+        return Setting(parts[0], tuple(parts[1:]))
+    return None
+
+
+def _digits(rest: str, most: int) -> int | None:
+    return int(rest) if rest.isdigit() and len(rest) <= most else None
+
+
+def _mode(rest: str) -> ModeReply | None:
+    mode = _digits(rest, 5)
+    return None if mode is None else ModeReply(mode)
+
+
+def _self_test(rest: str) -> SelfTest | None:
+    result = _digits(rest, 3)
+    return None if result is None else SelfTest(result)
+
+
+#: the reply a line's two-character head announces, read from the rest after its space (None: malformed)
+_BY_HEAD: dict[str, Callable[[str], Reply | None]] = {
+    "*S": lambda rest: Version(rest) if rest.strip() else None,
+    "*V": lambda rest: Banner(rest) if rest.strip() else None,
+    "*o": _mode,
+    "*F": _self_test,
+    "*O": _operating,
+    "*T": _setting,
+}
 
 
 _FIXED: dict[str, Reply] = {
