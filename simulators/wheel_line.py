@@ -107,18 +107,8 @@ class WheelLine:
         match cmd:
             case codec.Poll():
                 return self.status().line()
-            case codec.Power(on=True):
-                if self.state != 6:
-                    return "*P NO"
-                self._power_on(self.timings.power_up)
-                return "*P OK"
-            case codec.Power(on=False):
-                if self.state == 6:
-                    return "*P NO"
-                if self._run is not None and not self._run.done():
-                    self._run.cancel()
-                    self._run = self._spawn(self._spin_down())
-                return "*P OK"
+            case codec.Power(on=on):
+                return self._power(on)
             case codec.StartGame():
                 self._start.set()
                 return "*u OK"
@@ -132,10 +122,7 @@ class WheelLine:
             case codec.SetMode(mode=None):
                 return codec.ModeReply(self.mode).line()
             case codec.SetMode(mode=int() as mode):
-                if self.state not in IDLE:
-                    return codec.ModeReply(None).line()
-                self.mode = mode
-                return codec.ModeReply(mode).line()
+                return self._set_mode(mode)
             case codec.GetOperating():
                 return codec.Operating(self.state, True, int(self.settings.get("h", "60")), self.mode).line()
             case codec.RunSelfTest():
@@ -145,20 +132,39 @@ class WheelLine:
                 return None
             case codec.GetClock():
                 return codec.WheelClock(self.wall().replace(microsecond=0)).line()
-            case codec.SetSetting(key=key, value=None):
-                if key not in self.settings:
-                    return "*T NO"
-                return codec.Setting(key, tuple(self.settings[key].split(" "))).line()
-            case codec.SetSetting(key=key, value=str() as value):
-                if key == "z":
-                    if value not in ("37", "38") or self.state not in IDLE:
-                        return "*T NO"
-                    self.pockets = int(value)
-                self.settings[key] = value
-                return "*T OK"
+            case codec.SetSetting(key=key, value=value):
+                return self._setting(key, value)
         if text.startswith("*"):
             return f"*{text[1:2] or ' '} NO"
         return None
+
+    def _power(self, on: bool) -> str:
+        """``*P 1`` powers a wheel that is off; ``*P 0`` spins a running one down."""
+        if on == (self.state != 6):
+            return "*P NO"
+        if on:
+            self._power_on(self.timings.power_up)
+        elif self._run is not None and not self._run.done():
+            self._run.cancel()
+            self._run = self._spawn(self._spin_down())
+        return "*P OK"
+
+    def _set_mode(self, mode: int) -> str:
+        if self.state not in IDLE:
+            return codec.ModeReply(None).line()
+        self.mode = mode
+        return codec.ModeReply(mode).line()
+
+    def _setting(self, key: str, value: str | None) -> str:
+        """A setting read back (``value`` None) or written; the pocket count only while idle."""
+        if value is None:
+            return codec.Setting(key, tuple(self.settings[key].split(" "))).line() if key in self.settings else "*T NO"
+        if key == "z":
+            if value not in ("37", "38") or self.state not in IDLE:
+                return "*T NO"
+            self.pockets = int(value)
+        self.settings[key] = value
+        return "*T OK"
 
     async def _self_test(self) -> None:
         await self.clock.sleep(self.timings.self_test)
