@@ -84,25 +84,34 @@ def _chip(kind: str, w: Wheel, balls: int, first_four: bool) -> Chip:
             raise BetRefused("roulette.offered", f"{head} is not offered at this table")
         return Chip(head, frozenset(_FIXED[head].split("-")), head)
     if head in ("both_any", "both_on"):
-        if balls != 2:
-            raise BetRefused("roulette.offered", f"{head} is a double-ball bet")
-        if head == "both_any" and not tail:
-            return Chip(head, w.pockets, head)
-        if head == "both_on" and tail in w.pockets:
-            return Chip(head, frozenset({tail}), kind)
+        chip = _double_ball_chip(kind, head, tail, w, balls)
+        if chip is not None:
+            return chip
     if head in _SIZES and tail:
-        numbers = tail.split("-")
-        unknown = [p for p in numbers if p not in w.pockets]
-        if unknown:
-            raise BetRefused(
-                "roulette.pocket", f"{', '.join(unknown)} is not a pocket of the {w.kind.value} wheel"
-            )
-        covered = frozenset(numbers)
-        if len(covered) != len(numbers) or len(covered) != _SIZES[head]:
-            raise BetRefused(
-                "roulette.shape", f"a {head} covers {_SIZES[head]} different numbers, not {tail!r}"
-            )
-        if head != "straight" and covered not in w.shapes[head]:
-            raise BetRefused("roulette.shape", f"{tail} is not a {head} on the {w.kind.value} layout")
-        return Chip(head, covered, f"{head}:{'-'.join(sorted(covered, key=sort_key))}")
+        return _inside_chip(head, tail, w)
     raise BetRefused("roulette.kind", f"not a roulette bet: {kind!r}")
+
+
+def _double_ball_chip(kind: str, head: str, tail: str, w: Wheel, balls: int) -> Chip | None:
+    """Double Ball's own bets: both balls anywhere (``both_any``) or both on one number (``both_on:17``)."""
+    if balls != 2:
+        raise BetRefused("roulette.offered", f"{head} is a double-ball bet")
+    if head == "both_any" and not tail:
+        return Chip(head, w.pockets, head)
+    if head == "both_on" and tail in w.pockets:
+        return Chip(head, frozenset({tail}), kind)
+    return None
+
+
+def _inside_chip(head: str, tail: str, w: Wheel) -> Chip:
+    """An inside bet (``split:17-20``): its numbers are pockets of this wheel and a shape of its layout."""
+    numbers = tail.split("-")
+    unknown = [p for p in numbers if p not in w.pockets]
+    if unknown:
+        raise BetRefused("roulette.pocket", f"{', '.join(unknown)} is not a pocket of the {w.kind.value} wheel")
+    covered = frozenset(numbers)
+    if len(covered) != len(numbers) or len(covered) != _SIZES[head]:
+        raise BetRefused("roulette.shape", f"a {head} covers {_SIZES[head]} different numbers, not {tail!r}")
+    if head != "straight" and covered not in w.shapes[head]:
+        raise BetRefused("roulette.shape", f"{tail} is not a {head} on the {w.kind.value} layout")
+    return Chip(head, covered, f"{head}:{'-'.join(sorted(covered, key=sort_key))}")
