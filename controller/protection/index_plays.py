@@ -66,6 +66,27 @@ def _hard_total(cards: list[str]) -> int | None:
     return total
 
 
+INSURANCE_ACTIONS = frozenset({"insurance", "even_money", "no_insurance", "no_even_money"})
+
+
+def _hands(outcome: dict[str, Any]) -> dict[tuple[Any, Any], list[str]]:
+    """Each hand's cards in a blackjack round's outcome, by (box, hand)."""
+    return {(b.get("box"), h.get("hand")): h.get("cards") or [] for b in outcome.get("boxes") or []
+            for h in b.get("hands") or []}
+
+
+def _index_for(cards: list[str], drawn: int, up: str) -> Index | None:
+    """The index play of the decision taken on a hand's first ``2 + drawn`` cards against ``up``
+    (None: no index for that situation, or a double offered on no more than two cards)."""
+    if len(cards) < 2 + drawn:
+        return None
+    total = _hard_total(cards[: 2 + drawn])
+    index = _BY_SITUATION.get((total, up)) if total is not None else None
+    if index is None or (index.deviation == "double" and drawn):
+        return None
+    return index
+
+
 @dataclass
 class IndexPlays:
     """Fed each decision with the true count when it was taken (``decision``), and each closed
@@ -84,27 +105,21 @@ class IndexPlays:
         if not dealer or not isinstance(dealer[0], str):
             return
         up = "T" if dealer[0][0] in "TJQK" else dealer[0][0]
-        hands = {(b.get("box"), h.get("hand")): h.get("cards") or [] for b in outcome.get("boxes") or []
-                 for h in b.get("hands") or []}
+        hands = _hands(outcome)
         split_boxes = {box for box, hand in hands if isinstance(hand, int) and hand > 1}
         taken: dict[tuple[int, int], int] = {}
         for player, box, hand, action, count in decisions:
-            cards = hands.get((box, hand))
             drawn = taken.get((box, hand), 0)
             if action in ("hit", "double"):
                 taken[(box, hand)] = drawn + 1
-            if action in ("insurance", "even_money", "no_insurance", "no_even_money"):
+            if action in INSURANCE_ACTIONS:
                 if up == "A":
                     self._score(player, action in ("insurance", "even_money"), count >= INSURANCE_INDEX)
-                continue
-            if box in split_boxes or not cards or len(cards) < 2 + drawn:
-                continue
-            total = _hard_total(cards[: 2 + drawn])
-            index = _BY_SITUATION.get((total, up)) if total is not None else None
-            if index is None or (index.deviation == "double" and drawn):
-                continue
-            calls = count >= index.count if index.above else count < index.count
-            self._score(player, action == index.deviation, calls)
+            elif box not in split_boxes:
+                index = _index_for(hands.get((box, hand)) or [], drawn, up)
+                if index is not None:
+                    calls = count >= index.count if index.above else count < index.count
+                    self._score(player, action == index.deviation, calls)
 
     def _score(self, player: str, deviated: bool, count_calls: bool) -> None:
         tally = self.tallies.setdefault(player, IndexTally())
