@@ -133,39 +133,47 @@ def accounts(tables: Iterable[Table], pit: str = "pit", readers: Iterable[str] =
     for name in names:
         if not USER_NAME.fullmatch(name):
             raise ValueError(f"account name {name!r}: letters, digits, '.', '-' and '_' only")
-    out: list[Account] = []
-    for t in [] if central else tables:
-        root = f"croupier/{t.id}"
-        controller = [("write", f"{root}/{leaf}") for leaf in FEED_LEAVES]
-        controller += [("read", f"{root}/head")]  # its last run's retained head, checked at start (feed.py)
-        controller += [("read", f"{root}/command")]
-        spot_link = [("write", f"{root}/spot/+/lamp"), ("read", f"{root}/spot/+/press"), ("read", f"{root}/spot/+/online")]
-        if bind_client_ids:
-            # one connection per account: the table's spots link gets its own account, same password
-            own = _account(f"{t.id}-controller", controller)
-            out += [own, Account(f"{t.id}-spots", own.password, tuple(spot_link))]
-        else:
-            # one account for both of the table's links, its rights in the order they always had
-            out.append(_account(f"{t.id}-controller", [*controller[:-1], spot_link[0], controller[-1], *spot_link[1:]]))
-        for n in range(1, t.spots + 1):
-            spot = f"{root}/spot/{n}"
-            out.append(_account(f"{t.id}-spot-{n}", [("write", f"{spot}/press"), ("write", f"{spot}/online"),
-                                                      ("read", f"{spot}/lamp")]))
+    out = [a for t in ([] if central else tables) for a in _table_accounts(t, bind_client_ids)]
     pit_topics = [(access, f"croupier/{t.id}/{leaf}") for t in tables for access, leaf in (("read", "#"), ("write", "command"))]
     out.append(_account(pit, pit_topics))
     for reader in readers:
         out.append(_account(reader, [("read", f"croupier/{t.id}/{leaf}") for t in tables for leaf in FEED_LEAVES]))
     if backoffice:
         out.append(_account(backoffice, [("read", f"croupier/{t.id}/{leaf}") for t in tables for leaf in BACKOFFICE_LEAVES]))
-    for bridge in bridges:
-        rights = [("write", f"croupier/{t}/{leaf}") for t in bridge.tables for leaf in BRIDGED_LEAVES]
-        rights += [("read", f"croupier/{t}/command") for t in bridge.tables] if bridge.commands else []
-        out.append(_account(bridge.username, rights))
+    out += [_bridge_account(bridge) for bridge in bridges]
     taken = [a.username for a in out]
     clash = sorted({n for n in taken if taken.count(n) > 1})
     if clash:
         raise ValueError(f"account name {clash[0]!r} is used twice")
     return out
+
+
+def _table_accounts(t: Table, bind_client_ids: bool) -> list[Account]:
+    """A table's controller (and, with ``bind_client_ids``, its spots link's) account, and one per bet spot."""
+    root = f"croupier/{t.id}"
+    controller = [("write", f"{root}/{leaf}") for leaf in FEED_LEAVES]
+    controller += [("read", f"{root}/head")]  # its last run's retained head, checked at start (feed.py)
+    controller += [("read", f"{root}/command")]
+    spot_link = [("write", f"{root}/spot/+/lamp"), ("read", f"{root}/spot/+/press"), ("read", f"{root}/spot/+/online")]
+    if bind_client_ids:
+        # one connection per account: the table's spots link gets its own account, same password
+        own = _account(f"{t.id}-controller", controller)
+        out = [own, Account(f"{t.id}-spots", own.password, tuple(spot_link))]
+    else:
+        # one account for both of the table's links, its rights in the order they always had
+        out = [_account(f"{t.id}-controller", [*controller[:-1], spot_link[0], controller[-1], *spot_link[1:]])]
+    for n in range(1, t.spots + 1):
+        spot = f"{root}/spot/{n}"
+        out.append(_account(f"{t.id}-spot-{n}", [("write", f"{spot}/press"), ("write", f"{spot}/online"),
+                                                  ("read", f"{spot}/lamp")]))
+    return out
+
+
+def _bridge_account(bridge: PitBridge) -> Account:
+    """A pit bridge writes its tables' bridged leaves (and reads their commands where the centre may command)."""
+    rights = [("write", f"croupier/{t}/{leaf}") for t in bridge.tables for leaf in BRIDGED_LEAVES]
+    rights += [("read", f"croupier/{t}/command") for t in bridge.tables] if bridge.commands else []
+    return _account(bridge.username, rights)
 
 
 def _account(username: str, topics: list[tuple[str, str]]) -> Account:
