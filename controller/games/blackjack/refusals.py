@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from controller.cards import CardError, parse_card
 from controller.games.base import ExpectKind, IllegalDecision, PhaseError, RuleError, UnexpectedCard
-from controller.games.blackjack.hand import CARD_POINTS, hand_total
+from controller.games.blackjack.hand import CARD_POINTS, Hand, hand_total
+from controller.games.blackjack.options import RoundOptions
 from controller.games.blackjack.phases import (
     ALL_ACTIONS,
     BETTING,
@@ -78,37 +79,52 @@ def refusal(st: RoundState, b: Box, action: str) -> IllegalDecision:
     if action not in ALL_ACTIONS:
         return IllegalDecision("blackjack.decision.unknown", f"unknown decision {action!r}")
     if st._phase == INSURANCE:
-        if action in PLAY_ACTIONS:
-            return IllegalDecision("blackjack.insurance.pending", "insurance / even money is decided first")
-        if action in EVEN_MONEY_OPTIONS:
-            return IllegalDecision("blackjack.even_money.blackjack_only", "even money is for a blackjack")
-        return IllegalDecision("blackjack.insurance.even_money", "a blackjack takes even money, not insurance")
+        return _insurance_refusal(action)
     if action not in PLAY_ACTIONS:
         return IllegalDecision("blackjack.insurance.closed", "insurance and even money are over")
     opts = st._opts
     h = b.hands[st._hand_i]
-    two = len(h.cards) == 2
     if action == "hit":
         return IllegalDecision("blackjack.split_aces.no_hit", "split aces take no more cards")
     if action == "split":
-        if not two:
-            return IllegalDecision("blackjack.split.two_cards", "only a two-card hand splits")
-        if not is_pair(opts, h):
-            by = "rank" if opts.split_by_rank else "points"
-            return IllegalDecision("blackjack.split.not_a_pair", f"{'-'.join(h.cards)} is not a pair by {by}")
-        if len(b.hands) >= opts.max_hands:
-            return IllegalDecision("blackjack.split.max_splits", f"at most {opts.max_hands} hands per box")
-        return IllegalDecision("blackjack.split_aces.one_card", "split aces take one card each, no more")
+        return _split_refusal(opts, b, h)
     if action == "surrender":
-        if not opts.surrender:
-            return IllegalDecision("blackjack.surrender.off", "this table offers no surrender")
-        if not (opts.surrender_vs_ace or st._dealer[0][0] != "A"):
-            return IllegalDecision("blackjack.surrender.not_vs_ace", "no surrender against a dealer ace")
-        return IllegalDecision("blackjack.surrender.first_decision", "surrender is the box's first decision only")
-    # double / triple / quadruple
+        return _surrender_refusal(opts, st._dealer[0][0])
+    return _double_refusal(opts, h, action)
+
+
+def _insurance_refusal(action: str) -> IllegalDecision:
+    if action in PLAY_ACTIONS:
+        return IllegalDecision("blackjack.insurance.pending", "insurance / even money is decided first")
+    if action in EVEN_MONEY_OPTIONS:
+        return IllegalDecision("blackjack.even_money.blackjack_only", "even money is for a blackjack")
+    return IllegalDecision("blackjack.insurance.even_money", "a blackjack takes even money, not insurance")
+
+
+def _split_refusal(opts: RoundOptions, b: Box, h: Hand) -> IllegalDecision:
+    if len(h.cards) != 2:
+        return IllegalDecision("blackjack.split.two_cards", "only a two-card hand splits")
+    if not is_pair(opts, h):
+        by = "rank" if opts.split_by_rank else "points"
+        return IllegalDecision("blackjack.split.not_a_pair", f"{'-'.join(h.cards)} is not a pair by {by}")
+    if len(b.hands) >= opts.max_hands:
+        return IllegalDecision("blackjack.split.max_splits", f"at most {opts.max_hands} hands per box")
+    return IllegalDecision("blackjack.split_aces.one_card", "split aces take one card each, no more")
+
+
+def _surrender_refusal(opts: RoundOptions, dealer_up_rank: str) -> IllegalDecision:
+    if not opts.surrender:
+        return IllegalDecision("blackjack.surrender.off", "this table offers no surrender")
+    if not (opts.surrender_vs_ace or dealer_up_rank != "A"):
+        return IllegalDecision("blackjack.surrender.not_vs_ace", "no surrender against a dealer ace")
+    return IllegalDecision("blackjack.surrender.first_decision", "surrender is the box's first decision only")
+
+
+def _double_refusal(opts: RoundOptions, h: Hand, action: str) -> IllegalDecision:
+    """Why a double, triple or quadruple is refused on hand ``h``."""
     if action not in opts.multiplier_names:
         return IllegalDecision("blackjack.double.multiplier", f"this table offers no {action}")
-    if not two:
+    if len(h.cards) != 2:
         return IllegalDecision("blackjack.double.first_two_cards", "double on the first two cards only")
     if h.split_aces and not opts.hit_split_aces:
         return IllegalDecision("blackjack.split_aces.no_hit", "split aces take no more cards")
