@@ -24,9 +24,12 @@ password_file = "/etc/croupier/backoffice-mqtt.secret"
 [metrics]
 enabled = true
 port = 9466
+
+[tables.bj1]                                        # optional, per table
+key_file = "/etc/croupier/keys/bj1.journal.key"     # the table's [journal] key: corrections need its MACs
 ```
 The database password, if any, comes from libpq's own places (``PGPASSWORD``, ``~/.pgpass``),
-never this file.
+never this file. A key file is read as the table reads its own (0600, at least 32 bytes).
 """
 
 from __future__ import annotations
@@ -36,11 +39,20 @@ import re
 import tomllib
 from datetime import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from controller.config import MetricsSection, iana_zone
+from controller.journal import KEY_BYTES
 from controller.mqtt_config import Mqtt
 
 DATABASE_ENV = "CROUPIER_DATABASE_URL"
@@ -108,10 +120,37 @@ class BackofficeMetrics(MetricsSection):
     port: int = Field(default=9466, ge=0, le=65535)
 
 
+class TableSection(_Strict):
+    #: the table's journal key ([journal] key_file on the table): a corrected round version
+    #: from this table is taken only with valid MACs (docs/backoffice.md, "Corrections")
+    key_file: Path | None = None
+
+
 class BackofficeConfig(_Strict):
     backoffice: BackofficeSection = BackofficeSection()
     mqtt: Mqtt = Mqtt()
     metrics: BackofficeMetrics = BackofficeMetrics()
+    tables: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")], TableSection] = {}
+
+    def journal_keys(self) -> dict[str, bytes]:
+        """Each configured table's journal key; ``BackofficeConfigError`` for a key file that is
+        unreadable, readable by others than its owner, or shorter than a journal key."""
+        keys: dict[str, bytes] = {}
+        for table, section in self.tables.items():
+            path = section.key_file
+            if path is None:
+                continue
+            where = f"tables.{table}.key_file {path}"
+            try:
+                if path.stat().st_mode & 0o077:
+                    raise BackofficeConfigError(f"{where}: readable by others; chmod 0600 it")
+                key = path.read_bytes().strip()
+            except OSError as exc:
+                raise BackofficeConfigError(f"{where}: {exc.strerror or exc}") from None
+            if len(key) < KEY_BYTES:
+                raise BackofficeConfigError(f"{where}: a journal key has at least {KEY_BYTES} bytes")
+            keys[table] = key
+        return keys
 
     def database_url(self, given: str | None = None) -> str:
         """``--database``, else ``[backoffice] database``, else ``$CROUPIER_DATABASE_URL``."""

@@ -31,6 +31,7 @@ from controller.feed.head import HEAD_CHECK_WAIT, HEAD_INTERVAL, HEAD_MISMATCH, 
 from controller.feed.inbox import PIT_SOURCE, REFUSAL_SOURCE, CommandHandler, CommandInbox
 from controller.feed.ledger import Ledger
 from controller.feed.messages import Topics, encode, entry_messages
+from controller.feed.proof import correction_proof
 from controller.feed.retained import Retained
 from controller.feed.stats import FeedStats
 from controller.journal import Entry, Journal, JournalFull, utc_now
@@ -299,7 +300,8 @@ class Feed:
         ledger_changed = False
         if room > 0:
             for entry in list(islice(self.journal.entries(after=self._read_seq), room)):
-                messages = entry_messages(self.topics, entry)
+                proof = correction_proof(self.journal, entry) if entry.kind == ROUND_KIND else None
+                messages = entry_messages(self.topics, entry, proof)
                 if not publish_entry(self.link, self._acks, messages, entry.seq):
                     break
                 self._read_seq = entry.seq
