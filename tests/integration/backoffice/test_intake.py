@@ -15,10 +15,13 @@ import pytest
 
 from controller.backoffice.migrate import migrate
 from controller.backoffice.store import CONFLICT, UNPROVEN
+from controller.feed import Feed
+from controller.journal import Journal
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.backoffice import feed, journaled
 from tests.integration.backoffice.feed import Publisher, round_record
 from tests.integration.backoffice.test_consumer import rows, send
+from tests.support.waiting import until
 
 WAIT = 60.0
 ROUND = "croupier/bj1/round"
@@ -131,6 +134,25 @@ async def test_a_correction_the_keyed_journal_backs_is_taken(mosquitto: Mosquitt
         (0, 0, True), (1, 2000, False)]
     assert rows(migrated, "SELECT count(*) FROM rejected") == [(0,)]
     assert rows(migrated, "SELECT count(*) FROM intake_alerts") == [(0,)]
+
+
+@pytest.mark.parametrize("key", [journaled.KEY, None], ids=["keyed", "unkeyed"])
+async def test_a_correction_published_by_the_tables_own_feed_is_taken(mosquitto: MosquittoBroker, migrated: str,
+                                                                      tmp_path: Path, key: bytes | None) -> None:
+    """The table's real feed (controller/feed/) reading its journal: keyed, the back office holds
+    the key and checks the MACs; unkeyed, it holds the rows against the head the feed published."""
+    path = tmp_path / "bj1.db"
+    journaled.corrected_round(path, key=key)
+    with Journal(path, key=key) as journal:
+        async with running(mosquitto, migrated, keys={"bj1": key} if key else {}) as consumer:
+            async with Feed.connect(mosquitto.tcp_url(), journal, "bj1", backoff_max=0.5) as table_feed:
+                await asyncio.wait_for(table_feed.wait_caught_up(), WAIT)
+            stored = "SELECT version, payout_total FROM rounds ORDER BY version"
+            await until(lambda: rows(migrated, stored) == [(0, 0), (1, 2000)], "both versions stored", within=WAIT,
+                        describe=lambda: f"{rows(migrated, stored)}, rejected "
+                                         f"{rows(migrated, 'SELECT reason FROM rejected')}")
+            assert consumer.metrics.intake_alerts.labels(UNPROVEN)._value.get() == 0
+    assert rows(migrated, "SELECT count(*) FROM rejected") == [(0,)]
 
 
 async def test_a_version_resent_with_another_body_is_kept_and_alerted(mosquitto: MosquittoBroker, migrated: str,
