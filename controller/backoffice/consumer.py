@@ -42,6 +42,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from controller.backoffice import records, store
 from controller.backoffice.metrics import BackofficeMetrics
+from controller.backoffice.provenance import Trust
 from drivers.mqtt.link import TCP_NODELAY, _routing_queue
 from drivers.mqtt.tls import tls_context
 from drivers.mqtt.url import BrokerUrl
@@ -92,12 +93,12 @@ class Consumer:
     def __init__(self, broker: str | BrokerUrl, database: str, *, client_id: str = "croupier-backoffice",
                  batch_max: int = 500, queue_limit: int = 10_000, metrics: BackofficeMetrics | None = None,
                  keepalive: int = 10, backoff_max: float = 5.0, wall: Callable[[], float] = time.time,
-                 resync_idle: float = 10.0, keys: Mapping[str, bytes] | None = None) -> None:
+                 resync_idle: float = 10.0, trust: Mapping[str, Trust] | None = None) -> None:
         self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
         self._tls = tls_context(self.url)
         self.database = database
-        #: table -> its journal key: a corrected version from that table must carry valid MACs
-        self.keys = dict(keys or {})
+        #: table -> what is configured of it (its journal key: a corrected version must carry valid MACs)
+        self.trust = dict(trust or {})
         self.client_id = client_id
         self.batch_max = batch_max
         self.queue_limit = queue_limit
@@ -253,7 +254,7 @@ class Consumer:
         delay, down = 0.1, False
         while True:
             try:
-                written = await store.write(pool, rows, self.keys)
+                written = await store.write(pool, rows, self.trust)
             except store.DatabaseDown as exc:
                 self._behind = True
                 self.metrics.database_up.set(0)

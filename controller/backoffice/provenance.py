@@ -10,7 +10,8 @@ and that the approving row is the pit's ``approve_correction`` of its last corre
 table's journal key configured, every row's MAC must verify: nobody without the key can make
 such rows. Without it, the rows must agree with the journal heads the back office recorded, and
 one recorded head must vouch for them (``Verdict.heads``, checked against the database by the
-store).
+store). A table configured to trust its unbacked corrections (an older table, whose feed
+carries no journal rows) has such versions taken, each one alerted.
 """
 
 from __future__ import annotations
@@ -26,20 +27,33 @@ ENVELOPE = frozenset(("ts", "seq", "journal"))
 
 
 @dataclass(frozen=True, slots=True)
+class Trust:
+    """What the back office holds of one table (``[tables.<id>]``): its journal key, and whether
+    a corrected version carrying no journal rows (a table older than them) is taken, alerted."""
+
+    key: bytes | None = None
+    unbacked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """``refused``: why the version is not taken (None: it is). ``heads``: the (seq, hash) pairs
-    of the chain, which a recorded head must vouch for (empty: nothing more to check)."""
+    of the chain, which a recorded head must vouch for (empty: nothing more to check).
+    ``unbacked``: taken without journal rows, as the table's config allows (to be alerted)."""
 
     refused: str | None = None
     heads: tuple[tuple[int, str], ...] = ()
+    unbacked: bool = False
 
 
-def check(row: RoundRow, key: bytes | None) -> Verdict:
+def check(row: RoundRow, trust: Trust) -> Verdict:
     """The verdict on one round version (version 0 needs no proof)."""
     record = row.record
     if not record.corrections:
         return Verdict()
-    proof = record.journal
+    proof, key = record.journal, trust.key
+    if proof is None and trust.unbacked:
+        return Verdict(unbacked=True)
     if proof is None:
         return Verdict("a corrected version without the journal rows that approved it (a forged correction, "
                        "or a table whose feed predates them)")

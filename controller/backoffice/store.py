@@ -41,8 +41,10 @@ from controller.backoffice.records import (
 )
 
 log = logging.getLogger(__name__)
+NO_TRUST = provenance.Trust()
 
 UNPROVEN = "round.unproven_version"
+UNBACKED = "round.unbacked_version"
 CONFLICT = "round.conflicting_version"
 
 
@@ -135,7 +137,7 @@ def statements(row: Row) -> list[tuple[str, tuple[Any, ...]]]:
     return [(REJECTED_SQL, (row.topic, row.payload, row.reason))]
 
 
-def vetted(rows: Sequence[Row], keys: Mapping[str, bytes]) -> list[Row]:
+def vetted(rows: Sequence[Row], trust: Mapping[str, provenance.Trust]) -> list[Row]:
     """The batch as it may be written: a corrected version the journal does not back becomes a
     rejected row and an alert (``provenance``), and a row no statement can be made of (a defect)
     a rejected row with the reason, so that no message can stop the stream."""
@@ -143,10 +145,15 @@ def vetted(rows: Sequence[Row], keys: Mapping[str, bytes]) -> list[Row]:
     for row in rows:
         try:
             if isinstance(row, RoundRow):
-                verdict = provenance.check(row, keys.get(row.record.table))
+                verdict = provenance.check(row, trust.get(row.record.table, NO_TRUST))
                 if verdict.refused is not None:
                     out += _unproven(row, verdict.refused)
                     continue
+                if verdict.unbacked:
+                    r = row.record
+                    out.append(IntakeAlert(r.table, r.round, row.version, UNBACKED,
+                                           f"round {r.round} version {row.version} taken without the journal rows "
+                                           "that approved it (this table's unbacked corrections are trusted)"))
                 row = replace(row, heads=verdict.heads)
             statements(row)
         except Exception as exc:  # a defect: keep the message, say why, go on
@@ -236,12 +243,13 @@ def _grouped(rows: Sequence[Row]) -> list[tuple[str, list[tuple[Any, ...]]]]:
 _REFUSED = (psycopg.DataError, psycopg.IntegrityError)
 
 
-async def write(pool: AsyncConnectionPool[Any], rows: Sequence[Row], keys: Mapping[str, bytes] | None = None) -> Written:
-    """Commit ``rows`` (``keys``: the journal key of each table that has one configured);
+async def write(pool: AsyncConnectionPool[Any], rows: Sequence[Row],
+                trust: Mapping[str, provenance.Trust] | None = None) -> Written:
+    """Commit ``rows`` (``trust``: what is configured of each table: its journal key, ...);
     ``DatabaseDown`` when nothing could be committed now."""
     if not rows:
         return Written()
-    given = vetted(rows, keys or {})
+    given = vetted(rows, trust or {})
     try:
         async with pool.connection() as conn:
             try:

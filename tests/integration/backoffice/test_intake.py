@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from controller.backoffice.migrate import migrate
-from controller.backoffice.store import CONFLICT, UNPROVEN
+from controller.backoffice.provenance import Trust
+from controller.backoffice.store import CONFLICT, UNBACKED, UNPROVEN
 from controller.feed import Feed
 from controller.journal import Journal
 from tests.fixtures.mosquitto import MosquittoBroker
@@ -77,8 +78,7 @@ async def test_a_round_of_amounts_no_table_can_produce_is_rejected_alone(
     assert "bets.0.stake" in reason and "less than or equal to 1000000000000" in reason
 
 
-def key_file(tmp_path: Path, key: bytes = journaled.KEY) -> dict[str, bytes]:
-    return {"bj1": key}
+KEYED = {"bj1": Trust(journaled.KEY)}
 
 
 def forged(corrected: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -93,7 +93,7 @@ async def test_a_forged_correction_is_refused_and_alerted(mosquitto: MosquittoBr
     table = journaled.corrected_round(tmp_path / "bj1.db")
     other = journaled.corrected_round(tmp_path / "forger.db", key=b"f" * 32, payout=900_000)
     [forged_round] = [json.loads(m.payload) for m in other.messages if m.topic == ROUND][1:]
-    async with running(mosquitto, migrated, keys=key_file(tmp_path)) as consumer:
+    async with running(mosquitto, migrated, trust=KEYED) as consumer:
         await send(publisher, ROUND, table.first)
         await send(publisher, ROUND, forged(table.corrected))
         await send(publisher, ROUND, forged_round)
@@ -126,7 +126,7 @@ async def test_a_correction_the_keyed_journal_backs_is_taken(mosquitto: Mosquitt
     back office holding the same key: the corrected version is the latest, nothing refused."""
     table = journaled.corrected_round(tmp_path / "bj1.db")
     rounds = [m for m in table.messages if m.topic == ROUND]
-    async with running(mosquitto, migrated, keys=key_file(tmp_path)) as consumer:
+    async with running(mosquitto, migrated, trust=KEYED) as consumer:
         for m in rounds:  # no head needed: the MACs prove the rows
             await send(publisher, m.topic, m.payload, m.retain)
         await asyncio.wait_for(consumer.wait_committed(len(rounds)), WAIT)
@@ -134,6 +134,22 @@ async def test_a_correction_the_keyed_journal_backs_is_taken(mosquitto: Mosquitt
         (0, 0, True), (1, 2000, False)]
     assert rows(migrated, "SELECT count(*) FROM rejected") == [(0,)]
     assert rows(migrated, "SELECT count(*) FROM intake_alerts") == [(0,)]
+
+
+async def test_an_older_tables_corrections_are_taken_and_alerted_only_where_configured(
+        mosquitto: MosquittoBroker, migrated: str, publisher: Publisher) -> None:
+    """``[tables.bj1] unbacked_corrections = true``: bj1's corrected version without journal rows
+    (a table older than them) is taken and alerted; bj2's, not so configured, is refused."""
+    trust = {"bj1": Trust(unbacked=True)}
+    async with running(mosquitto, migrated, trust=trust) as consumer:
+        for table in ("bj1", "bj2"):
+            await send(publisher, f"croupier/{table}/round", round_record(table, 1, seq=1, payout=0))
+            await send(publisher, f"croupier/{table}/round", {**round_record(table, 1, seq=5, payout=2000),
+                                                              "corrections": [{"seq": 3, "approval": 4}]})
+        await asyncio.wait_for(consumer.wait_committed(4), WAIT)
+    assert rows(migrated, "SELECT table_id, version FROM rounds ORDER BY 1, 2") == [("bj1", 0), ("bj1", 1), ("bj2", 0)]
+    assert rows(migrated, "SELECT table_id, code FROM intake_alerts ORDER BY id") == [("bj1", UNBACKED),
+                                                                                     ("bj2", UNPROVEN)]
 
 
 @pytest.mark.parametrize("key", [journaled.KEY, None], ids=["keyed", "unkeyed"])
@@ -144,7 +160,7 @@ async def test_a_correction_published_by_the_tables_own_feed_is_taken(mosquitto:
     path = tmp_path / "bj1.db"
     journaled.corrected_round(path, key=key)
     with Journal(path, key=key) as journal:
-        async with running(mosquitto, migrated, keys={"bj1": key} if key else {}) as consumer:
+        async with running(mosquitto, migrated, trust={"bj1": Trust(key)}) as consumer:
             async with Feed.connect(mosquitto.tcp_url(), journal, "bj1", backoff_max=0.5) as table_feed:
                 await asyncio.wait_for(table_feed.wait_caught_up(), WAIT)
             stored = "SELECT version, payout_total FROM rounds ORDER BY version"

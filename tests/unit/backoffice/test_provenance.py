@@ -24,7 +24,7 @@ def corrected(tmp_path: Path, key: bytes | None = journaled.KEY) -> dict[str, An
 def verdict(body: dict[str, Any], key: bytes | None) -> provenance.Verdict:
     [row] = parse(ROUND, json.dumps(body).encode())
     assert isinstance(row, RoundRow)
-    return provenance.check(row, key)
+    return provenance.check(row, provenance.Trust(key))
 
 
 def test_a_first_version_needs_no_proof(tmp_path: Path) -> None:
