@@ -37,8 +37,8 @@ HEX64 = re.compile(r"[0-9a-f]{64}")
 #: the topic leaves the back office subscribes to
 LEAVES = ("round", "alert", "event", "head", "state")
 MAX_PAYLOAD = 1 << 20
-#: nesting a feed message may have (a round's outcome and corrections nest 5 or 6 deep)
-MAX_DEPTH = 16
+#: nesting a feed message may have (the deepest a table writes, a correction in an event, is 6 or 7)
+MAX_DEPTH = 32
 
 
 def parse_timestamp(value: object) -> datetime:
