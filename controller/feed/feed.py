@@ -13,7 +13,9 @@ queues the latest state, not every state in between.
 The journal's head goes out on the retained ``head`` topic and the last run's retained head is
 checked against the journal (``head.HeadWitness``); pit commands are admitted, parsed and handed
 to the table once per id (``inbox.CommandInbox``); retained snapshots wait coalesced and are
-encoded only when sent (``retained.Retained``).
+encoded only when sent (``retained.Retained``). A corrected round's message carries the journal
+rows that back it, after a retained head at its own row (``proof.correction_proof``), never
+before the last run's retained head was compared.
 """
 
 from __future__ import annotations
@@ -301,6 +303,8 @@ class Feed:
         if room > 0:
             for entry in list(islice(self.journal.entries(after=self._read_seq), room)):
                 proof = correction_proof(self.journal, entry) if entry.kind == ROUND_KIND else None
+                if proof is not None and not self._head.checked:
+                    break  # its retained head must not go out before the last run's was compared
                 messages = entry_messages(self.topics, entry, proof)
                 if not publish_entry(self.link, self._acks, messages, entry.seq):
                     break
