@@ -10,7 +10,10 @@ acknowledgement is sent by hand, **after** the rows a message gave are committed
   ``store`` make the second insert a no-op;
 - the database away: nothing is acknowledged, the broker stops sending once its in-flight
   window is full and queues the rest in the session, and the batch is retried until the
-  database is back.
+  database is back;
+- a message that cannot be read, or whose reading fails in any way (``parsed``), is committed
+  as a ``rejected`` row and acknowledged like any other: it never keeps a slot of the broker's
+  in-flight window.
 
 paho acknowledges a QoS 1 message as soon as its callback returns unless told otherwise, so
 the manual mode is set on the client before it connects: a session resumed with messages
