@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from controller.backoffice.config import BackofficeConfig, BackofficeConfigError, load
+from controller.backoffice.provenance import Trust
 
 ConfigOption = Annotated[Path | None, typer.Option(help="TOML with \\[backoffice], \\[mqtt] and \\[metrics]")]
 DatabaseOption = Annotated[str | None, typer.Option(
@@ -35,12 +36,13 @@ def _database(cfg: BackofficeConfig, given: str | None) -> str:
         raise typer.Exit(2) from None
 
 
-async def consume(cfg: BackofficeConfig, broker: str, database: str) -> None:
+async def consume(cfg: BackofficeConfig, broker: str, database: str, trust: dict[str, Trust]) -> None:
     """Until SIGINT or SIGTERM: the consumer, its metrics served if configured."""
     from controller.backoffice.consumer import Consumer
 
     b = cfg.backoffice
-    consumer = Consumer(broker, database, client_id=b.client_id, batch_max=b.batch_max, queue_limit=b.queue_limit)
+    consumer = Consumer(broker, database, client_id=b.client_id, batch_max=b.batch_max, queue_limit=b.queue_limit,
+                        trust=trust)
     if cfg.metrics.enabled:
         server = consumer.metrics.serve(cfg.metrics.host, cfg.metrics.port)
         typer.echo(f"metrics: {server.url}")
@@ -82,6 +84,7 @@ def register(app: typer.Typer) -> None:
         url = _database(cfg, database)
         try:
             broker_url = cfg.broker_url(broker, insecure)
+            trust = cfg.trust()
             if migrate_first:
                 migrate(url)
             with psycopg.connect(url, connect_timeout=10) as conn:
@@ -92,7 +95,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(2) from None
         logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(consume(cfg, broker_url, url))
+            asyncio.run(consume(cfg, broker_url, url, trust))
 
     @office.command("migrate")
     def migrate_cmd(config: ConfigOption = None, database: DatabaseOption = None) -> None:

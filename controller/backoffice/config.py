@@ -24,9 +24,13 @@ password_file = "/etc/croupier/backoffice-mqtt.secret"
 [metrics]
 enabled = true
 port = 9466
+
+[tables.bj1]                                        # optional, per table
+key_file = "/etc/croupier/keys/bj1.journal.key"     # the table's [journal] key: corrections need its MACs
+unbacked_corrections = false                        # true: an older table's corrections (no journal rows), alerted
 ```
 The database password, if any, comes from libpq's own places (``PGPASSWORD``, ``~/.pgpass``),
-never this file.
+never this file. A key file is read as the table reads its own (0600, at least 32 bytes).
 """
 
 from __future__ import annotations
@@ -36,11 +40,21 @@ import re
 import tomllib
 from datetime import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
+from controller.backoffice.provenance import Trust
 from controller.config import MetricsSection, iana_zone
+from controller.journal import KEY_BYTES
 from controller.mqtt_config import Mqtt
 
 DATABASE_ENV = "CROUPIER_DATABASE_URL"
@@ -108,10 +122,26 @@ class BackofficeMetrics(MetricsSection):
     port: int = Field(default=9466, ge=0, le=65535)
 
 
+class TableSection(_Strict):
+    #: the table's journal key ([journal] key_file on the table): a corrected round version
+    #: from this table is taken only with valid MACs (docs/backoffice.md, "Corrections")
+    key_file: Path | None = None
+    #: a corrected version carrying no journal rows (a table whose feed predates them) is taken,
+    #: each one alerted; one that carries rows is still checked
+    unbacked_corrections: bool = False
+
+
 class BackofficeConfig(_Strict):
     backoffice: BackofficeSection = BackofficeSection()
     mqtt: Mqtt = Mqtt()
     metrics: BackofficeMetrics = BackofficeMetrics()
+    tables: dict[Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,32}$")], TableSection] = {}
+
+    def trust(self) -> dict[str, Trust]:
+        """What is configured of each table (its journal key read); ``BackofficeConfigError`` for
+        a key file that is unreadable, readable by others than its owner, or too short."""
+        return {table: Trust(_key(table, section.key_file), section.unbacked_corrections)
+                for table, section in self.tables.items()}
 
     def database_url(self, given: str | None = None) -> str:
         """``--database``, else ``[backoffice] database``, else ``$CROUPIER_DATABASE_URL``."""
@@ -136,6 +166,22 @@ class BackofficeConfig(_Strict):
             if table in tables:
                 return pit
         return None
+
+
+def _key(table: str, path: Path | None) -> bytes | None:
+    """A table's journal key from its file (read as the table reads its own)."""
+    if path is None:
+        return None
+    where = f"tables.{table}.key_file {path}"
+    try:
+        if path.stat().st_mode & 0o077:
+            raise BackofficeConfigError(f"{where}: readable by others; chmod 0600 it")
+        key = path.read_bytes().strip()
+    except OSError as exc:
+        raise BackofficeConfigError(f"{where}: {exc.strerror or exc}") from None
+    if len(key) < KEY_BYTES:
+        raise BackofficeConfigError(f"{where}: a journal key has at least {KEY_BYTES} bytes")
+    return key
 
 
 def parse(data: dict[str, Any], where: str = "config") -> BackofficeConfig:

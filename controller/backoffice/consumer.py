@@ -10,7 +10,10 @@ acknowledgement is sent by hand, **after** the rows a message gave are committed
   ``store`` make the second insert a no-op;
 - the database away: nothing is acknowledged, the broker stops sending once its in-flight
   window is full and queues the rest in the session, and the batch is retried until the
-  database is back.
+  database is back;
+- a message that cannot be read, or whose reading fails in any way (``parsed``), is committed
+  as a ``rejected`` row and acknowledged like any other: it never keeps a slot of the broker's
+  in-flight window.
 
 paho acknowledges a QoS 1 message as soon as its callback returns unless told otherwise, so
 the manual mode is set on the client before it connects: a session resumed with messages
@@ -32,7 +35,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -42,6 +45,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from controller.backoffice import records, store
 from controller.backoffice.metrics import BackofficeMetrics
+from controller.backoffice.provenance import Trust
 from drivers.mqtt.link import TCP_NODELAY, _routing_queue
 from drivers.mqtt.tls import tls_context
 from drivers.mqtt.url import BrokerUrl
@@ -78,14 +82,26 @@ def published(row: records.Row) -> datetime | None:
     return None
 
 
+def parsed(topic: str, payload: bytes) -> list[records.Row]:
+    """``records.parse``, and whatever it still raises kept as rejected with its reason: one
+    message must never stop the stream (it is committed as rejected and acknowledged)."""
+    try:
+        return records.parse(topic, payload)
+    except Exception as exc:  # a defect in parsing: keep the message, name the defect, go on
+        log.exception("backoffice: a message on %s could not be parsed; kept as rejected", topic)
+        return [records.Rejected(topic, payload[:4096], f"unreadable ({type(exc).__name__}): {str(exc)[:200]}")]
+
+
 class Consumer:
     def __init__(self, broker: str | BrokerUrl, database: str, *, client_id: str = "croupier-backoffice",
                  batch_max: int = 500, queue_limit: int = 10_000, metrics: BackofficeMetrics | None = None,
                  keepalive: int = 10, backoff_max: float = 5.0, wall: Callable[[], float] = time.time,
-                 resync_idle: float = 10.0) -> None:
+                 resync_idle: float = 10.0, trust: Mapping[str, Trust] | None = None) -> None:
         self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
         self._tls = tls_context(self.url)
         self.database = database
+        #: table -> what is configured of it (its journal key: a corrected version must carry valid MACs)
+        self.trust = dict(trust or {})
         self.client_id = client_id
         self.batch_max = batch_max
         self.queue_limit = queue_limit
@@ -210,7 +226,7 @@ class Consumer:
         topic = str(message.topic)
         where = records.table_of(topic)
         self.metrics.messages.labels(where[1] if where else "other").inc()
-        rows = records.parse(topic, payload)
+        rows = parsed(topic, payload)
         self._queue.put_nowait(Delivery(self._connection, message.mid, int(message.qos), bool(message.retain), rows))
         self.metrics.queued.set(self._queue.qsize())
 
@@ -231,17 +247,17 @@ class Consumer:
             if len(batch) >= BACKLOG_BATCH:
                 self._behind = True
             rows = [row for d in batch for row in d.rows]
-            refused = await self._commit(pool, rows)
+            written = await self._commit(pool, rows)
             now = self._wall()
             self._ack(batch)
             self._writing = False
-            self._count(batch, rows, refused, now)
+            self._count(batch, rows, written, now)
 
-    async def _commit(self, pool: AsyncConnectionPool[Any], rows: list[records.Row]) -> int:
+    async def _commit(self, pool: AsyncConnectionPool[Any], rows: list[records.Row]) -> store.Written:
         delay, down = 0.1, False
         while True:
             try:
-                refused = await store.write(pool, rows)
+                written = await store.write(pool, rows, self.trust)
             except store.DatabaseDown as exc:
                 self._behind = True
                 self.metrics.database_up.set(0)
@@ -256,14 +272,17 @@ class Consumer:
             self.metrics.database_up.set(1)
             if down:
                 log.warning("backoffice: database back; catching up")
-            return refused
+            return written
 
-    def _count(self, batch: list[Delivery], rows: list[records.Row], refused: int, now: float) -> None:
+    def _count(self, batch: list[Delivery], rows: list[records.Row], written: store.Written, now: float) -> None:
         m = self.metrics
         m.batches.inc()
         for row in rows:
             m.rows.labels(type(row).__name__.removesuffix("Row").lower()).inc()
-        m.rejected.inc(refused + sum(isinstance(r, records.Rejected) for r in rows))
+        m.rejected.inc(written.rejected)
+        for code, n in written.alerts.items():
+            m.intake_alerts.labels(code).inc(n)
+            log.warning("backoffice: %d intake alert(s) %s (see the intake_alerts table)", n, code)
         for d in batch:
             if d.retain:
                 continue  # a retained message is as old as its table's last change

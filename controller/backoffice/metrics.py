@@ -19,6 +19,9 @@ class BackofficeMetrics(ServedMetrics):
         self.rows = Counter("croupier_backoffice_rows", "rows committed (duplicates included), by kind", ["kind"], registry=r)
         self.rejected = Counter("croupier_backoffice_rejected", "messages kept as rejected (unreadable or refused)",
                                 registry=r)
+        self.intake_alerts = Counter("croupier_backoffice_intake_alerts",
+                                     "round versions refused as unbacked by the journal, or re-sent with another "
+                                     "body, by code", ["code"], registry=r)
         self.batches = Counter("croupier_backoffice_batches", "transactions committed", registry=r)
         self.lag = Histogram("croupier_backoffice_lag_seconds", "a message's ts (the table's publish) to its row committed",
                              buckets=LAG_BUCKETS, registry=r)

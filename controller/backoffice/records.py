@@ -7,11 +7,15 @@ delivered is silently lost. Every row carries its own idempotency key: a round b
 round, version), where the version is the number of corrections it carries; a journal-derived
 row by (table, seq); a journal head by (table, seq, hash), so a second hash for one seq (a
 rewritten journal) is kept beside the first, not dropped.
+
+Bounded before it is parsed: a payload over ``MAX_PAYLOAD`` bytes or nested deeper than
+``MAX_DEPTH`` is refused by the scan every edge shares (controller/jsonbound.py), so no message
+can exhaust the stack. Amounts are bounded by what a table can produce: a bet's stake and
+payout by the command model's cap, a round's totals by that cap times its bets.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -19,12 +23,22 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-Amount = Annotated[int, Field(ge=0, le=10**15, strict=True)]
+from controller.commands.models import MAX_AMOUNT
+from controller.jsonbound import InputRefused, check_json
+
+#: bets one round may carry (a full roulette layout on every box fits many times over)
+MAX_BETS = 4096
+#: one bet's stake or payout: what a table can take or pay in one bet
+Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT, strict=True)]
+#: a round's totals: the sum of its bets
+Total = Annotated[int, Field(ge=0, le=MAX_AMOUNT * MAX_BETS, strict=True)]
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 HEX64 = re.compile(r"[0-9a-f]{64}")
 #: the topic leaves the back office subscribes to
 LEAVES = ("round", "alert", "event", "head", "state")
 MAX_PAYLOAD = 1 << 20
+#: nesting a feed message may have (the deepest a table writes, a correction in an event, is 6 or 7)
+MAX_DEPTH = 32
 
 
 def parse_timestamp(value: object) -> datetime:
@@ -49,6 +63,59 @@ class BetIn(_Lenient):
     payout: Amount
 
 
+class ChangeIn(_Lenient):
+    before: Amount | None = None
+    after: Amount | None = None
+    stake: Amount | None = None
+
+
+class CorrectionIn(_Lenient):
+    """One approved correction as the round carries it (the table's ``corrections`` item)."""
+
+    seq: int | None = Field(default=None, ge=1, strict=True)
+    #: the journal seq of the pit command that approved it
+    approval: int | None = Field(default=None, ge=1, strict=True)
+    changes: list[ChangeIn] = Field(default_factory=list, max_length=MAX_BETS)
+    payout_total_before: Total | None = None
+    payout_total_after: Total | None = None
+
+
+class JournalRowIn(_Lenient):
+    """One journal row as stored, enough to recompute its chain hash (and check its MAC)."""
+
+    seq: int = Field(ge=1, strict=True)
+    ts: str = Field(max_length=64)
+    round: str | None = Field(default=None, max_length=64)
+    kind: str = Field(max_length=64)
+    source: str = Field(max_length=64)
+    #: the payload as the journal stores it (JSON text): the hash covers these very bytes
+    payload: str = Field(max_length=65536)
+    hash: str
+    mac: str | None = None
+
+    @field_validator("hash", "mac")
+    @classmethod
+    def _hex(cls, value: str | None) -> str | None:
+        if value is not None and not HEX64.fullmatch(value):
+            raise ValueError("64 lowercase hex digits")
+        return value
+
+
+class JournalProof(_Lenient):
+    """The rows from the approving pit command through the corrected record's own row, and the
+    hash of the row before the first: a chain the back office can recompute."""
+
+    prev: str
+    rows: list[JournalRowIn] = Field(min_length=1, max_length=64)
+
+    @field_validator("prev")
+    @classmethod
+    def _hex(cls, value: str) -> str:
+        if not HEX64.fullmatch(value):
+            raise ValueError("64 lowercase hex digits")
+        return value
+
+
 class RoundIn(_Lenient):
     table: str
     round: str = Field(min_length=1, max_length=64)
@@ -61,10 +128,12 @@ class RoundIn(_Lenient):
     shoe: str | None = Field(default=None, max_length=64)
     shoe_round: int | None = Field(default=None, ge=0, strict=True)
     outcome: dict[str, Any]
-    bets: list[BetIn]
-    stake_total: Amount
-    payout_total: Amount
-    corrections: list[dict[str, Any]] = Field(default_factory=list)
+    bets: list[BetIn] = Field(max_length=MAX_BETS)
+    stake_total: Total
+    payout_total: Total
+    corrections: list[CorrectionIn] = Field(default_factory=list, max_length=1000)
+    #: the journal rows that back a corrected version (docs/backoffice.md, "Corrections")
+    journal: JournalProof | None = None
 
     _ts = field_validator("opened", "closed", mode="before")(parse_timestamp)
 
@@ -134,10 +203,37 @@ class StateIn(_Lenient):
 class RoundRow:
     record: RoundIn
     raw: dict[str, Any]
+    #: journal (seq, hash) pairs a recorded head must vouch for before this version is taken
+    #: (a corrected version from a table whose journal key the back office lacks; provenance.py)
+    heads: tuple[tuple[int, str], ...] = ()
 
     @property
     def version(self) -> int:
         return len(self.record.corrections)
+
+    @property
+    def topic(self) -> str:
+        return f"croupier/{self.record.table}/round"
+
+
+@dataclass(frozen=True, slots=True)
+class IntakeAlert:
+    """What the back office itself found wrong in a table's feed (a correction the journal does
+    not back, a version re-sent with another body): kept in ``intake_alerts`` for the floor."""
+
+    table: str
+    round: str | None
+    version: int | None
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConflictRow:
+    """A round version re-sent with another body than the one stored: kept beside it, never
+    in its place."""
+
+    row: RoundRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +288,7 @@ class Rejected:
     reason: str
 
 
-Row = RoundRow | AlertRow | DealerRow | CommandRow | HeadRow | TableRow | Rejected
+Row = RoundRow | AlertRow | DealerRow | CommandRow | HeadRow | TableRow | Rejected | IntakeAlert | ConflictRow
 
 
 def table_of(topic: str) -> tuple[str, str] | None:
@@ -210,12 +306,11 @@ def parse(topic: str, payload: bytes) -> list[Row]:
     if where is None:
         return [Rejected(topic, payload[:4096], "not a feed topic the back office reads")]
     table, leaf = where
-    if len(payload) > MAX_PAYLOAD:
-        return [Rejected(topic, payload[:4096], f"payload over {MAX_PAYLOAD} bytes")]
     try:
-        body = json.loads(payload, parse_constant=_no_constant)
-    except (ValueError, UnicodeDecodeError) as exc:
-        return [Rejected(topic, payload[:4096], f"not JSON: {exc}")]
+        body = check_json(payload, max_bytes=MAX_PAYLOAD, max_depth=MAX_DEPTH)
+        _no_constants(body)
+    except InputRefused as exc:
+        return [Rejected(topic, payload[:4096], exc.message)]
     if not isinstance(body, dict):
         return [Rejected(topic, payload[:4096], "not a JSON object")]
     if body.get("table", table) != table:
@@ -231,8 +326,16 @@ def parse(topic: str, payload: bytes) -> list[Row]:
         return [Rejected(topic, payload[:4096], f"{leaf}: {exc}")]
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number JSON allows")
+def _no_constants(value: Any) -> None:
+    """``NaN`` and ``Infinity`` (which Python's parser takes) are no numbers JSON allows."""
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        raise InputRefused("input.malformed", "not JSON: NaN and Infinity are not numbers JSON allows")
+    if isinstance(value, dict):
+        for item in value.values():
+            _no_constants(item)
+    elif isinstance(value, list):
+        for item in value:
+            _no_constants(item)
 
 
 def _rows(leaf: str, body: dict[str, Any]) -> list[Row]:

@@ -6,28 +6,46 @@ stream behind it: the batch is then written row by row under savepoints and the 
 goes to ``rejected`` with the database's reason. A database that is away (connection lost,
 pool timeout) raises ``DatabaseDown``: the caller keeps the batch and the broker keeps the
 messages, since nothing was acknowledged.
+
+Before anything is inserted, a corrected round version is held against its table's journal
+(``provenance``): a version the journal does not back goes to ``rejected`` with the reason and
+raises an ``intake_alerts`` row; and a version already stored with another body is kept in
+``round_conflicts`` and alerted (an identical re-send stays a no-op).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import logging
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from controller.backoffice import provenance
 from controller.backoffice.records import (
     AlertRow,
     CommandRow,
+    ConflictRow,
     DealerRow,
     HeadRow,
+    IntakeAlert,
     Rejected,
     RoundRow,
     Row,
     TableRow,
 )
+
+log = logging.getLogger(__name__)
+NO_TRUST = provenance.Trust()
+
+UNPROVEN = "round.unproven_version"
+UNBACKED = "round.unbacked_version"
+CONFLICT = "round.conflicting_version"
 
 
 class DatabaseDown(RuntimeError):
@@ -61,6 +79,24 @@ DEALER_SQL = """
 INSERT INTO dealer_events (table_id, seq, ts, action, dealer) VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING"""
 HEAD_SQL = "INSERT INTO journal_heads (table_id, seq, hash, ts) VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING"
 REJECTED_SQL = "INSERT INTO rejected (topic, payload, reason) VALUES (%s, %s, %s)"
+INTAKE_ALERT_SQL = "INSERT INTO intake_alerts (table_id, round_id, version, code, message) VALUES (%s, %s, %s, %s, %s)"
+CONFLICT_SQL = """
+INSERT INTO round_conflicts (table_id, round_id, version, record) VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING"""
+STORED_SQL = """
+SELECT table_id, round_id, version, record FROM rounds
+WHERE (table_id, round_id, version) IN (SELECT * FROM unnest(%s::text[], %s::text[], %s::integer[]))"""
+HEADS_SQL = """
+SELECT table_id, seq, hash FROM journal_heads
+WHERE (table_id, seq) IN (SELECT * FROM unnest(%s::text[], %s::bigint[]))"""
+
+
+@dataclass(slots=True)
+class Written:
+    """What one committed batch came to: rows kept as rejected (unreadable, refused by the
+    database, or a version the journal does not back) and the intake alerts raised, by code."""
+
+    rejected: int = 0
+    alerts: Counter[str] = field(default_factory=Counter)
 
 
 def _json(value: Any) -> Jsonb:
@@ -77,7 +113,7 @@ def statements(row: Row) -> list[tuple[str, tuple[Any, ...]]]:
         out: list[tuple[str, tuple[Any, ...]]] = [(ROUND_SQL, (
                             r.table, r.round, v, r.seq, r.game, None, r.table, r.game, r.status, r.opened, r.closed,
                             r.dealer, r.shoe, r.shoe_round, r.stake_total, r.payout_total, _json(r.outcome),
-                            _json(r.corrections), _json(row.raw), len({b.box for b in r.bets}),
+                            _json(row.raw.get("corrections") or []), _json(row.raw), len({b.box for b in r.bets}),
                             len({b.player for b in r.bets if b.player is not None})))]
         out += [(BET_SQL, (r.table, r.round, v, n, b.box, b.hand, b.kind, b.player, b.stake, b.payout))
                 for n, b in enumerate(r.bets)]
@@ -93,7 +129,101 @@ def statements(row: Row) -> list[tuple[str, tuple[Any, ...]]]:
     if isinstance(row, HeadRow):
         h = row.head
         return [(HEAD_SQL, (h.table, h.seq, h.hash, h.ts))]
+    if isinstance(row, IntakeAlert):
+        return [(INTAKE_ALERT_SQL, (row.table, row.round, row.version, row.code, row.message))]
+    if isinstance(row, ConflictRow):
+        r = row.row.record
+        return [(CONFLICT_SQL, (r.table, r.round, row.row.version, _json(row.row.raw)))]
     return [(REJECTED_SQL, (row.topic, row.payload, row.reason))]
+
+
+def vetted(rows: Sequence[Row], trust: Mapping[str, provenance.Trust]) -> list[Row]:
+    """The batch as it may be written: a corrected version the journal does not back becomes a
+    rejected row and an alert (``provenance``), and a row no statement can be made of (a defect)
+    a rejected row with the reason, so that no message can stop the stream."""
+    out: list[Row] = []
+    for row in rows:
+        try:
+            if isinstance(row, RoundRow):
+                verdict = provenance.check(row, trust.get(row.record.table, NO_TRUST))
+                if verdict.refused is not None:
+                    out += _unproven(row, verdict.refused)
+                    continue
+                if verdict.unbacked:
+                    r = row.record
+                    out.append(IntakeAlert(r.table, r.round, row.version, UNBACKED,
+                                           f"round {r.round} version {row.version} taken without the journal rows "
+                                           "that approved it (this table's unbacked corrections are trusted)"))
+                row = replace(row, heads=verdict.heads)
+            statements(row)
+        except Exception as exc:  # a defect: keep the message, say why, go on
+            log.exception("backoffice: a %s could not be made into rows; kept as rejected", type(row).__name__)
+            topic, payload = _described(row)
+            out.append(Rejected(topic, payload, f"unwritable ({type(exc).__name__}): {str(exc)[:200]}"))
+            continue
+        out.append(row)
+    return out
+
+
+def _unproven(row: RoundRow, reason: str) -> list[Row]:
+    r = row.record
+    said = f"round {r.round} version {row.version} refused: {reason}"
+    return [Rejected(row.topic, _described(row)[1], f"round: {reason}"), IntakeAlert(r.table, r.round, row.version,
+                                                                                       UNPROVEN, said)]
+
+
+async def resolved(cur: psycopg.AsyncCursor[Any], rows: list[Row]) -> list[Row]:
+    """The batch against what is stored (in the writing transaction): the batch's heads first,
+    then a version that waits on a head taken only if a recorded head vouches for it and none
+    contradicts it, and a version stored (or earlier in the batch) with another body kept as a
+    conflict."""
+    heads = [statements(r)[0][1] for r in rows if isinstance(r, HeadRow)]
+    if heads:
+        await cur.executemany(HEAD_SQL, heads)
+    rows = await _vouched(cur, rows)
+    rounds = [r for r in rows if isinstance(r, RoundRow)]
+    if not rounds:
+        return rows
+    await cur.execute(STORED_SQL, ([r.record.table for r in rounds], [r.record.round for r in rounds],
+                                   [r.version for r in rounds]))
+    stored: dict[tuple[str, str, int], Any] = {(t, rid, v): rec for t, rid, v, rec in await cur.fetchall()}
+    out: list[Row] = []
+    for row in rows:
+        if isinstance(row, RoundRow):
+            key = (row.record.table, row.record.round, row.version)
+            known = stored.setdefault(key, row.raw)
+            if known != row.raw:
+                said = (f"round {key[1]} version {key[2]} was sent again with another body; the first one "
+                        "stays, the other is kept in round_conflicts")
+                out += [ConflictRow(row), IntakeAlert(key[0], key[1], key[2], CONFLICT, said)]
+                continue
+        out.append(row)
+    return out
+
+
+async def _vouched(cur: psycopg.AsyncCursor[Any], rows: list[Row]) -> list[Row]:
+    waiting = [(r.record.table, seq, digest) for r in rows if isinstance(r, RoundRow) for seq, digest in r.heads]
+    if not waiting:
+        return rows
+    await cur.execute(HEADS_SQL, ([t for t, _, _ in waiting], [s for _, s, _ in waiting]))
+    recorded: dict[tuple[str, int], set[str]] = {}
+    for table, seq, digest in await cur.fetchall():
+        recorded.setdefault((table, seq), set()).add(digest)
+    out: list[Row] = []
+    for row in rows:
+        if isinstance(row, RoundRow) and row.heads:
+            table = row.record.table
+            seen = [(seq, digest, recorded.get((table, seq), set())) for seq, digest in row.heads]
+            contradicted = next((seq for seq, digest, known in seen if known - {digest}), None)
+            if contradicted is not None:
+                out += _unproven(row, f"its journal rows contradict the head recorded at seq {contradicted}")
+                continue
+            if not any(digest in known for _, digest, known in seen):
+                out += _unproven(row, "no recorded journal head vouches for its journal rows (and no journal key "
+                                      "is configured for this table)")
+                continue
+        out.append(row)
+    return out
 
 
 def _grouped(rows: Sequence[Row]) -> list[tuple[str, list[tuple[Any, ...]]]]:
@@ -113,27 +243,36 @@ def _grouped(rows: Sequence[Row]) -> list[tuple[str, list[tuple[Any, ...]]]]:
 _REFUSED = (psycopg.DataError, psycopg.IntegrityError)
 
 
-async def write(pool: AsyncConnectionPool[Any], rows: Sequence[Row]) -> int:
-    """Commit ``rows``; returns how many were refused by the database and kept as rejected.
+async def write(pool: AsyncConnectionPool[Any], rows: Sequence[Row],
+                trust: Mapping[str, provenance.Trust] | None = None) -> Written:
+    """Commit ``rows`` (``trust``: what is configured of each table: its journal key, ...);
     ``DatabaseDown`` when nothing could be committed now."""
     if not rows:
-        return 0
+        return Written()
+    given = vetted(rows, trust or {})
     try:
         async with pool.connection() as conn:
             try:
                 async with conn.transaction(), conn.cursor() as cur:
-                    for sql, params in _grouped(rows):
+                    final = await resolved(cur, given)
+                    for sql, params in _grouped(final):
                         await cur.executemany(sql, params)
-                return 0
+                return _written(final, 0)
             except _REFUSED:
-                return await _one_by_one(conn, rows)
+                return await _one_by_one(conn, given)
     except (psycopg.Error, PoolTimeout) as exc:
         raise DatabaseDown(str(exc).strip() or type(exc).__name__) from None
 
 
-async def _one_by_one(conn: psycopg.AsyncConnection[Any], rows: Sequence[Row]) -> int:
+def _written(rows: Sequence[Row], refused: int) -> Written:
+    return Written(refused + sum(isinstance(r, Rejected) for r in rows),
+                   Counter(r.code for r in rows if isinstance(r, IntakeAlert)))
+
+
+async def _one_by_one(conn: psycopg.AsyncConnection[Any], given: list[Row]) -> Written:
     refused = 0
     async with conn.transaction(), conn.cursor() as cur:
+        rows = await resolved(cur, given)
         for row in sorted(rows, key=lambda r: 0 if isinstance(r, TableRow) else 1):
             try:
                 async with conn.transaction():
@@ -143,14 +282,18 @@ async def _one_by_one(conn: psycopg.AsyncConnection[Any], rows: Sequence[Row]) -
                 refused += 1
                 topic, payload = _described(row)
                 await cur.execute(REJECTED_SQL, (topic, payload, f"database refused it: {str(exc).strip()[:300]}"))
-    return refused
+    return _written(rows, refused)
 
 
 def _described(row: Row) -> tuple[str, bytes]:
     if isinstance(row, Rejected):
         return row.topic, row.payload
     raw: Any
-    if isinstance(row, RoundRow):
+    if isinstance(row, ConflictRow):
+        row = row.row
+    if isinstance(row, IntakeAlert):
+        raw, leaf, table = {"code": row.code, "message": row.message}, "round", row.table
+    elif isinstance(row, RoundRow):
         raw, leaf, table = row.raw, "round", row.record.table
     elif isinstance(row, AlertRow):
         raw, leaf, table = row.raw, "alert", row.alert.table

@@ -13,7 +13,9 @@ queues the latest state, not every state in between.
 The journal's head goes out on the retained ``head`` topic and the last run's retained head is
 checked against the journal (``head.HeadWitness``); pit commands are admitted, parsed and handed
 to the table once per id (``inbox.CommandInbox``); retained snapshots wait coalesced and are
-encoded only when sent (``retained.Retained``).
+encoded only when sent (``retained.Retained``). A corrected round's message carries the journal
+rows that back it, after a retained head at its own row (``proof.correction_proof``), never
+before the last run's retained head was compared.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from controller.feed.head import HEAD_CHECK_WAIT, HEAD_INTERVAL, HEAD_MISMATCH, 
 from controller.feed.inbox import PIT_SOURCE, REFUSAL_SOURCE, CommandHandler, CommandInbox
 from controller.feed.ledger import Ledger
 from controller.feed.messages import Topics, encode, entry_messages
+from controller.feed.proof import correction_proof
 from controller.feed.retained import Retained
 from controller.feed.stats import FeedStats
 from controller.journal import Entry, Journal, JournalFull, utc_now
@@ -299,7 +302,10 @@ class Feed:
         ledger_changed = False
         if room > 0:
             for entry in list(islice(self.journal.entries(after=self._read_seq), room)):
-                messages = entry_messages(self.topics, entry)
+                proof = correction_proof(self.journal, entry) if entry.kind == ROUND_KIND else None
+                if proof is not None and not self._head.checked:
+                    break  # its retained head must not go out before the last run's was compared
+                messages = entry_messages(self.topics, entry, proof)
                 if not publish_entry(self.link, self._acks, messages, entry.seq):
                     break
                 self._read_seq = entry.seq

@@ -97,10 +97,18 @@ def record_message(table: str, entry: Entry) -> dict[str, Any]:
     return {**envelope, **entry.payload, "seq": entry.seq}
 
 
-def entry_messages(topics: Topics, entry: Entry) -> list[Message]:
-    """Everything one journal entry publishes, in order: its event, then its round or alert."""
+def entry_messages(topics: Topics, entry: Entry, proof: dict[str, Any] | None = None) -> list[Message]:
+    """Everything one journal entry publishes, in order: its event, then its round or alert.
+
+    A corrected round's ``proof`` (``proof.correction_proof``) rides in its message as
+    ``journal``, after a retained ``head`` at the record's own row, so that a reader without
+    the journal key has a head to hold the rows against (docs/protocols.md, "Corrections")."""
     out = [Message(topics.event, encode(event_message(topics.table, entry)))]
-    if entry.kind == ROUND_CLOSED:
+    if entry.kind == ROUND_CLOSED and proof is not None and entry.hash is not None:
+        head = {"v": VERSION, "table": topics.table, "seq": entry.seq, "hash": entry.hash, "ts": entry.ts}
+        out.append(Message(topics.head, encode(head), retain=True))
+        out.append(Message(topics.round, encode({**record_message(topics.table, entry), "journal": proof})))
+    elif entry.kind == ROUND_CLOSED:
         out.append(Message(topics.round, encode(record_message(topics.table, entry))))
     elif entry.kind == ALERT:
         out.append(Message(topics.alert, encode(record_message(topics.table, entry))))

@@ -101,6 +101,32 @@ class Correction(_Strict):
     payout_total_after: Amount
 
 
+Hex64 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$", description="SHA-256 or HMAC-SHA256, 64 lowercase hex digits")]
+
+
+class JournalRow(_Strict):
+    """One journal row as the table stores it: enough to recompute its chain hash
+    (controller/journal.py ``chain_hash``) and, with the table's journal key, its MAC."""
+
+    seq: int = Field(ge=1, description="the row's journal seq")
+    ts: str = Field(description="the row's ts, as stored")
+    round: str | None = Field(description="the row's round id, as stored")
+    kind: str = Field(description="the row's kind (pit_command for the approval, round_closed for the record)")
+    source: str = Field(description="the row's source")
+    payload: str = Field(description="the row's payload as the journal stores it (JSON text, hashed as is)")
+    hash: Hex64 = Field(description="the row's chain hash: SHA-256 of the previous hash and this row")
+    mac: Hex64 | None = Field(description="HMAC-SHA256 of the row's seq and hash with the journal key; null in "
+                                          "an unkeyed journal")
+
+
+class JournalProof(_Strict):
+    """The journal rows behind a corrected record: from the pit command that approved its last
+    correction through the record's own row."""
+
+    prev: Hex64 = Field(description="the hash of the row before the first row carried")
+    rows: list[JournalRow] = Field(min_length=1, max_length=64, description="consecutive rows, oldest first")
+
+
 class RoundMessage(Envelope):
     """``croupier/<table>/round`` (QoS 1): a closed round, the record ``croupier recall --json``
     prints; a correction publishes the round again, whole, with one more ``corrections`` item."""
@@ -123,6 +149,8 @@ class RoundMessage(Envelope):
     stake_total: Amount
     payout_total: Amount
     corrections: list[Correction] = Field(description="approved corrections, oldest first")
+    journal: JournalProof | None = Field(None, description="a corrected record only (since 2026-12): the journal "
+                                                           "rows that back it (docs/protocols.md, \"Corrections\")")
 
 
 class AlertMessage(Envelope):

@@ -9,6 +9,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from controller.backoffice import records
 from controller.commands.parse import parse_order
 from controller.feed.commands import parse_command
 from controller.jsonbound import check_json
@@ -53,6 +54,38 @@ def _dealer(raw: bytes) -> object:
     return parse_order(payload).journal_form() if payload is not None else None
 
 
+def _backoffice_feed(raw: bytes) -> object:
+    """The back office's reading of a feed message, on the leaf the input's length picks (so
+    mutations reach every leaf's model)."""
+    leaf = records.LEAVES[len(raw) % len(records.LEAVES)]
+    return records.parse(f"croupier/bj1/{leaf}", raw)
+
+
+_ROUND = {"v": 1, "table": "bj1", "round": "bj1-000001", "ts": "2026-12-01T12:00:40.000Z", "seq": 10,
+          "game": "blackjack", "opened": "2026-12-01T12:00:00.000Z", "closed": "2026-12-01T12:00:40.000Z",
+          "status": "settled", "dealer": "maria", "shoe": "S-1", "shoe_round": 1, "outcome": {"dealer": ["TS", "7H"]},
+          "bets": [{"box": 1, "hand": 1, "kind": "main", "player": "p1", "stake": 1000, "payout": 2000}],
+          "stake_total": 1000, "payout_total": 2000, "corrections": []}
+_CORRECTED = {**_ROUND, "seq": 14, "corrections": [
+    {"seq": 12, "approval": 13, "changes": [{"box": 1, "hand": 1, "kind": "main", "stake": 1000, "before": 0,
+                                             "after": 2000}], "payout_total_before": 0, "payout_total_after": 2000}],
+    "journal": {"prev": "0" * 64, "rows": [
+        {"seq": 13, "ts": "2026-12-01T12:01:00.000Z", "round": None, "kind": "pit_command", "source": "pit:anna",
+         "payload": '{"command":"approve_correction","correction":12}', "hash": "a" * 64, "mac": None},
+        {"seq": 14, "ts": "2026-12-01T12:01:00.001Z", "round": "bj1-000001", "kind": "round_closed",
+         "source": "table", "payload": "{}", "hash": "b" * 64, "mac": "c" * 64}]}}
+BACKOFFICE_FEED_SEEDS = tuple(json.dumps(body, separators=(",", ":")).encode() for body in (
+    _ROUND, _CORRECTED,
+    {"v": 1, "table": "bj1", "round": None, "ts": "2026-12-01T12:00:00.000Z", "seq": 9, "severity": "error",
+     "code": "blackjack.dealer.stands", "message": "dealer drew on 17", "hold": True},
+    {"v": 1, "table": "bj1", "round": None, "ts": "2026-12-01T12:00:00.000Z", "seq": 11, "kind": "pit_command",
+     "source": "pit:anna", "payload": {"v": 1, "id": "pit-1", "sender": "anna", "command": "acknowledge_alert",
+                                       "alert": 9}},
+    {"v": 1, "table": "bj1", "seq": 12, "hash": "ab" * 32, "ts": "2026-12-01T12:00:00.000Z"},
+    {"v": 1, "table": "bj1", "round": None, "ts": "2026-12-01T12:00:00.000Z", "game": "blackjack", "preset": "ru6",
+     "currency": "EUR", "currency_digits": 2, "pace": {"rounds_per_hour": 52.0, "target": 60, "window_s": 900}}))
+
+
 def _press(seq: int, button: str = "hit", **extra: object) -> bytes:
     return json.dumps({"v": 1, "device": "spot-3", "seq": seq, "button": button, **extra}).encode()
 
@@ -78,6 +111,7 @@ PARSERS: tuple[Parser, ...] = (
         b"bet box=1 amount=500 player=A", b"decide box=1 action=hit", b"key_card card=10H",
         b"correct round=t1-000004 changes='[{\"box\":1,\"hand\":1,\"kind\":\"main\",\"payout\":2500}]' reason=\"x y\"")),
     Parser("dashboard_feed", dashboard_feed, (), DASHBOARD_FEED_SEEDS),
+    Parser("backoffice_feed", _backoffice_feed, (), BACKOFFICE_FEED_SEEDS),
 )
 BY_NAME = {p.name: p for p in PARSERS}
 

@@ -6,8 +6,10 @@ never got (the consumer gone first) is delivered again."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -16,7 +18,7 @@ from controller.backoffice.cluster import Cluster
 from controller.backoffice.consumer import Consumer
 from controller.backoffice.migrate import migrate
 from tests.fixtures.mosquitto import MosquittoBroker
-from tests.integration.backoffice import feed
+from tests.integration.backoffice import feed, journaled
 from tests.integration.backoffice.feed import T0, Publisher, event, round_record, ts
 from tests.support.waiting import until
 
@@ -91,16 +93,18 @@ async def test_every_kind_of_feed_message_is_kept_once(mosquitto: MosquittoBroke
 
 
 async def test_a_correction_is_a_new_version_and_the_first_is_kept(mosquitto: MosquittoBroker, migrated: str,
-                                                                  publisher: Publisher) -> None:
-    first = round_record("bj1", 1, seq=10, stake=1000, payout=0)
-    correction = {"seq": 20, "reason": "misread", "approved_by": "anna", "payout_total_before": 0,
-                  "payout_total_after": 2000}
-    corrected = {**round_record("bj1", 1, seq=21, stake=1000, payout=2000), "corrections": [correction]}
+                                                                  publisher: Publisher, tmp_path: Path) -> None:
+    """A correction as a table journals and publishes it (its journal rows ride along)."""
+    table = journaled.corrected_round(tmp_path / "bj1.db")
+    first, corrected = table.first, [m for m in table.messages if m.topic.endswith("/round")][-1]
     async with running(mosquitto, migrated) as consumer:
-        for body in (first, corrected, first):
-            await send(publisher, "croupier/bj1/round", body)
-        await asyncio.wait_for(consumer.wait_committed(3), WAIT)
-    assert rows(migrated, "SELECT version, seq, payout_total FROM rounds ORDER BY version") == [(0, 10, 0), (1, 21, 2000)]
+        for m in table.messages:
+            await send(publisher, m.topic, m.payload, m.retain)
+        await send(publisher, "croupier/bj1/round", first)  # redelivered: a no-op
+        await asyncio.wait_for(consumer.wait_committed(len(table.messages) + 1), WAIT)
+    assert json.loads(corrected.payload)["seq"] == 4
+    assert rows(migrated, "SELECT version, seq, payout_total FROM rounds ORDER BY version") == [(0, 1, 0), (1, 4, 2000)]
+    assert rows(migrated, "SELECT count(*) FROM rejected") == [(0,)]
 
 
 async def test_unreadable_messages_are_kept_as_rejected_and_do_not_block(mosquitto: MosquittoBroker, migrated: str,
