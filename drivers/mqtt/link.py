@@ -114,7 +114,7 @@ class Subscription:
         return await self._items.get()
 
 
-def _routing_queue(route: Any) -> type[asyncio.Queue[aiomqtt.Message]]:
+def routing_queue(route: Any) -> type[asyncio.Queue[aiomqtt.Message]]:
     """An aiomqtt ``queue_type`` that hands each message on at once instead of holding it."""
 
     class RoutingQueue(asyncio.Queue):  # type: ignore[type-arg]
@@ -122,6 +122,12 @@ def _routing_queue(route: Any) -> type[asyncio.Queue[aiomqtt.Message]]:
             route(item)
 
     return RoutingQueue
+
+
+async def drain(client: aiomqtt.Client) -> None:
+    """Messages are routed by the queue hook; this iteration only ends by raising on disconnect."""
+    async for _ in client.messages:
+        pass
 
 
 def _is_failure(code: ReasonCode | int) -> bool:
@@ -266,7 +272,7 @@ class MqttLink:
             keepalive=self._keepalive,
             will=will,
             timeout=self._ack_timeout,
-            queue_type=_routing_queue(self._route),
+            queue_type=routing_queue(self._route),
             tls_context=self._tls,
             # TCP_NODELAY: without it a QoS 1 round trip waits ~40 ms on Nagle; unix sockets have no Nagle.
             socket_options=TCP_NODELAY if self.url.transport == "tcp" else (),
@@ -287,7 +293,7 @@ class MqttLink:
                     self._check_granted(sub, granted)
                 self._up.set()
                 async with asyncio.TaskGroup() as tasks:
-                    tasks.create_task(self._watch(client))
+                    tasks.create_task(drain(client))
                     tasks.create_task(self._send(client))
         except* aiomqtt.MqttError as group:
             self.last_error = "; ".join(str(e) for e in group.exceptions)
@@ -340,11 +346,6 @@ class MqttLink:
                 callback(reason)
             except Exception:  # a listener's bug must not end the link
                 log.exception("%s: link alarm listener failed", self.client_id)
-
-    async def _watch(self, client: aiomqtt.Client) -> None:
-        """Messages are routed by the queue hook; this iteration only ends by raising on disconnect."""
-        async for _ in client.messages:
-            pass
 
     async def _send(self, client: aiomqtt.Client) -> None:
         if self._birth is not None:
