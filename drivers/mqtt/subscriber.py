@@ -56,7 +56,10 @@ class PersistentSubscriber:
         clock: Clock = SYSTEM_CLOCK,
         watch: Callable[[], Coroutine[Any, Any, str]] | None = None,
         label: str | None = None,
+        logger: logging.Logger | None = None,
     ) -> None:
+        """``label`` names the reader in logs; ``logger`` takes them (and the MQTT client's) instead
+        of this module's (a soak that stops the broker on purpose keeps them quiet)."""
         self.url = url if isinstance(url, BrokerUrl) else BrokerUrl.parse(url)
         self._tls = tls_context(self.url)  # an unreadable CA or certificate fails here, not in the loop
         self.client_id = client_id
@@ -66,6 +69,7 @@ class PersistentSubscriber:
         self._keepalive = keepalive
         self._watch = watch
         self.label = label or client_id
+        self._log = logger or log
         self.runner = LinkRunner(self.label, self._attempt, backoff=Backoff(backoff_min, backoff_max),
                                  clock=clock, errors=(aiomqtt.MqttError,), delay=self._failed)
         self._client: aiomqtt.Client | None = None
@@ -111,7 +115,7 @@ class PersistentSubscriber:
             self.url.host, self.url.port, transport=self.url.transport, username=self.url.username,
             password=self.url.password, identifier=self.client_id, clean_session=False,
             keepalive=self._keepalive, queue_type=routing_queue(self._on_message), tls_context=self._tls,
-            socket_options=TCP_NODELAY if self.url.transport == "tcp" else ())
+            socket_options=TCP_NODELAY if self.url.transport == "tcp" else (), logger=self._log)
         client._client.manual_ack_set(True)  # before CONNECT: a resumed session delivers at once
         return client
 
@@ -121,17 +125,16 @@ class PersistentSubscriber:
         self._chosen = False
         for callback in self.on_attempt:
             callback(self.connection)
-        client = self._new_client()
+        client = self._client = self._new_client()  # messages may come (and be acknowledged) at CONNACK
         try:
             async with client:
-                self._client = client
                 self.connections += 1
                 up()
                 await client.subscribe([(f, self.qos) for f in self.filters])
                 self.connected.set()
                 for hook in self.on_up:
                     hook()
-                log.info("%s: connected to %s as %s", self.label, self.url.redacted(), self.client_id)
+                self._log.info("%s: connected to %s as %s", self.label, self.url.redacted(), self.client_id)
                 return await self._serve(client)
         finally:
             self._client = None
@@ -167,6 +170,6 @@ class PersistentSubscriber:
         for callback in self.on_down:
             callback(reason)
         if not self._chosen:  # the reader's own restarts were logged where it chose them
-            log.warning("%s: broker %s: %s; retrying in %.1f s", self.label, self.url.redacted(), reason, delay)
+            self._log.warning("%s: broker %s: %s; retrying in %.1f s", self.label, self.url.redacted(), reason, delay)
         return delay
 
