@@ -23,6 +23,7 @@ from typing import Any, Protocol, Self
 from drivers.device import Health
 from drivers.device_kit import Command, EventSink, dispatch, queued_events, stop_task
 from drivers.events import DeviceEvent
+from drivers.link import LinkRunner
 from drivers.transport import Transport
 
 log = logging.getLogger(__name__)
@@ -55,6 +56,11 @@ class DeviceBase(ABC):
     def commands(self) -> Mapping[str, Command]:
         """The named commands this device takes (none by default)."""
         return {}
+
+    def link_state(self) -> dict[str, Any] | None:
+        """The device's link for a diagnostics dump (``LinkRunner.diagnostics``: state, last
+        error, reconnects); None for a device without a link of its own."""
+        return None
 
     # -- the lifecycle
     @property
@@ -113,6 +119,8 @@ class LinkedSession(Protocol):
 
     #: set once the device on the current link said who it is (or was reported unproven)
     identified: asyncio.Event
+    #: the link's connect -> run -> lost -> back off cycle, and its state
+    link: LinkRunner
 
     async def run(self, *, opened: bool = False) -> None:
         """The link's cycle until cancelled; ``opened``: the transport is already open."""
@@ -144,3 +152,6 @@ class SessionDevice(DeviceBase):
         task, self._task = self._task, None
         await stop_task(task)
         await self._session.transport.close()
+
+    def link_state(self) -> dict[str, Any] | None:
+        return self._session.link.diagnostics()
