@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -122,6 +123,18 @@ def routing_queue(route: Any) -> type[asyncio.Queue[aiomqtt.Message]]:
             route(item)
 
     return RoutingQueue
+
+
+def session_client(url: BrokerUrl, tls: ssl.SSLContext | None, client_id: str, route: Callable[[aiomqtt.Message], None],
+                   *, keepalive: int, **options: Any) -> aiomqtt.Client:
+    """A fresh client for one connection of a persistent session (``clean_session=False``) whose
+    messages go to ``route`` as they arrive; ``options`` are aiomqtt's (a will, a timeout ...)."""
+    return aiomqtt.Client(
+        url.host, url.port, transport=url.transport, username=url.username, password=url.password,
+        identifier=client_id, clean_session=False, keepalive=keepalive, queue_type=routing_queue(route),
+        tls_context=tls,
+        # TCP_NODELAY: without it a QoS 1 round trip waits ~40 ms on Nagle; unix sockets have no Nagle.
+        socket_options=TCP_NODELAY if url.transport == "tcp" else (), **options)
 
 
 async def drain(client: aiomqtt.Client) -> None:
@@ -261,22 +274,8 @@ class MqttLink:
         if self._will is not None:
             w = self._will
             will = aiomqtt.Will(w.topic, w.payload, w.qos, w.retain)
-        return aiomqtt.Client(
-            self.url.host,
-            self.url.port,
-            transport=self.url.transport,
-            username=self.url.username,
-            password=self.url.password,
-            identifier=self.client_id,
-            clean_session=False,
-            keepalive=self._keepalive,
-            will=will,
-            timeout=self._ack_timeout,
-            queue_type=routing_queue(self._route),
-            tls_context=self._tls,
-            # TCP_NODELAY: without it a QoS 1 round trip waits ~40 ms on Nagle; unix sockets have no Nagle.
-            socket_options=TCP_NODELAY if self.url.transport == "tcp" else (),
-        )
+        return session_client(self.url, self._tls, self.client_id, self._route, keepalive=self._keepalive,
+                              will=will, timeout=self._ack_timeout)
 
     async def _attempt(self, up: Callable[[], None]) -> str:
         """One connection (the shared ``LinkRunner`` repeats it): connect, subscribe, send and

@@ -30,7 +30,7 @@ import aiomqtt
 
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.link import LinkRunner
-from drivers.mqtt.link import TCP_NODELAY, drain, routing_queue
+from drivers.mqtt.link import drain, session_client
 from drivers.mqtt.tls import tls_context
 from drivers.mqtt.url import BrokerUrl
 from drivers.reconnect import Backoff
@@ -111,11 +111,8 @@ class PersistentSubscriber:
 
     # -- one connection
     def _new_client(self) -> aiomqtt.Client:
-        client = aiomqtt.Client(
-            self.url.host, self.url.port, transport=self.url.transport, username=self.url.username,
-            password=self.url.password, identifier=self.client_id, clean_session=False,
-            keepalive=self._keepalive, queue_type=routing_queue(self._on_message), tls_context=self._tls,
-            socket_options=TCP_NODELAY if self.url.transport == "tcp" else (), logger=self._log)
+        client = session_client(self.url, self._tls, self.client_id, self._on_message, keepalive=self._keepalive,
+                                logger=self._log)
         client._client.manual_ack_set(True)  # before CONNECT: a resumed session delivers at once
         return client
 

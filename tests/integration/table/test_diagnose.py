@@ -8,17 +8,15 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
 from controller.cli import app
 from controller.config import load
-from controller.process import run_table
 from controller.runtime.diagnostics import diagnostics_socket, read_live
 from tests.fixtures.mosquitto import free_port
-from tests.integration.table.conftest import write_config
+from tests.integration.table.conftest import running_table, write_config
 
 SECRET = "s3cret-broker-pass"
 
@@ -34,15 +32,8 @@ async def test_a_running_table_tells_its_parts_and_a_stopped_one_its_journal(
     port = free_port()  # nothing listens: the feed's link keeps trying, and says why
     path = write_config(tmp_path, stacked=None, mqtt={"broker": f"mqtt://diag@127.0.0.1:{port}", "insecure": True})
     config = load(path)
-    ready: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-
-    async def on_ready(loop: Any, devices: Any) -> None:
-        ready.set_result(loop)
-
     with open(tmp_path / "out.txt", "w") as out:
-        table = asyncio.create_task(run_table(config, None, out=out, on_ready=on_ready, keyboard=False))
-        try:
-            loop = await asyncio.wait_for(ready, 30)
+        async with running_table(config, out) as loop:
             await loop.until(lambda core: core.health.online("shoe"), timeout=20)
             loop.command("open_round", "test-dealer")
             await loop.until(lambda core: core.engine is not None, timeout=10)
@@ -64,9 +55,6 @@ async def test_a_running_table_tells_its_parts_and_a_stopped_one_its_journal(
             assert live["config"]["table"] == "t1" and live["config"]["mqtt"]["broker"] == f"mqtt://diag@127.0.0.1:{port}"
             assert SECRET not in text
             last = loop.journal.last_seq()
-        finally:
-            table.cancel()
-            await asyncio.gather(table, return_exceptions=True)
     assert not diagnostics_socket(config).exists()  # the stopped table leaves no socket behind
     assert read_live(diagnostics_socket(config)) is None
     code, text = diagnose(path)
