@@ -17,12 +17,14 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.reconnect import Backoff, LinkState, Reconnect
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 #: one attempt: connect, ``up()`` once connected, run until the link drops; why it dropped
 Attempt = Callable[[Callable[[], None]], Awaitable[str]]
@@ -42,10 +44,12 @@ class LinkRunner:
         errors: tuple[type[BaseException], ...] = (),
         describe: Callable[[BaseException], str] = str,
         delay: Callable[[str], float] | None = None,
+        until_up: bool = False,
     ) -> None:
         """``errors``: what an attempt may raise when the link fails (``describe`` makes each a
         reason); ``delay(reason)``: the link's own wait before the next attempt (it must call
-        ``reconnect.failed``), by default the backoff's."""
+        ``reconnect.failed``), by default the backoff's; ``until_up``: ``run`` returns after the
+        first attempt that connected (``retry``)."""
         if reconnect is None:
             if backoff is None:
                 raise ValueError("a link runner needs a backoff or a reconnect policy")
@@ -57,6 +61,7 @@ class LinkRunner:
         self._errors = errors
         self._describe = describe
         self._delay = delay or reconnect.failed
+        self._until_up = until_up
         self._task: asyncio.Task[None] | None = None
 
     # -- what it reports
@@ -78,7 +83,8 @@ class LinkRunner:
 
     # -- the loop
     async def run(self) -> None:
-        """Attempt, back off, attempt again; returns only when cancelled (state ``closed``)."""
+        """Attempt, back off, attempt again; returns only when cancelled (state ``closed``), or
+        with ``until_up`` once an attempt connected."""
         try:
             while True:
                 self.reconnect.connecting()
@@ -89,6 +95,8 @@ class LinkRunner:
                 except Exception as exc:  # a library surprise must not end the link for good
                     reason = repr(exc)
                     log.error("%s: unexpected link failure", self.name, exc_info=exc)
+                if self._until_up and self.connected:
+                    return
                 await self.clock.sleep(self._delay(reason or "disconnected"))
         finally:
             self.reconnect.closed()
@@ -110,3 +118,30 @@ class LinkRunner:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self.reconnect.closed()
+
+
+async def retry(name: str, operation: Callable[[], Awaitable[T]], *, backoff: Backoff,
+                errors: tuple[type[BaseException], ...], clock: Clock = SYSTEM_CLOCK,
+                on_failure: Callable[[BaseException], None] | None = None) -> T:
+    """``operation()`` again and again, backing off between tries on the one link loop, until it
+    does not raise one of ``errors`` (a write while its database is away); what it returned.
+    ``on_failure`` hears each of those errors; any other error is raised at once."""
+    outcome: list[T] = []
+    unexpected: list[BaseException] = []
+
+    async def attempt(up: Callable[[], None]) -> str:
+        try:
+            outcome.append(await operation())
+        except errors as exc:
+            if on_failure is not None:
+                on_failure(exc)
+            raise
+        except Exception as exc:  # noqa: BLE001 - not the link's failure: raised to the caller below
+            unexpected.append(exc)
+        up()
+        return ""
+
+    await LinkRunner(name, attempt, backoff=backoff, clock=clock, errors=errors, until_up=True).run()
+    if unexpected:
+        raise unexpected[0]
+    return outcome[0]

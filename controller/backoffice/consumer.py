@@ -42,8 +42,10 @@ from psycopg_pool import AsyncConnectionPool
 
 from controller.backoffice import records, store
 from controller.backoffice.metrics import BackofficeMetrics
+from drivers.link import retry
 from drivers.mqtt.subscriber import PersistentSubscriber
 from drivers.mqtt.url import BrokerUrl
+from drivers.reconnect import Backoff
 
 log = logging.getLogger(__name__)
 
@@ -220,25 +222,25 @@ class Consumer:
             self._count(batch, rows, refused, now)
 
     async def _commit(self, pool: AsyncConnectionPool[Any], rows: list[records.Row]) -> int:
-        delay, down = 0.1, False
-        while True:
-            try:
-                refused = await store.write(pool, rows)
-            except store.DatabaseDown as exc:
-                self._behind = True
-                self.metrics.database_up.set(0)
-                self.metrics.database_errors.inc()
-                if not down:
-                    log.warning("backoffice: database unavailable (%s); holding %d messages in the broker's session",
-                                exc, self._queue.qsize() + 1)
-                    down = True
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, self._backoff_max)
-                continue
-            self.metrics.database_up.set(1)
-            if down:
-                log.warning("backoffice: database back; catching up")
-            return refused
+        """``store.write``, tried again (on the one link loop) until the database takes it."""
+        down = False
+
+        def unavailable(exc: BaseException) -> None:
+            nonlocal down
+            self._behind = True
+            self.metrics.database_up.set(0)
+            self.metrics.database_errors.inc()
+            if not down:
+                log.warning("backoffice: database unavailable (%s); holding %d messages in the broker's session",
+                            exc, self._queue.qsize() + 1)
+                down = True
+
+        refused = await retry("backoffice database", lambda: store.write(pool, rows), errors=(store.DatabaseDown,),
+                              backoff=Backoff(0.1, max(self._backoff_max, 0.1)), on_failure=unavailable)
+        self.metrics.database_up.set(1)
+        if down:
+            log.warning("backoffice: database back; catching up")
+        return refused
 
     def _count(self, batch: list[Delivery], rows: list[records.Row], refused: int, now: float) -> None:
         m = self.metrics

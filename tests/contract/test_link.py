@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from drivers.link import LinkRunner
+from drivers.link import LinkRunner, retry
 from drivers.reconnect import Backoff, LinkState
 
 
@@ -160,3 +160,30 @@ def test_jitter_only_shortens_a_capped_wait(initial: float, cap: float, jitter: 
 def test_a_jitter_of_one_or_more_is_refused() -> None:
     with pytest.raises(ValueError):
         Backoff(0.1, 1.0, jitter=1.0)
+
+
+async def test_retry_backs_off_until_the_operation_succeeds_and_returns_its_result() -> None:
+    clock = StepClock()
+    outcomes: list[BaseException | int] = [ConnectionResetError("down"), ConnectionResetError("down"), 42]
+    heard: list[str] = []
+
+    async def write() -> int:
+        outcome = outcomes.pop(0)
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+
+    result = await retry("db", write, backoff=Backoff(0.1, 0.15), clock=clock, errors=(OSError,),
+                         on_failure=lambda exc: heard.append(str(exc)))
+    assert result == 42 and clock.sleeps == [0.1, 0.15] and heard == ["down", "down"]
+
+
+async def test_retry_raises_what_is_not_the_link_failing_at_once() -> None:
+    clock = StepClock()
+
+    async def broken() -> int:
+        raise ValueError("a bug, not an outage")
+
+    with pytest.raises(ValueError, match="a bug"):
+        await retry("db", broken, backoff=Backoff(0.1, 1.0), clock=clock, errors=(OSError,))
+    assert clock.sleeps == []
