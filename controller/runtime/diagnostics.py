@@ -21,6 +21,7 @@ from typing import Any
 
 from controller.config import TableConfig
 from controller.journal import Journal
+from controller.table import inputs
 from drivers.device import Device
 from drivers.mqtt.url import redacted
 
@@ -68,18 +69,35 @@ def journal_summary(journal: Journal) -> dict[str, Any]:
 
 
 def stored_journal(path: Path) -> dict[str, Any]:
-    """A journal read without its writer (read-only, nothing created or migrated)."""
+    """A journal read without its writer (read-only, nothing created or migrated): its head, the
+    last round it names and whether that round closed, the last start, and how far behind each
+    reader's cursor (the pit feed's) is."""
     if not path.exists():
         return {"path": str(path), "exists": False}
     try:
         with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
-            row = db.execute("SELECT seq, hash, ts, kind FROM events ORDER BY seq DESC LIMIT 1").fetchone()
+            return {"path": str(path), "exists": True, **_stored(db)}
     except sqlite3.Error as exc:
         return {"path": str(path), "exists": True, "error": f"cannot read it: {exc}"}
+
+
+def _stored(db: sqlite3.Connection) -> dict[str, Any]:
+    row = db.execute("SELECT seq, hash, ts, kind FROM events ORDER BY seq DESC LIMIT 1").fetchone()
     if row is None:
-        return {"path": str(path), "exists": True, "seq": 0, "head": None}
-    return {"path": str(path), "exists": True, "seq": int(row[0]), "head": row[1], "last_entry": {"ts": row[2],
-                                                                                               "kind": row[3]}}
+        return {"seq": 0, "head": None}
+    seq = int(row[0])
+    last_round = db.execute("SELECT round_id FROM events WHERE round_id IS NOT NULL ORDER BY seq DESC LIMIT 1").fetchone()
+    round_report = None
+    if last_round is not None:
+        closed = db.execute("SELECT 1 FROM events WHERE kind = ? AND round_id = ? LIMIT 1",
+                            (inputs.ROUND_CLOSED, last_round[0])).fetchone()
+        round_report = {"round": last_round[0], "closed": closed is not None}
+    started = db.execute("SELECT ts FROM events WHERE kind = ? ORDER BY seq DESC LIMIT 1",
+                         (inputs.TABLE_STARTED,)).fetchone()
+    cursors = {name: {"seq": int(at), "behind": seq - int(at)}
+               for name, at in db.execute("SELECT name, seq FROM cursors ORDER BY name")}
+    return {"seq": seq, "head": row[1], "last_entry": {"ts": row[2], "kind": row[3]}, "last_round": round_report,
+            "last_start": None if started is None else started[0], "cursors": cursors}
 
 
 def device_report(device: Device) -> dict[str, Any]:

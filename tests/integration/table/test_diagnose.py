@@ -54,7 +54,7 @@ async def test_a_running_table_tells_its_parts_and_a_stopped_one_its_journal(
             assert live["journal"]["seq"] >= 2 and live["journal"]["path"] == str(config.journal_path)
             assert live["config"]["table"] == "t1" and live["config"]["mqtt"]["broker"] == f"mqtt://diag@127.0.0.1:{port}"
             assert SECRET not in text
-            last = loop.journal.last_seq()
+            last, round_id = loop.journal.last_seq(), loop.core.round_id
     assert not diagnostics_socket(config).exists()  # the stopped table leaves no socket behind
     assert read_live(diagnostics_socket(config)) is None
     code, text = diagnose(path)
@@ -62,6 +62,8 @@ async def test_a_running_table_tells_its_parts_and_a_stopped_one_its_journal(
     stored = json.loads(text)
     assert stored["source"].startswith("config and journal")
     assert stored["journal"]["exists"] is True and stored["journal"]["seq"] >= last
+    assert stored["journal"]["last_round"] == {"round": round_id, "closed": False}  # left open: the restart holds
+    assert stored["journal"]["last_start"] is not None
     assert stored["config"]["devices"]["shoe"]["transport"] == "simulated"
     assert SECRET not in text
 
