@@ -187,3 +187,36 @@ async def test_retry_raises_what_is_not_the_link_failing_at_once() -> None:
     with pytest.raises(ValueError, match="a bug"):
         await retry("db", broken, backoff=Backoff(0.1, 1.0), clock=clock, errors=(OSError,))
     assert clock.sleeps == []
+
+
+@given(steps=st.lists(st.sampled_from(["refuse", "drop", "crash"]), max_size=30),
+       initial=st.floats(0.01, 1.0), cap_factor=st.floats(1.0, 40.0))
+def test_every_wait_is_the_backoff_of_the_failures_since_the_last_connection(
+        steps: list[str], initial: float, cap_factor: float) -> None:
+    """Whatever the link does, the runner waits ``backoff.delay(n)`` after the n-th failure in a
+    row (a connection starts the count again), is ``connecting`` at each attempt and ends
+    ``closed``."""
+    backoff = Backoff(initial, initial * cap_factor)
+    expected: list[float] = []
+    failures = 0
+    for step in steps:
+        failures = 1 if step == "drop" else failures + 1
+        expected.append(backoff.delay(failures))
+
+    async def play() -> None:
+        clock = StepClock()
+        script = Script(list(steps))
+        runner = runner_for(script, clock, backoff)
+        runner.start()
+        await asyncio.wait_for(script.holding.wait(), 5)
+        assert clock.sleeps == pytest.approx(expected)
+        assert all(state is LinkState.CONNECTING for state in script.seen)
+        assert runner.reconnect.connects == steps.count("drop") + 1 and runner.reconnect.failures == 0
+        await runner.stop()
+        assert runner.state is LinkState.CLOSED
+
+    logging.getLogger("drivers.link").disabled = True  # the crashes' tracebacks are expected here
+    try:
+        asyncio.run(play())
+    finally:
+        logging.getLogger("drivers.link").disabled = False
