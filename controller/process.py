@@ -1,64 +1,28 @@
-"""One table process: config -> journal replay -> devices -> the table task (-> pit feed).
+"""One table process: config -> journal -> the table's runtime (``controller.table_runtime``:
+replay, devices, feed, console, the table task) -> the dealer's keyboard or simulated people.
 
-Order on start: the journal is replayed first (the round left open is rebuilt, missing
-outputs written), a ``table_started`` entry records the restart, then the devices are opened
-(a simulated shoe where the journal left it) and the shoe gate set to what the table needs,
-and only then are new inputs taken.
+The journal is opened here (its writer lock taken first) and closed last; everything between is
+the ``TableRuntime``'s, which starts its parts in order and stops them in reverse.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from controller.config import TableConfig
 from controller.journal import Journal
-from controller.metrics import table_metrics
 from controller.people.batch import simulated_people
 from controller.people.players import SeatedPlayer, default_players
-from controller.people.strategy_cache import warm as warm_strategy
-from controller.protection.live import watch_table
-from controller.protection.mismatch import watch_mismatches
-from controller.protection.pace_live import watch_pace
 from controller.protection.seating import TableCount, seat
-from controller.protection.wheel_live import watch_wheel
-from controller.runtime.devices import FEED_LINK, link_alarm, open_devices
 from controller.runtime.loop import TableLoop
-from controller.runtime.recovery import device_sync, replay
-from controller.runtime.snapshot import Snapshots
-from controller.sd_notify import Notifier
-from controller.table import inputs
-from controller.table.core import TableCore
-from controller.table.registry import adapter_for
+from controller.table_runtime import FeedListener, TableRuntime, build_core
+from controller.table_runtime import progressing as _progressing
 from controller.terminal.keyboard import read_commands
-from controller.terminal.printer import Printer
 
-
-def build_core(config: TableConfig) -> TableCore:
-    adapter = adapter_for(config.table.game)
-    return TableCore(config.table.id, adapter, config.game_rules(), config.table.preset,
-                     config.table.burn_on_new_shoe, config.table.currency, config.table.currency_digits)
-
-
-class FeedListener:
-    """Keeps the pit feed's retained ``prompt`` and ``state`` current and wakes it per entry."""
-
-    def __init__(self, feed: Any) -> None:
-        self.feed = feed
-
-    def on_entry(self, entry: Any) -> None:
-        self.feed.notify()
-
-    def on_prompt(self, prompt: str, core: TableCore) -> None:
-        self.feed.set_prompt({"text": prompt, "round": core.round_id})
-        self.feed.set_state(core.state)  # built when sent: most are replaced before
-
-    def on_state(self, core: TableCore) -> None:
-        """The prompt is the same but the pit's view changed (open alerts, corrections)."""
-        self.feed.set_state(core.state)
+__all__ = ["FeedListener", "TableRuntime", "_progressing", "build_core", "run_table"]
 
 
 async def run_table(
@@ -82,61 +46,13 @@ async def run_table(
     the default simulated players of a ``rounds`` run."""
     # JournalInUse: another process has it; JournalKeyError: a keyed journal and no key configured
     journal = Journal(config.journal_path, exclusive=True, key=config.journal_key())
-    metrics = table_metrics(config, journal)  # before replay: what replay writes is counted too
-    core = build_core(config)
-    if rounds is not None:
-        warm_strategy(core.rules, config.journal_path.parent)  # from its cache after the first start
-        core.adapter.prepare_simulation(core.rules)  # before any device or broker is waiting on this loop
-    result = replay(journal, core)
-    journal.append(
-        inputs.TABLE_STARTED,
-        {"replayed": result.inputs, "written": result.written, "resumed_round": result.round_id,
-         "game": config.table.game, "preset": config.table.preset, "rules": config.game_rules().model_dump(mode="json"),
-         "burn_on_new_shoe": config.table.burn_on_new_shoe, "hold_open_round": True},
-        source="table", round_id=core.round_id,
-    )
-    core.restarted()  # as replay will do at this entry next time
-    core.pace_goal = (config.protection.pace_target, config.protection.pace_window_s)  # None: the game's default target
-    core.set_burn(config.table.burn_on_new_shoe)
-    loop = TableLoop(core, journal)
-    loop.applied_hooks.append(Snapshots(journal).applied)
-    if metrics is not None:
-        loop.applied_hooks.append(metrics.applied)
-    printer = Printer(out, as_json, prompts, currency=config.table.currency, digits=config.table.currency_digits)
-    loop.listeners.append(printer)
-    advantage_watch = watch_table(loop, journal, config)  # a blackjack table's flags to the pit (docs/protection.md)
-    if advantage_watch is not None:
-        loop.listeners.append(advantage_watch)
-    wheel_watch = watch_wheel(loop, journal, config)  # a roulette table's wheel alerts to the pit
-    if wheel_watch is not None:
-        loop.listeners.append(wheel_watch)
-    loop.listeners.append(watch_pace(loop, journal, config))  # the pace against its target, and its alert
-    loop.listeners.append(watch_mismatches(loop, journal, config))  # two-source mismatch rates
-    if result.round_id is not None and not as_json:
-        out.write(f"resumed round {result.round_id} from the journal ({result.inputs} inputs replayed)\n")
-    devices = await open_devices(config, core, loop.device_event)  # the game's and every other configured one
-    loop.devices.update(devices.opened)
-    tasks: list[asyncio.Task[Any]] = []  # an open device runs itself until closed
-    stack = contextlib.AsyncExitStack()
+    runtime = TableRuntime(config, journal, out=out, as_json=as_json, prompts=prompts)
     try:
-        broker = await _start_feed(config, journal, loop, stack)
-        feeds = [listener.feed for listener in loop.listeners if isinstance(listener, FeedListener)]
-        if metrics is not None and feeds:
-            metrics.watch_feed_lag(lambda: feeds[0].stats.lag)
-        await _start_spots(config, journal, loop, stack, broker)
-        if config.console.enabled:  # the dealer's touch console (docs/console.md)
-            from controller.console import serve_console
-
-            await serve_console(config, loop, stack, out,
-                                simulator=devices.simulator_panel() if rounds is None else None)
-        await loop.carry_out(list(device_sync(core)))
-        tasks.append(asyncio.create_task(loop.run(), name="table"))
-        notifier = Notifier.from_env()  # under systemd (Type=notify): ready now, and the watchdog
-        if notifier is not None:
-            stack.callback(notifier.close)
-            stack.callback(notifier.send, "STOPPING=1")
-            notifier.send("READY=1", f"STATUS=table {config.table.id} takes inputs")
-            tasks.append(asyncio.create_task(notifier.watchdog(_progressing(loop, tasks[0])), name="watchdog"))
+        result = runtime.recover(simulating=rounds is not None)
+        if result.round_id is not None and not as_json:
+            out.write(f"resumed round {result.round_id} from the journal ({result.inputs} inputs replayed)\n")
+        await runtime.start(console_simulator=rounds is None)
+        loop, devices, core = runtime.loop, runtime.devices, runtime.core
         if on_ready is not None:
             await on_ready(loop, devices)
         if rounds is None:
@@ -149,32 +65,13 @@ async def run_table(
         players = seated or _styled_players(config, loop, unit) or default_players(unit)
         sim = simulated_people(config, loop, devices, players, rounds, pace, result.rounds_closed)
         sim.stop_when_closed = stop_when_closed
-        tasks.append(asyncio.create_task(sim.run(), name="simulated-people"))
-        await _until(sim.done, tasks)
+        runtime.tasks.append(asyncio.create_task(sim.run(), name="simulated-people"))
+        await _until(sim.done, runtime.tasks)
         await loop.settled()
         return 0
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await stack.aclose()
-        await devices.close()
-        if metrics is not None:
-            metrics.close()
+        await runtime.stop()
         journal.close()
-
-
-def _progressing(loop: TableLoop, table: asyncio.Task[Any]) -> Callable[[], bool]:
-    """For the watchdog: the table task runs, and is idle or has stepped since the last look
-    (inputs waiting while no step ends for a whole interval is a hung loop)."""
-    last = -1
-
-    def alive() -> bool:
-        nonlocal last
-        previous, last = last, loop.steps
-        return not table.done() and ((loop.pending == 0 and not loop.busy) or last != previous)
-
-    return alive
 
 
 def _styled_players(config: TableConfig, loop: TableLoop, unit: int) -> list[SeatedPlayer]:
@@ -199,42 +96,3 @@ async def _until(done: asyncio.Event, tasks: list[asyncio.Task[Any]]) -> None:
     for task in finished:
         task.result()  # re-raises what ended it
         raise RuntimeError(f"{task.get_name()} stopped before the rounds were played")
-
-
-async def _start_feed(config: TableConfig, journal: Journal, loop: TableLoop,
-                      stack: contextlib.AsyncExitStack) -> str | None:
-    """The pit feed on the ``[mqtt]`` broker; that broker's URL (the embedded one's once started)."""
-    broker = config.mqtt.connect_url()  # with its secret (docs/security.md)
-    if broker == "none":
-        return None
-    from controller.feed import Feed, PitCommand
-
-    if broker == "embedded":
-        from simulators.broker import EmbeddedBroker
-
-        embedded = await stack.enter_async_context(EmbeddedBroker())
-        broker = embedded.url
-
-    def on_command(command: PitCommand) -> None:
-        loop.submit(inputs.PIT_COMMAND, command, f"pit:{command.sender}")
-
-    feed = Feed.connect(broker, journal, config.table.id, on_command)
-    feed.admission = loop.admission  # pit commands rate-limited, refusals counted (admission.py)
-    feed.link.on_alarm.append(link_alarm(loop, FEED_LINK))  # a dead broker or a taken session is loud
-    await stack.enter_async_context(feed)
-    loop.listeners.append(FeedListener(feed))
-    return broker
-
-
-async def _start_spots(config: TableConfig, journal: Journal, loop: TableLoop, stack: contextlib.AsyncExitStack,
-                       feed_broker: str | None) -> None:
-    """The bet spots, when ``[devices.spots]`` is enabled (watermarks restored from the journal)."""
-    spots = config.devices.spots
-    if not spots.enabled:
-        return
-    broker = config.mqtt.connect_url(spots.broker) if spots.broker else feed_broker
-    if broker is None:
-        raise RuntimeError("devices.spots needs a broker: set devices.spots.broker or mqtt.broker")
-    from controller.runtime.spots import TableSpots
-
-    await stack.enter_async_context(TableSpots(loop, journal, broker, config.table.id, spots.spots))

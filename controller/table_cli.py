@@ -1,4 +1,5 @@
-"""``croupier run`` and ``croupier recall``: one table from its config file, and its history."""
+"""``croupier run``, ``croupier recall`` and ``croupier diagnose``: one table from its config
+file, its history, and the state of its parts."""
 
 from __future__ import annotations
 
@@ -137,6 +138,17 @@ def register(app: typer.Typer) -> None:
             for record in records:
                 typer.echo(round_line(record, currency=cfg.table.currency if cfg else currency,
                                       digits=cfg.table.currency_digits if cfg else digits))
+
+    @app.command("diagnose")
+    def diagnose_cmd(config: Annotated[Path, typer.Option(help="the table's TOML config file")]) -> None:
+        """Print the table's diagnostics as JSON, without secrets: live from the running table
+        (devices and their links, feed, console, open round, holds), else what its config and
+        journal say (docs/deployment.md, "Diagnostics")."""
+        from controller.runtime import diagnostics
+
+        cfg = _config(config)
+        dump = diagnostics.read_live(diagnostics.diagnostics_socket(cfg)) or diagnostics.offline(cfg)
+        typer.echo(json.dumps(dump, indent=2, default=str))
 
 
 def main() -> None:

@@ -14,14 +14,17 @@ failed open are all no-ops the second time; a device closed can be opened again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping
-from typing import Any, Self
+from typing import Any, Protocol, Self
 
 from drivers.device import Health
-from drivers.device_kit import Command, EventSink, dispatch, queued_events
+from drivers.device_kit import Command, EventSink, dispatch, queued_events, stop_task
 from drivers.events import DeviceEvent
+from drivers.link import LinkRunner
+from drivers.transport import Transport
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +56,11 @@ class DeviceBase(ABC):
     def commands(self) -> Mapping[str, Command]:
         """The named commands this device takes (none by default)."""
         return {}
+
+    def link_state(self) -> dict[str, Any] | None:
+        """The device's link for a diagnostics dump (``LinkRunner.diagnostics``: state, last
+        error, reconnects); None for a device without a link of its own."""
+        return None
 
     # -- the lifecycle
     @property
@@ -100,3 +108,50 @@ class DeviceBase(ABC):
 
     async def command(self, name: str, **arguments: Any) -> None:
         await dispatch(self.name, self.commands(), name, arguments)
+
+
+class LinkedSession(Protocol):
+    """A device's conversation over one transport that reconnects on its own (its loop is the
+    shared ``drivers.link.LinkRunner``): the shoe's and the wheel's sessions."""
+
+    @property
+    def transport(self) -> Transport: ...
+
+    #: set once the device on the current link said who it is (or was reported unproven)
+    identified: asyncio.Event
+    #: the link's connect -> run -> lost -> back off cycle, and its state
+    link: LinkRunner
+
+    async def run(self, *, opened: bool = False) -> None:
+        """The link's cycle until cancelled; ``opened``: the transport is already open."""
+
+
+class SessionDevice(DeviceBase):
+    """A device that is one ``LinkedSession``: opened once (an address that cannot be opened
+    raises at ``open``), then reconnecting on its own for as long as it is open.
+
+    ``open`` returns once the device said who it is, or after ``identify_wait`` seconds: the
+    table takes inputs from then on."""
+
+    def __init__(self, name: str, session: LinkedSession, *, identify_wait: float,
+                 sink: EventSink | None = None) -> None:
+        super().__init__(name, sink=sink)
+        self._session = session
+        self._identify_wait = identify_wait
+        self._task: asyncio.Task[None] | None = None
+
+    async def _start(self) -> None:
+        """Open the transport (``DeviceNotFound``, ``DeviceBusy`` ... when it cannot be), then
+        run the session: from here on a lost link is ``offline`` and a reconnect."""
+        await self._session.transport.open()
+        self._task = asyncio.create_task(self._session.run(opened=True), name=f"{self.name}-session")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._session.identified.wait(), self._identify_wait)
+
+    async def _stop(self) -> None:
+        task, self._task = self._task, None
+        await stop_task(task)
+        await self._session.transport.close()
+
+    def link_state(self) -> dict[str, Any] | None:
+        return self._session.link.diagnostics()

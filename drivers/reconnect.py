@@ -1,13 +1,16 @@
-"""One reconnect policy for every link that reconnects on its own (the shoe's and the wheel's
+"""One reconnect policy (and its state) for every link that reconnects on its own (the shoe's and the wheel's
 serial lines, the MQTT link), after aioesphomeapi's ``ReconnectLogic``: a state enum, capped
 exponential backoff, and how long the link has been down, so a dead peer is reported loudly
-and at a steady rate instead of at every attempt (``docs/devices.md``, "Reconnecting").
+and at a steady rate instead of at every attempt (``docs/devices.md``, "Reconnecting"). The
+loop that uses it is ``drivers.link.LinkRunner``.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from drivers.clock import SYSTEM_CLOCK, Clock
@@ -24,25 +27,30 @@ class LinkState(StrEnum):
 
 @dataclass(frozen=True)
 class Backoff:
-    """Delays between attempts: ``initial``, doubling (``factor``) up to ``maximum``."""
+    """Delays between attempts: ``initial``, doubling (``factor``) up to ``maximum``, each
+    shortened by up to ``jitter`` of itself (a fraction, drawn from ``random``) so many clients
+    that lost one broker together do not all come back in the same instant."""
 
     initial: float
     maximum: float
     factor: float = 2.0
+    jitter: float = 0.0
+    random: Callable[[], float] = field(default=random.random, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not 0 < self.initial <= self.maximum or self.factor < 1:
-            raise ValueError(f"backoff needs 0 < initial <= maximum and factor >= 1, not {self}")
+        if not 0 < self.initial <= self.maximum or self.factor < 1 or not 0 <= self.jitter < 1:
+            raise ValueError(f"backoff needs 0 < initial <= maximum, factor >= 1 and 0 <= jitter < 1, not {self}")
 
     def delay(self, failures: int) -> float:
         """The wait after ``failures`` failed attempts in a row (1: the first failure)."""
-        return min(self.initial * self.factor ** max(failures - 1, 0), self.maximum)
+        capped = min(self.initial * self.factor ** min(max(failures - 1, 0), 64), self.maximum)
+        return capped * (1 - self.jitter * self.random()) if self.jitter else capped
 
 
 #: the shoe's and the wheel's serial lines: soon after a replug, never hammering a dead port
 SERIAL_BACKOFF = Backoff(0.1, 2.0)
-#: an MQTT broker: a blip is bridged at once, a dead broker is asked every 5 s
-MQTT_BACKOFF = Backoff(0.05, 5.0)
+#: an MQTT broker: a blip is bridged at once, a dead broker is asked every 5 s (at most)
+MQTT_BACKOFF = Backoff(0.05, 5.0, jitter=0.1)
 
 
 class Reconnect:

@@ -82,7 +82,7 @@ PEOPLE = ("controller.people",)
 TERMINAL = ("controller.terminal",)
 PLUMBING = ("controller.auth", "controller.lab_ca", "controller.logs", "controller.sd_notify", "controller.stopping")
 FACES = ("controller.console", "controller.pit", "controller.feed", "controller.cli", "controller.demo",
-         "controller.process", "controller.table_cli", "controller.devices_cli", "controller.anchor",
+         "controller.process", "controller.table_runtime", "controller.table_cli", "controller.devices_cli", "controller.anchor",
          "controller.broker_config", "controller.backoffice", "controller.hil")
 PAGES = ("controller.console", "controller.pit")
 #: what does I/O, keeps a clock or runs tasks: never in the engines or the pure table

@@ -46,9 +46,10 @@ from psycopg_pool import AsyncConnectionPool
 from controller.backoffice import records, store
 from controller.backoffice.metrics import BackofficeMetrics
 from controller.backoffice.provenance import Trust
-from drivers.mqtt.link import TCP_NODELAY, _routing_queue
-from drivers.mqtt.tls import tls_context
+from drivers.link import retry
+from drivers.mqtt.subscriber import PersistentSubscriber
 from drivers.mqtt.url import BrokerUrl
+from drivers.reconnect import Backoff
 
 log = logging.getLogger(__name__)
 
@@ -97,8 +98,14 @@ class Consumer:
                  batch_max: int = 500, queue_limit: int = 10_000, metrics: BackofficeMetrics | None = None,
                  keepalive: int = 10, backoff_max: float = 5.0, wall: Callable[[], float] = time.time,
                  resync_idle: float = 10.0, trust: Mapping[str, Trust] | None = None) -> None:
-        self.url = broker if isinstance(broker, BrokerUrl) else BrokerUrl.parse(broker)
-        self._tls = tls_context(self.url)
+        #: the persistent session, acknowledged by hand (drivers/mqtt/subscriber.py)
+        self._subscriber = PersistentSubscriber(broker, client_id, FILTERS, self._route, keepalive=keepalive,
+                                                backoff_max=backoff_max, watch=self._until_relink,
+                                                label="backoffice")
+        self._subscriber.on_attempt.append(self._attempting)
+        self._subscriber.on_up.append(lambda: self.metrics.broker_up.set(1))
+        self._subscriber.on_down.append(self._down)
+        self.url = self._subscriber.url
         self.database = database
         #: table -> what is configured of it (its journal key: a corrected version must carry valid MACs)
         self.trust = dict(trust or {})
@@ -106,15 +113,10 @@ class Consumer:
         self.batch_max = batch_max
         self.queue_limit = queue_limit
         self.metrics = metrics or BackofficeMetrics()
-        self._keepalive = keepalive
         self._backoff_max = backoff_max
         self._wall = wall
         self._queue: asyncio.Queue[Delivery] = asyncio.Queue()
-        self._client: aiomqtt.Client | None = None
-        self._connection = 0
         self._overflow = asyncio.Event()
-        self._connected = asyncio.Event()
-        self.connections = 0  # successful connections to the broker so far
         self.committed = 0  # messages whose rows are committed (and acknowledged, where the link allowed)
         self._progress = asyncio.Condition()
         self._resync_idle = resync_idle
@@ -142,7 +144,7 @@ class Consumer:
             await pool.close()
 
     async def wait_connected(self) -> None:
-        await self._connected.wait()
+        await self._subscriber.wait_connected()
 
     async def wait_committed(self, count: int) -> None:
         """Until at least ``count`` messages have been committed since start."""
@@ -150,56 +152,44 @@ class Consumer:
             await self._progress.wait_for(lambda: self.committed >= count)
 
     # -- the broker side -------------------------------------------------------------------------
-    def _new_client(self) -> aiomqtt.Client:
-        client = aiomqtt.Client(
-            self.url.host, self.url.port, transport=self.url.transport, username=self.url.username,
-            password=self.url.password, identifier=self.client_id, clean_session=False,
-            keepalive=self._keepalive, queue_type=_routing_queue(self._route), tls_context=self._tls,
-            socket_options=TCP_NODELAY if self.url.transport == "tcp" else ())
-        client._client.manual_ack_set(True)  # before CONNECT: a resumed session delivers at once
-        return client
-
     async def _link(self) -> None:
-        delay = 0.05
-        while True:
-            client = self._new_client()
-            self._connection += 1
-            self._arrived, self._behind = 0, False
-            try:
-                async with client:
-                    self._client = client
-                    self.connections += 1
-                    delay = 0.05
-                    await client.subscribe([(f, 1) for f in FILTERS])
-                    self.metrics.broker_up.set(1)
-                    self._connected.set()
-                    log.info("backoffice: connected to %s as %s", self.url.redacted(), self.client_id)
-                    watch = asyncio.create_task(self._watch(client))
-                    overflow = asyncio.create_task(self._overflow.wait())
-                    quiet = asyncio.create_task(self._quiet_after_backlog())
-                    try:
-                        await asyncio.wait((watch, overflow, quiet), return_when=asyncio.FIRST_COMPLETED)
-                    finally:
-                        for task in (watch, overflow, quiet):
-                            task.cancel()
-                    if self._overflow.is_set():
-                        log.warning("backoffice: %d messages waiting; reconnecting so the broker holds the rest",
-                                    self._queue.qsize())
-                    elif watch.done():
-                        watch.result()  # the disconnect's MqttError, if any
-                    else:
-                        self.resyncs += 1
-                        log.info("backoffice: feed quiet after a backlog; reconnecting so the broker resends "
-                                 "what it still holds in flight")
-            except aiomqtt.MqttError as exc:
-                log.warning("backoffice: broker %s: %s; retrying in %.1f s", self.url.redacted(), exc, delay)
-            finally:
-                self._client = None
-                self._connected.clear()
-                self._overflow.clear()
-                self.metrics.broker_up.set(0)
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, self._backoff_max)
+        await self._subscriber.run()
+
+    @property
+    def _connection(self) -> int:
+        """The number of the broker connection in use: a message's ack is only valid on it."""
+        return self._subscriber.connection
+
+    @property
+    def connections(self) -> int:
+        """Successful connections to the broker so far."""
+        return self._subscriber.connections
+
+    def _attempting(self, connection: int) -> None:
+        self._arrived, self._behind = 0, False
+
+    def _down(self, reason: str) -> None:
+        self._overflow.clear()
+        self.metrics.broker_up.set(0)
+
+    async def _until_relink(self) -> str:
+        """Watches each connection (the subscriber makes the link again when this returns): the
+        queue over its limit, or the feed quiet after a backlog."""
+        overflow = asyncio.create_task(self._overflow.wait())
+        quiet = asyncio.create_task(self._quiet_after_backlog())
+        try:
+            await asyncio.wait((overflow, quiet), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (overflow, quiet):
+                task.cancel()
+        if self._overflow.is_set():
+            log.warning("backoffice: %d messages waiting; reconnecting so the broker holds the rest",
+                        self._queue.qsize())
+            return "queue limit reached"
+        self.resyncs += 1
+        log.info("backoffice: feed quiet after a backlog; reconnecting so the broker resends "
+                 "what it still holds in flight")
+        return "quiet after a backlog"
 
     async def _quiet_after_backlog(self) -> None:
         """Returns once this connection, after a backlog, has had no message for ``resync_idle``
@@ -209,10 +199,6 @@ class Consumer:
             if (self._behind and self._arrived and not self._writing and self._queue.empty()
                     and time.monotonic() - self._last_arrival >= self._resync_idle):
                 return
-
-    async def _watch(self, client: aiomqtt.Client) -> None:
-        async for _ in client.messages:  # routed by the queue hook; this only ends by raising
-            pass
 
     def _route(self, message: aiomqtt.Message) -> None:
         if self._overflow.is_set():
@@ -231,11 +217,9 @@ class Consumer:
         self.metrics.queued.set(self._queue.qsize())
 
     def _ack(self, deliveries: list[Delivery]) -> None:
-        client = self._client
         for d in deliveries:
-            if client is not None and d.connection == self._connection and d.qos > 0:
-                client._client.ack(d.mid, d.qos)
-            # else: that connection is gone; the broker redelivers and the keys dedupe
+            self._subscriber.ack(d.connection, d.mid, d.qos)
+            # on a connection that is gone this does nothing; the broker redelivers and the keys dedupe
 
     # -- the database side -----------------------------------------------------------------------
     async def _writer(self, pool: AsyncConnectionPool[Any]) -> None:
@@ -254,25 +238,25 @@ class Consumer:
             self._count(batch, rows, written, now)
 
     async def _commit(self, pool: AsyncConnectionPool[Any], rows: list[records.Row]) -> store.Written:
-        delay, down = 0.1, False
-        while True:
-            try:
-                written = await store.write(pool, rows, self.trust)
-            except store.DatabaseDown as exc:
-                self._behind = True
-                self.metrics.database_up.set(0)
-                self.metrics.database_errors.inc()
-                if not down:
-                    log.warning("backoffice: database unavailable (%s); holding %d messages in the broker's session",
-                                exc, self._queue.qsize() + 1)
-                    down = True
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, self._backoff_max)
-                continue
-            self.metrics.database_up.set(1)
-            if down:
-                log.warning("backoffice: database back; catching up")
-            return written
+        """``store.write``, tried again (on the one link loop) until the database takes it."""
+        down = False
+
+        def unavailable(exc: BaseException) -> None:
+            nonlocal down
+            self._behind = True
+            self.metrics.database_up.set(0)
+            self.metrics.database_errors.inc()
+            if not down:
+                log.warning("backoffice: database unavailable (%s); holding %d messages in the broker's session",
+                            exc, self._queue.qsize() + 1)
+                down = True
+
+        refused = await retry("backoffice database", lambda: store.write(pool, rows, self.trust), errors=(store.DatabaseDown,),
+                              backoff=Backoff(0.1, max(self._backoff_max, 0.1)), on_failure=unavailable)
+        self.metrics.database_up.set(1)
+        if down:
+            log.warning("backoffice: database back; catching up")
+        return refused
 
     def _count(self, batch: list[Delivery], rows: list[records.Row], written: store.Written, now: float) -> None:
         m = self.metrics

@@ -6,13 +6,14 @@ restarts, and the publisher of hostile payloads and out-of-turn presses (docs/hi
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import random
 from typing import Any
 
 import aiomqtt
+
+from drivers.mqtt import BrokerUrl, PersistentSubscriber
 
 #: bytes a hostile client may send: broken JSON, wrong shapes, wrong types, oversize, deep nesting
 HOSTILE: tuple[bytes, ...] = (
@@ -44,19 +45,21 @@ class PitWatcher:
         self.event_seqs: set[int] = set()
         self.rounds: dict[str, list[dict[str, Any]]] = {}
         self.ledger: dict[str, Any] | None = None
-        self.connections = 0
-        self._task: asyncio.Task[None] | None = None
-        self._subscribed = asyncio.Event()
+        self._root = f"croupier/{table}/"
+        self._subscriber = PersistentSubscriber(BrokerUrl("tcp", "127.0.0.1", port), f"hil-pit-{table}",
+                                                (self._root + "#",), self._on_message, backoff_min=0.2,
+                                                backoff_max=0.2, logger=QUIET)
+
+    @property
+    def connections(self) -> int:
+        return self._subscriber.connections
 
     async def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="pit-watcher")
-        await asyncio.wait_for(self._subscribed.wait(), 10)
+        self._subscriber.runner.start()
+        await asyncio.wait_for(self._subscriber.wait_connected(), 10)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        await self._subscriber.runner.stop()
 
     def complete(self) -> int:
         """The highest seq with every seq from 1 up to it received."""
@@ -65,19 +68,10 @@ class PitWatcher:
             n += 1
         return n
 
-    async def _run(self) -> None:
-        root = f"croupier/{self.table}/"
-        while True:
-            try:
-                async with aiomqtt.Client("127.0.0.1", self.port, identifier=f"hil-pit-{self.table}",
-                                          clean_session=False, logger=QUIET) as client:
-                    self.connections += 1
-                    await client.subscribe(root + "#", qos=1)
-                    self._subscribed.set()
-                    async for m in client.messages:
-                        self._take(str(m.topic).removeprefix(root), m.payload)
-            except aiomqtt.MqttError:
-                await asyncio.sleep(0.2)
+    def _on_message(self, message: aiomqtt.Message) -> None:
+        """Recorded, then acknowledged (the record is in memory: nothing to commit first)."""
+        self._take(str(message.topic).removeprefix(self._root), message.payload)
+        self._subscriber.ack(self._subscriber.connection, message.mid, message.qos)
 
     def _take(self, leaf: str, payload: Any) -> None:
         if leaf not in ("event", "round", "ledger"):

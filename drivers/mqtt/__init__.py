@@ -1,7 +1,9 @@
-"""The shared MQTT link: broker URLs, the reconnecting link with its outbox, link events."""
+"""The shared MQTT link: broker URLs, the reconnecting link with its outbox, link events, and the
+persistent subscriber that acknowledges by hand (the back office)."""
 
 from drivers.mqtt.link import LinkDown, LinkItem, LinkUp, MqttLink, Received, Subscription
 from drivers.mqtt.outbox import Outbox, OutboxFull, Outgoing
+from drivers.mqtt.subscriber import PersistentSubscriber
 from drivers.mqtt.url import BrokerUrl
 
 __all__ = [
@@ -13,6 +15,7 @@ __all__ = [
     "Outbox",
     "OutboxFull",
     "Outgoing",
+    "PersistentSubscriber",
     "Received",
     "Subscription",
 ]

@@ -2,8 +2,9 @@
 an ``mqtts://`` URL (docs/security.md).
 
 aiomqtt 2 does not reconnect by itself; this is the maintainers' idiom: one long-lived task
-re-enters the client in a loop with capped backoff, subscribes again on every entry and owns
-the outbound queue, so the application never calls ``publish`` on a live socket.
+(the shared ``drivers.link.LinkRunner``) re-enters the client with capped, jittered backoff,
+subscribes again on every entry and owns the outbound queue, so the application never calls
+``publish`` on a live socket.
 
 Each connection attempt gets a fresh aiomqtt client with the same client id and
 ``clean_session=False``: the broker keeps the session (subscriptions, QoS 1 messages queued
@@ -32,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -41,11 +43,12 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.device import Health
+from drivers.link import LinkRunner
 from drivers.mqtt.alarm import Takeovers, is_misconfiguration, is_takeover
 from drivers.mqtt.outbox import Outbox, Outgoing
 from drivers.mqtt.tls import tls_context
 from drivers.mqtt.url import BrokerUrl
-from drivers.reconnect import Backoff, LinkState, Reconnect
+from drivers.reconnect import MQTT_BACKOFF, Backoff, LinkState, Reconnect
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +115,7 @@ class Subscription:
         return await self._items.get()
 
 
-def _routing_queue(route: Any) -> type[asyncio.Queue[aiomqtt.Message]]:
+def routing_queue(route: Any) -> type[asyncio.Queue[aiomqtt.Message]]:
     """An aiomqtt ``queue_type`` that hands each message on at once instead of holding it."""
 
     class RoutingQueue(asyncio.Queue):  # type: ignore[type-arg]
@@ -120,6 +123,24 @@ def _routing_queue(route: Any) -> type[asyncio.Queue[aiomqtt.Message]]:
             route(item)
 
     return RoutingQueue
+
+
+def session_client(url: BrokerUrl, tls: ssl.SSLContext | None, client_id: str, route: Callable[[aiomqtt.Message], None],
+                   *, keepalive: int, **options: Any) -> aiomqtt.Client:
+    """A fresh client for one connection of a persistent session (``clean_session=False``) whose
+    messages go to ``route`` as they arrive; ``options`` are aiomqtt's (a will, a timeout ...)."""
+    return aiomqtt.Client(
+        url.host, url.port, transport=url.transport, username=url.username, password=url.password,
+        identifier=client_id, clean_session=False, keepalive=keepalive, queue_type=routing_queue(route),
+        tls_context=tls,
+        # TCP_NODELAY: without it a QoS 1 round trip waits ~40 ms on Nagle; unix sockets have no Nagle.
+        socket_options=TCP_NODELAY if url.transport == "tcp" else (), **options)
+
+
+async def drain(client: aiomqtt.Client) -> None:
+    """Messages are routed by the queue hook; this iteration only ends by raising on disconnect."""
+    async for _ in client.messages:
+        pass
 
 
 def _is_failure(code: ReasonCode | int) -> bool:
@@ -152,13 +173,15 @@ class MqttLink:
         self._will = will
         self._birth = birth
         self._keepalive = keepalive
-        self.reconnect = Reconnect(Backoff(backoff_min, backoff_max), clock, warn_after=warn_after,
-                                   warn_every=warn_every)
+        self.reconnect = Reconnect(Backoff(backoff_min, backoff_max, jitter=MQTT_BACKOFF.jitter), clock,
+                                   warn_after=warn_after, warn_every=warn_every)
+        #: the connect -> serve -> lost -> back off cycle (the waits are ``_failed``'s)
+        self.runner = LinkRunner(client_id, self._attempt, reconnect=self.reconnect, delay=self._failed)
+        self._taken = False  # the last attempt ended because another client took the session
         self._ack_timeout = ack_timeout
         self._clock = clock
         self._outbox = Outbox(outbox_limit)
         self._subscriptions: list[Subscription] = []
-        self._task: asyncio.Task[None] | None = None
         self._up = asyncio.Event()
         self._reported_down = False  # a LinkDown goes out once per outage, not per failed attempt
         self.connections = 0  # successful connections so far
@@ -173,7 +196,7 @@ class MqttLink:
     def subscribe(self, *filters: str, qos: int = 1, limit: int | None = None) -> Subscription:
         """Register before ``start``; every connection subscribes again. ``limit`` bounds the
         messages waiting to be read (beyond it new ones are dropped and counted)."""
-        if self._task is not None:
+        if self.runner.running:
             raise RuntimeError("subscribe before the link starts")
         if not filters:
             raise ValueError("at least one topic filter")
@@ -220,27 +243,20 @@ class MqttLink:
         await self._outbox.drained()
 
     async def start(self) -> None:
-        if self._task is None:
-            self._task = asyncio.create_task(self._run(), name=f"mqtt-link {self.client_id}")
+        self.runner.start()
 
     async def close(self, drain_timeout: float = 0.0) -> None:
         """Stop; with ``drain_timeout`` first give queued messages that long to go out.
         A clean close sends DISCONNECT, so the broker does not publish the will."""
-        if self._task is None:
+        if not self.runner.running:
             return
         if drain_timeout > 0 and self.pending:
             try:
                 await asyncio.wait_for(self.drained(), drain_timeout)
             except TimeoutError:
                 log.warning("%s: closing with %d messages unsent", self.client_id, self.pending)
-        self._task.cancel()
-        try:
-            await self._task
-        except asyncio.CancelledError:
-            pass
-        self._task = None
+        await self.runner.stop()
         self._up.clear()
-        self.reconnect.closed()
         if not self._reported_down:
             self._reported_down = True
             self._broadcast(LinkDown("closed"))
@@ -258,57 +274,42 @@ class MqttLink:
         if self._will is not None:
             w = self._will
             will = aiomqtt.Will(w.topic, w.payload, w.qos, w.retain)
-        return aiomqtt.Client(
-            self.url.host,
-            self.url.port,
-            transport=self.url.transport,
-            username=self.url.username,
-            password=self.url.password,
-            identifier=self.client_id,
-            clean_session=False,
-            keepalive=self._keepalive,
-            will=will,
-            timeout=self._ack_timeout,
-            queue_type=_routing_queue(self._route),
-            tls_context=self._tls,
-            # TCP_NODELAY: without it a QoS 1 round trip waits ~40 ms on Nagle; unix sockets have no Nagle.
-            socket_options=TCP_NODELAY if self.url.transport == "tcp" else (),
-        )
+        return session_client(self.url, self._tls, self.client_id, self._route, keepalive=self._keepalive,
+                              will=will, timeout=self._ack_timeout)
 
-    async def _run(self) -> None:
-        attempt = 0
-        while True:
-            attempt += 1
-            self.reconnect.connecting()
-            client = self._client()
-            taken = False
-            try:
-                async with client:
-                    self._connected()
-                    # Before subscribing: some brokers send retained messages ahead of the SUBACK.
-                    self._broadcast(LinkUp(attempt))
-                    for sub in self._subscriptions:
-                        granted = await client.subscribe([(f, sub.qos) for f in sub.filters])
-                        self._check_granted(sub, granted)
-                    self._up.set()
-                    async with asyncio.TaskGroup() as tasks:
-                        tasks.create_task(self._watch(client))
-                        tasks.create_task(self._send(client))
-            except* aiomqtt.MqttError as group:
-                self.last_error = "; ".join(str(e) for e in group.exceptions)
-                taken = any(is_takeover(e) for e in group.exceptions)
-            except* Exception as group:  # a library surprise must not end the link for good
-                self.last_error = "; ".join(repr(e) for e in group.exceptions)
-                log.error("%s: unexpected link failure", self.client_id, exc_info=group)
+    async def _attempt(self, up: Callable[[], None]) -> str:
+        """One connection (the shared ``LinkRunner`` repeats it): connect, subscribe, send and
+        route until the broker goes; why it went."""
+        self._taken = False
+        client = self._client()
+        try:
+            async with client:
+                self._connected(up)
+                # Before subscribing: some brokers send retained messages ahead of the SUBACK.
+                self._broadcast(LinkUp(self.reconnect.attempts))
+                for sub in self._subscriptions:
+                    granted = await client.subscribe([(f, sub.qos) for f in sub.filters])
+                    self._check_granted(sub, granted)
+                self._up.set()
+                async with asyncio.TaskGroup() as tasks:
+                    tasks.create_task(drain(client))
+                    tasks.create_task(self._send(client))
+        except* aiomqtt.MqttError as group:
+            self.last_error = "; ".join(str(e) for e in group.exceptions)
+            self._taken = any(is_takeover(e) for e in group.exceptions)
+        except* Exception as group:  # a library surprise must not end the link for good
+            self.last_error = "; ".join(repr(e) for e in group.exceptions)
+            log.error("%s: unexpected link failure", self.client_id, exc_info=group)
+        finally:
             self._up.clear()
-            if not self._reported_down:
-                self._reported_down = True
-                self._broadcast(LinkDown(self.last_error or "disconnected"))
-            await self._clock.sleep(self._failed(taken))
+        if not self._reported_down:
+            self._reported_down = True
+            self._broadcast(LinkDown(self.last_error or "disconnected"))
+        return self.last_error or "disconnected"
 
-    def _connected(self) -> None:
+    def _connected(self, up: Callable[[], None]) -> None:
         up_for = self.reconnect.down_for()
-        self.reconnect.connected()
+        up()
         self._takeovers.connected()
         self.connections += 1
         self._reported_down = False
@@ -318,10 +319,10 @@ class MqttLink:
             self.alarm = None
             self._tell(None)
 
-    def _failed(self, taken: bool) -> float:
+    def _failed(self, reason: str) -> float:
         """Count the failure, warn when it is due, and the seconds to wait before the next try."""
-        error = self.last_error or "disconnected"
-        taken = self._takeovers.dropped(self.reconnect.state is LinkState.CONNECTED, taken)
+        error = reason
+        taken = self._takeovers.dropped(self.reconnect.state is LinkState.CONNECTED, self._taken)
         if taken:
             error = (f"session taken over: another client is connected to {self.url.redacted()} as "
                      f"{self.client_id!r} (the broker drops this link and takes it back at once; {error})")
@@ -344,11 +345,6 @@ class MqttLink:
                 callback(reason)
             except Exception:  # a listener's bug must not end the link
                 log.exception("%s: link alarm listener failed", self.client_id)
-
-    async def _watch(self, client: aiomqtt.Client) -> None:
-        """Messages are routed by the queue hook; this iteration only ends by raising on disconnect."""
-        async for _ in client.messages:
-            pass
 
     async def _send(self, client: aiomqtt.Client) -> None:
         if self._birth is not None:

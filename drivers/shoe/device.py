@@ -7,14 +7,12 @@ Commands: ``lock``, ``unlock``, ``new_shoe(shoe_id, decks)``, ``ping``, ``reset`
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import dataclasses
 
-from drivers.base import DeviceBase
+from drivers.base import SessionDevice
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.device import Health
-from drivers.device_kit import Command, EventSink, stop_task
+from drivers.device_kit import Command, EventSink
 from drivers.errors import DeviceAddressError
 from drivers.registry import BuildOptions, DeviceAddress
 from drivers.shoe.session import SessionConfig, ShoeSession
@@ -23,15 +21,16 @@ from drivers.shoe.transport_serial import BAUDRATE, SerialTransport
 from drivers.shoe.transport_usb import DEFAULT_PID, DEFAULT_VID, UsbTransport, parse_vid_pid
 
 
-class ShoeDevice(DeviceBase):
+class ShoeDevice(SessionDevice):
     """One shoe behind any ``Transport``."""
 
     def __init__(self, transport: Transport, *, name: str = "shoe", clock: Clock = SYSTEM_CLOCK,
                  config: SessionConfig | None = None, sink: EventSink | None = None) -> None:
-        super().__init__(name, sink=sink)
+        session = ShoeSession(transport, device=name, clock=clock, config=config, on_event=self.emit)
+        # the table takes inputs once open returns: give the shoe the time to say who it is
+        super().__init__(name, session, identify_wait=session.config.identify_timeout + 1.0, sink=sink)
         self.address = transport.name
-        self.session = ShoeSession(transport, device=name, clock=clock, config=config, on_event=self.emit)
-        self._task: asyncio.Task[None] | None = None
+        self.session = session
         self._commands: dict[str, Command] = {
             "lock": self.session.lock,
             "unlock": self.session.unlock,
@@ -42,15 +41,6 @@ class ShoeDevice(DeviceBase):
 
     def commands(self) -> dict[str, Command]:
         return self._commands
-
-    async def _start(self) -> None:
-        """Open the transport (``DeviceNotFound``, ``DeviceBusy`` ... when it cannot be), then
-        run the session: from here on a lost link is ``offline`` and a reconnect."""
-        await self.session.transport.open()
-        self._task = asyncio.create_task(self.session.run(opened=True), name=f"{self.name}-session")
-        # the table takes inputs once this returns: give the shoe the time to say who it is
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.session.identified.wait(), self.session.config.identify_timeout + 1.0)
 
     def health(self) -> Health:
         receiver = self.session.receiver
@@ -63,11 +53,6 @@ class ShoeDevice(DeviceBase):
             fault = f"the shoe at {self.address} has not said HELLO: its identity is not proven"
         return Health(online=self.session.online, fault=fault, last_seen=self.session.last_seen,
                       identity=receiver.identity)
-
-    async def _stop(self) -> None:
-        task, self._task = self._task, None
-        await stop_task(task)
-        await self.session.transport.close()
 
 
 # --------------------------------------------------------------------------- registry builders

@@ -53,7 +53,8 @@ from typing import Any
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.errors import DeviceTimeout, DeviceUnavailable
 from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline, Refused
-from drivers.reconnect import SERIAL_BACKOFF, Backoff, Reconnect
+from drivers.link import LinkRunner
+from drivers.reconnect import SERIAL_BACKOFF, Backoff
 from drivers.shoe import codec
 from drivers.shoe.codec import Ack, Decoder, Frame, FrameError, Nak
 from drivers.shoe.events import CardDrawn, CutCard, Hello, LostCard, NoRead, ShoeFault, ShoeStatus
@@ -447,8 +448,11 @@ class ShoeSession:
         self._write_lock = asyncio.Lock()
         self._decoder = Decoder("shoe")
         self._connected_at = 0.0
-        self.reconnect = Reconnect(Backoff(min(SERIAL_BACKOFF.initial, self.config.reconnect_delay),
-                                           self.config.reconnect_delay), clock)
+        backoff = Backoff(min(SERIAL_BACKOFF.initial, self.config.reconnect_delay), self.config.reconnect_delay)
+        #: the connect -> converse -> lost -> back off cycle, and its state
+        self.link = LinkRunner(device, self._attempt, backoff=backoff, clock=clock)
+        self.reconnect = self.link.reconnect
+        self._opened = False
         #: set once the shoe on the current link proved itself, or was reported unproven
         self.identified = asyncio.Event()
         self._reset_at: float | None = None  # when a RESET last asked an unproven shoe for HELLO
@@ -470,48 +474,50 @@ class ShoeSession:
             self.online = False
             self._emit(DeviceOffline(device=self.device, reason=reason))
 
-    # -- main loop
+    # -- the link (its loop is the shared ``LinkRunner``)
     async def run(self, *, opened: bool = False) -> None:
         """Connect, converse, reconnect after the link drops; never returns until cancelled.
         ``opened``: the transport is already open (the first connect is skipped)."""
-        while True:
-            self.reconnect.connecting()
-            try:
-                if not opened:
-                    await self.transport.open()
-                opened = False
-            except OSError as exc:  # DeviceUnavailable, or a transport's own OSError
-                if not isinstance(exc, DeviceUnavailable):
-                    exc = DeviceUnavailable(f"cannot open {self.transport.name}: {exc}")
-                if self.open_error is None or str(self.open_error) != str(exc):
-                    log.warning("%s", exc)
-                self.open_error = exc
-                await self.reconnect.wait(str(exc))
-                continue
-            self.open_error = None
-            self.reconnect.connected()
-            self.stats.connects += 1
-            self._connected = True
-            self._decoder = Decoder("shoe")
-            self._last_rx = self._connected_at = self.clock.monotonic()
-            self.receiver.connected()
-            self.identified.clear()
-            self._reset_at = None
-            self._unproven_reported = False
-            await self._send(codec.Ping())  # a STATUS at once: state and card count on (re)connect
-            reader = asyncio.create_task(self._converse(), name=f"{self.device}-read")
-            watchdog = asyncio.create_task(self._watchdog(), name=f"{self.device}-watchdog")
-            try:
-                done, _ = await asyncio.wait((reader, watchdog), return_when=asyncio.FIRST_COMPLETED)
-                reason = (reader if reader in done else watchdog).result()
-            finally:
-                self._connected = False
-                for task in (reader, watchdog):
-                    task.cancel()
-                await asyncio.gather(reader, watchdog, return_exceptions=True)
-                await self.transport.close()
-            self._set_online(False, reason)
-            await self.reconnect.wait(reason)
+        self._opened = opened
+        await self.link.run()
+
+    async def _attempt(self, up: Callable[[], None]) -> str:
+        """One connection: open (unless already open), converse until the link drops; why."""
+        try:
+            if not self._opened:
+                await self.transport.open()
+            self._opened = False
+        except OSError as exc:  # DeviceUnavailable, or a transport's own OSError
+            if not isinstance(exc, DeviceUnavailable):
+                exc = DeviceUnavailable(f"cannot open {self.transport.name}: {exc}")
+            if self.open_error is None or str(self.open_error) != str(exc):
+                log.warning("%s", exc)
+            self.open_error = exc
+            return str(exc)
+        self.open_error = None
+        up()
+        self.stats.connects += 1
+        self._connected = True
+        self._decoder = Decoder("shoe")
+        self._last_rx = self._connected_at = self.clock.monotonic()
+        self.receiver.connected()
+        self.identified.clear()
+        self._reset_at = None
+        self._unproven_reported = False
+        await self._send(codec.Ping())  # a STATUS at once: state and card count on (re)connect
+        reader = asyncio.create_task(self._converse(), name=f"{self.device}-read")
+        watchdog = asyncio.create_task(self._watchdog(), name=f"{self.device}-watchdog")
+        try:
+            done, _ = await asyncio.wait((reader, watchdog), return_when=asyncio.FIRST_COMPLETED)
+            reason = (reader if reader in done else watchdog).result()
+        finally:
+            self._connected = False
+            for task in (reader, watchdog):
+                task.cancel()
+            await asyncio.gather(reader, watchdog, return_exceptions=True)
+            await self.transport.close()
+        self._set_online(False, reason)
+        return reason
 
     async def _converse(self) -> str:
         """Read until the link drops; why it dropped."""

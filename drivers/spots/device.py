@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Collection, Mapping
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from drivers.base import DeviceBase
@@ -77,6 +78,9 @@ class SpotsDevice(DeviceBase):
         async for event in self.session.events():
             self._last_seen = asyncio.get_running_loop().time()
             self.emit(event)
+
+    def link_state(self) -> dict[str, Any] | None:
+        return {**self.link.runner.diagnostics(), "pending": self.link.pending}
 
     def health(self) -> Health:
         fault = None if self.link.connected or not self.link.last_error else self.link.last_error

@@ -12,13 +12,12 @@ starts its game right after the table starts).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from drivers.base import DeviceBase
+from drivers.base import SessionDevice
 from drivers.device import Health
 from drivers.device_kit import Command, EventSink, stop_task
 from drivers.errors import DriverError
@@ -30,17 +29,17 @@ from drivers.wheel.session import BAUDRATE, WheelNotConnected, WheelSession
 log = logging.getLogger(__name__)
 
 
-class WheelDevice(DeviceBase):
+class WheelDevice(SessionDevice):
     """One wheel behind its ``WheelSession`` (built by the caller with its clock and rules; its
     events go through this device: give the session ``emit=device.emit``, or let ``serial_wheel``)."""
 
     def __init__(self, session: WheelSession, *, sink: EventSink | None = None, connect_timeout: float = 5.0) -> None:
-        super().__init__(session.device, sink=sink)
+        speed = float(getattr(session.clock, "factor", 1.0))  # protocol seconds per wall second
+        # the table takes inputs once open returns: give the wheel the time to say who it is
+        super().__init__(session.device, session, identify_wait=session.reply_timeout / speed + 1.0, sink=sink)
         self.session = session
-        self._speed = float(getattr(session.clock, "factor", 1.0))  # protocol seconds per wall second
         self.address = session.url
         self.connect_timeout = connect_timeout
-        self._task: asyncio.Task[None] | None = None
         self._repower: asyncio.Task[None] | None = None
         self._commands: dict[str, Command] = {
             "start_game": self._connected(session.start_game),
@@ -82,13 +81,6 @@ class WheelDevice(DeviceBase):
         except DriverError as exc:  # the session has reported it (a command_timeout warning)
             log.warning("%s: re-power failed: %s", self.name, exc)
 
-    async def _start(self) -> None:
-        await self.session.transport.open()
-        self._task = asyncio.create_task(self.session.run(opened=True), name=f"{self.name}-session")
-        # the table takes inputs once this returns: give the wheel the time to say who it is
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.session.identified.wait(), self.session.reply_timeout / self._speed + 1.0)
-
     def health(self) -> Health:
         session = self.session
         fault = None
@@ -106,9 +98,7 @@ class WheelDevice(DeviceBase):
 
     async def _stop(self) -> None:
         await stop_task(self._repower)
-        task, self._task = self._task, None
-        await stop_task(task)
-        await self.session.transport.close()
+        await super()._stop()
 
 
 # --------------------------------------------------------------------------- registry builder

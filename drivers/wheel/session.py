@@ -5,7 +5,7 @@ to ``emit`` (by default the ``events`` queue), its commands (``*R`` after a miss
 It polls ``*X`` when the wheel's operating mode lacks automatic status, or when automatic
 statuses stop coming (never faster than every 100 ms), matches replies to commands with a timeout,
 and when the port vanishes or hits EOF it reports offline, retries opening with the shared
-reconnect policy (``drivers.reconnect``) and reports online again. The line is a
+reconnect loop (``drivers.link``) and reports online again. The line is a
 ``BufferedTransport`` (``drivers.transport``), the serial one by default, as for the shoe.
 The commands a caller sends and how their replies are matched are ``drivers.wheel.commands``.
 
@@ -30,7 +30,8 @@ from typing import Literal
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.errors import DeviceUnavailable
 from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline
-from drivers.reconnect import Backoff, Reconnect
+from drivers.link import LinkRunner
+from drivers.reconnect import Backoff
 from drivers.serial_transport import SerialTransport
 from drivers.transport import BufferedTransport, TransportClosed
 from drivers.wheel import codec
@@ -82,7 +83,10 @@ class WheelSession(WheelCommands):
         """Operating mode; None until ``*O`` answers at connect (then polling stays on if it never does)."""
         self.poll_interval = max(poll_interval, MIN_POLL_INTERVAL)
         self.reply_timeout = reply_timeout
-        self.reconnect = Reconnect(Backoff(*backoff), clock)
+        #: the open -> talk -> lost -> back off cycle, and its state
+        self.link = LinkRunner(device, self._attempt, backoff=Backoff(*backoff), clock=clock)
+        self.reconnect = self.link.reconnect
+        self._opened = False
         self.connected = asyncio.Event()
         self._framer = codec.LineFramer()
         self._replies: list[tuple[Callable[[codec.WheelMessage], bool], asyncio.Future[codec.WheelMessage]]] = []
@@ -90,7 +94,6 @@ class WheelSession(WheelCommands):
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._ticker_target: float | None = None
-        self._task: asyncio.Task[None] | None = None
         #: this table's wheel (its ``*V`` banner): configured, or the first one seen
         self.identity = identity
         #: the banner of a connected wheel that is not this table's; its events are held back
@@ -107,16 +110,11 @@ class WheelSession(WheelCommands):
     # -- lifecycle ------------------------------------------------------------------------------
 
     async def __aenter__(self) -> WheelSession:
-        self._task = asyncio.create_task(self.run(), name=f"{self.device}-session")
+        self.link.start()
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+        await self.link.stop()
 
     def emit_to(self, sink: Callable[[DeviceEvent], None]) -> None:
         """Deliver events to ``sink`` from now on (the device built around this session)."""
@@ -125,37 +123,40 @@ class WheelSession(WheelCommands):
     async def run(self, opened: bool = False) -> None:
         """Open, talk, and on any loss reopen with backoff; runs until cancelled. ``opened``: the
         transport is already open (the first open is skipped)."""
-        while True:
-            self.reconnect.connecting()
-            try:
-                if not opened:
-                    await self.transport.open()
-                opened = False
-            except DeviceUnavailable as exc:
-                if self.open_error is None or str(exc) != str(self.open_error):
-                    log.warning("%s", exc)
-                self.open_error = exc
-                self._emit(DeviceOffline(device=self.device, reason=str(exc)))
-                await self.reconnect.wait(str(exc))
-                continue
-            self.open_error = None
-            self.reconnect.connected()
-            self._unverified = []
-            self.identified.clear()
-            self.connected.set()  # commands may go out; events wait for the banner (online included)
-            reason = "eof"
-            try:
-                reason = await self._talk()
-            except OSError as exc:
-                reason = f"i/o error: {exc}"
-            finally:
-                self.connected.clear()
-                await self.transport.close()  # the exclusive lock goes with the descriptor
-                self._framer.reset()
-                self.core.link_lost()
-                self._fail_waiters()
-            self._emit(DeviceOffline(device=self.device, reason=reason))
-            await self.reconnect.wait(reason)
+        self._opened = opened
+        await self.link.run()
+
+    async def _attempt(self, up: Callable[[], None]) -> str:
+        """One connection (the shared ``LinkRunner`` repeats it): open, talk until the line
+        drops; why it dropped."""
+        try:
+            if not self._opened:
+                await self.transport.open()
+            self._opened = False
+        except DeviceUnavailable as exc:
+            if self.open_error is None or str(exc) != str(self.open_error):
+                log.warning("%s", exc)
+            self.open_error = exc
+            self._emit(DeviceOffline(device=self.device, reason=str(exc)))
+            return str(exc)
+        self.open_error = None
+        up()
+        self._unverified = []
+        self.identified.clear()
+        self.connected.set()  # commands may go out; events wait for the banner (online included)
+        reason = "eof"
+        try:
+            reason = await self._talk()
+        except OSError as exc:
+            reason = f"i/o error: {exc}"
+        finally:
+            self.connected.clear()
+            await self.transport.close()  # the exclusive lock goes with the descriptor
+            self._framer.reset()
+            self.core.link_lost()
+            self._fail_waiters()
+        self._emit(DeviceOffline(device=self.device, reason=reason))
+        return reason
 
     async def _talk(self) -> str:
         """Until the line drops; why it dropped."""

@@ -8,9 +8,10 @@ card of the stacked shoe through the gate and waits until the table has taken it
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import pytest
 
@@ -31,6 +32,25 @@ def write_config(tmp_path: Path, *, stacked: list[str] | None, port: str = "seri
     shoe = simulated_shoe(port=port, stacked=stacked, **section(extra_shoe))
     return write_table_config(tmp_path, "blackjack", table_id=table_id, preset=preset, rules=rules,
                               limits={"main": {"min": 100, "max": 100000}}, devices={"shoe": shoe}, **options)
+
+
+@contextlib.asynccontextmanager
+async def running_table(config: TableConfig, out: TextIO, within: float = 30.0) -> AsyncIterator[Any]:
+    """``run_table`` (the real start path, no keyboard) as a task; its loop once it takes inputs,
+    the task cancelled (the table stopped) on leaving."""
+    from controller.process import run_table
+
+    ready: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+    async def on_ready(loop: Any, devices: Any) -> None:
+        ready.set_result(loop)
+
+    table = asyncio.create_task(run_table(config, None, out=out, on_ready=on_ready, keyboard=False))
+    try:
+        yield await asyncio.wait_for(ready, within)
+    finally:
+        table.cancel()
+        await asyncio.gather(table, return_exceptions=True)
 
 
 class Harness:
