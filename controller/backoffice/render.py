@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -65,12 +66,21 @@ def money(minor: int | None, currency: str | None = None, digits: int | None = N
     return f"{sign}{whole:,}" + (f".{frac:0{d}d}" if d else "") + f" {currency}"
 
 
+def _num(value: object) -> str:
+    """A count with thousands separators, a float with two decimals; "" for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return ""
+    if isinstance(value, float):
+        return f"{value:,.2f}" if math.isfinite(value) else ""
+    return f"{value:,}"
+
+
 def _environment() -> Environment:
     env = Environment(loader=PackageLoader("controller.backoffice", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["money"] = money
     env.filters["pct"] = lambda v: "" if v is None else f"{v:.2f} %"
-    env.filters["num"] = lambda v: "" if v is None else (f"{v:,.2f}" if isinstance(v, float) else f"{v:,}")
+    env.filters["num"] = _num
     env.filters["hours"] = lambda s: f"{s / 3600:.2f} h"
     return env
 
