@@ -121,6 +121,8 @@ RULES = [
           "result boards are computed from round records: no table, feed or page"),
     *rule(("controller.protection",), ("controller.feed", *PAGES, *TERMINAL),
           "the watches read the journal and journal their alerts: no page, no feed"),
+    *rule(("controller.floor",), (*FACES, "controller.protection", *RUNTIME, "drivers"),
+          "the floor layer is what the faces share: no face, no runtime, no device"),
     *rule(("controller.web",), (*TABLE, *RUNTIME, "controller.games", "controller.feed", "drivers"),
           "the pages' shared web side knows no table and no game"),
 ]

@@ -64,8 +64,11 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         players: Annotated[bool, typer.Option("--players", help="add the player ratings")] = False,
         recompute: Annotated[bool, typer.Option("--recompute", help="from the stored rounds, not the tallies")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="one JSON object (the default)")] = False,
-        as_csv: Annotated[bool, typer.Option("--csv", help="CSV: tables, pits and floor, then dealers")] = False,
+        as_csv: Annotated[bool, typer.Option("--csv", help="CSV of one --level (one header a file)")] = False,
         as_html: Annotated[bool, typer.Option("--html", help="a printable HTML page")] = False,
+        level: Annotated[str, typer.Option(
+            help="with --csv: tables (a row per table, pit and the floor) or dealers (a row per dealer and shift)")
+        ] = "tables",
     ) -> None:
         """A gaming day per table, pit and floor: drop, win, hold, theo, rounds/h, occupancy, dealers, baselines."""
         import psycopg
@@ -75,6 +78,8 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         from controller.backoffice.report import Reporter, ReportSpec
 
         fmt = _format(as_json, as_csv, as_html)
+        if level not in render.LEVELS:
+            raise typer.BadParameter(f"one of {', '.join(render.LEVELS)}, not {level!r}", param_hint="--level")
         cfg = load_config(config)
         url = pick_database(cfg, database)
         b = cfg.backoffice
@@ -103,7 +108,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         if fmt == "json":
             typer.echo(json.dumps(result))
         elif fmt == "csv":
-            typer.echo(render.report_csv(result), nl=False)
+            typer.echo(render.report_csv(result, level), nl=False)
         else:
             typer.echo(render.report_html(result, rated))
 

@@ -85,3 +85,9 @@ def test_evidence_of_the_wrong_shape_prints_as_not_given(migrated: str, tmp_path
     assert p8["index_plays"] == {} and p8["ci"] == [None, None] and p8["statistic"] is None
     assert (p8["rounds"], p8["average_bet"], p8["edge_per_hour"], p8["test"]) == (None, None, None, None)
     assert out["players"]["p7"]["index_plays"] == {}
+
+
+def test_advantage_csv_writes_text_a_sheet_would_run_as_text(migrated: str, tmp_path: Path) -> None:
+    seed(migrated, [state("bj1", "blackjack", "ru6"), flag("bj1", 10, "-p7", 0, test="=1+1", edge_per_hour=-300)])
+    rows = list(csv.DictReader(io.StringIO(advantage(migrated, tmp_path, "--csv"), newline="")))
+    assert [(r["player"], r["test"], r["edge_per_hour"]) for r in rows] == [("'-p7", "'=1+1", "-300")]

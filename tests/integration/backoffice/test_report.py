@@ -186,3 +186,42 @@ def test_the_consumer_refuses_a_database_without_its_schema(database: str) -> No
     assert result.exit_code == 2 and "run croupier backoffice migrate" in result.output
     refused = runner.invoke(app, ["backoffice", "run", "--database", database, "--broker", "mqtt://127.0.0.1:1"])
     assert refused.exit_code == 2 and "plaintext" in refused.output
+
+
+def csv_rows(database: str, tmp_path: Path, command: str, *args: str) -> list[dict[str, str]]:
+    result = runner.invoke(app, ["backoffice", command, "--database", database, "--config", str(config(tmp_path)),
+                                 "--day", "2026-12-01", "--csv", *args])
+    assert result.exit_code == 0, result.output
+    return list(csv.DictReader(io.StringIO(result.stdout, newline="")))
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_written_as_text(migrated: str, tmp_path: Path) -> None:
+    """Issue 27: a player id keyed at the console, a dealer's name or a table id beginning with
+    = + - @ (or a tab or CR) reached the CSV as a formula; negative amounts stay numbers."""
+    at = DAY_START + timedelta(hours=1)
+    seed(migrated, [state("-bj", "blackjack", "ru6"),
+                    ("croupier/-bj/round", round_record("-bj", 1, seq=1, stake=1000, payout=3000, at=at,
+                                                        dealer="=HYPERLINK(\"http://x\")", player="@SUM(1+1)")),
+                    ("croupier/-bj/round", round_record("-bj", 2, seq=2, stake=1000, at=at, player="+p\r2", dealer=None))])
+    tables = csv_rows(migrated, tmp_path, "report")
+    assert [(r["level"], r["id"], r["win"]) for r in tables] == [("table", "'-bj", "-1000"), ("pit", "(no pit)", "-1000"),
+                                                                ("floor", "", "-1000")]
+    dealers = csv_rows(migrated, tmp_path, "report", "--level", "dealers")
+    assert sorted(d["dealer"] for d in dealers) == ["", "'=HYPERLINK(\"http://x\")"]
+    players = csv_rows(migrated, tmp_path, "ratings")
+    assert sorted(p["player"] for p in players) == ["'+p\r2", "'@SUM(1+1)"]
+    assert {p["tables"] for p in players} == {"'-bj"} and "-2000" in {p["win"] for p in players}
+
+
+def test_each_csv_level_is_one_table_with_one_header(migrated: str, tmp_path: Path) -> None:
+    """Issue 27: tables and dealers were two tables with different headers in one file."""
+    at = DAY_START + timedelta(hours=1)
+    seed(migrated, [state("bj1", "blackjack", "ru6"), ("croupier/bj1/round", round_record("bj1", 1, seq=1, at=at))])
+    base = ["backoffice", "report", "--database", migrated, "--config", str(config(tmp_path)), "--day", "2026-12-01"]
+    for level, header in (("tables", "day,shift,level,id,"), ("dealers", "day,shift,dealer,")):
+        out = runner.invoke(app, [*base, "--csv", "--level", level]).stdout
+        lines = out.splitlines()
+        assert lines[0].startswith(header) and all(line for line in lines)  # no blank line, no second header
+        assert len({len(row) for row in csv.reader(io.StringIO(out, newline=""))}) == 1
+    refused = runner.invoke(app, [*base, "--csv", "--level", "players"])
+    assert refused.exit_code == 2 and "tables, dealers" in refused.output
