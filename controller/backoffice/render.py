@@ -64,8 +64,9 @@ def report_html(report: dict[str, Any], ratings: dict[str, dict[str, Any]] | Non
     return _environment().get_template("report.html").render(report=report, ratings=ratings or {})
 
 
-def ratings_html(ratings: dict[str, dict[str, Any]], title: str) -> str:
-    return _environment().get_template("ratings.html").render(ratings=ratings, title=title)
+def ratings_html(ratings: dict[str, dict[str, Any]], title: str,
+                 anonymous: dict[str, dict[str, Any]] | None = None) -> str:
+    return _environment().get_template("ratings.html").render(ratings=ratings, title=title, anonymous=anonymous or {})
 
 
 ADVANTAGE_COLUMNS = ("ts", "table", "test", "statistic", "p_value", "rounds", "average_bet", "edge_per_hour")

@@ -127,7 +127,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         import psycopg
 
         from controller.backoffice import render
-        from controller.backoffice.ratings import ratings
+        from controller.backoffice.ratings import anonymous_play, ratings
 
         fmt = _format(as_json, as_csv, as_html)
         cfg = load_config(config)
@@ -137,15 +137,16 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         try:
             with psycopg.connect(url, connect_timeout=10) as conn:
                 rated = ratings(conn, period, player=player)
+                anonymous = anonymous_play(conn, period) if player is None else {}
         except psycopg.Error as exc:
             typer.echo(f"error: database: {str(exc).strip()}", err=True)
             raise typer.Exit(2) from None
         if fmt == "json":
-            typer.echo(json.dumps({"from": first.isoformat(), "to": last, "players": rated}))
+            typer.echo(json.dumps({"from": first.isoformat(), "to": last, "players": rated, "anonymous": anonymous}))
         elif fmt == "csv":
             typer.echo(render.ratings_csv(rated), nl=False)
         else:
-            typer.echo(render.ratings_html(rated, f"Player ratings, gaming days to {last}"))
+            typer.echo(render.ratings_html(rated, f"Player ratings, gaming days to {last}", anonymous))
 
     @office.command("advantage")
     def advantage_cmd(

@@ -225,3 +225,24 @@ def test_each_csv_level_is_one_table_with_one_header(migrated: str, tmp_path: Pa
         assert len({len(row) for row in csv.reader(io.StringIO(out, newline=""))}) == 1
     refused = runner.invoke(app, [*base, "--csv", "--level", "players"])
     assert refused.exit_code == 2 and "tables, dealers" in refused.output
+
+
+def test_an_anonymous_box_is_not_rated_as_a_player(migrated: str, tmp_path: Path) -> None:
+    """Issue: "seat 1" of two tables was rated as one person. A box with no player id keyed (the
+    console's ``seat N``, a spot's ``spot-N``, none at all) is counted apart, per table."""
+    at = DAY_START + timedelta(hours=1)
+    seed(migrated, [
+        state("bj1", "blackjack", "ru6"), state("bj2", "blackjack", "ru6"),
+        ("croupier/bj1/round", round_record("bj1", 1, seq=1, stake=1000, player="seat 1", at=at)),
+        ("croupier/bj2/round", round_record("bj2", 1, seq=1, stake=2000, player="seat 1", at=at)),
+        ("croupier/bj2/round", round_record("bj2", 2, seq=2, stake=500, player="spot-3", at=at)),
+        ("croupier/bj2/round", round_record("bj2", 3, seq=3, stake=700, player=None, at=at)),
+        ("croupier/bj1/round", round_record("bj1", 2, seq=2, stake=300, player="seat 12b", at=at)),
+    ])
+    base = ["backoffice", "ratings", "--database", migrated, "--config", str(config(tmp_path)), "--day", "2026-12-01"]
+    out = json.loads(runner.invoke(app, [*base, "--json"]).stdout)
+    assert list(out["players"]) == ["seat 12b"]  # a card id that only looks like a seat is a player
+    assert {t: (a["rounds"], a["drop"]) for t, a in out["anonymous"].items()} == {"bj1": (1, 1000), "bj2": (3, 3200)}
+    page = runner.invoke(app, [*base, "--html"]).stdout
+    assert "Anonymous boxes" in page and "32.00 EUR" in page
+    assert "seat 1<" not in page
