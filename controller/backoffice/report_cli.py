@@ -76,6 +76,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         from controller.backoffice import ratings as player_ratings
         from controller.backoffice import render
         from controller.backoffice.report import Reporter, ReportSpec
+        from controller.backoffice.snapshot import snapshot
 
         fmt = _format(as_json, as_csv, as_html)
         if level not in render.LEVELS:
@@ -94,7 +95,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
                           tuple(tables) if tables is not None else None, b.pits, b.z_flag, recompute)
         try:
             window = spec.window()
-            with psycopg.connect(url, connect_timeout=10) as conn:
+            with psycopg.connect(url, connect_timeout=10) as conn, snapshot(conn):  # the report and its ratings
                 result = Reporter(conn).report(spec)
                 rated = player_ratings.ratings(conn, window, tables=tables) if players or fmt == "html" else None
         except ValueError as exc:
@@ -128,6 +129,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
 
         from controller.backoffice import render
         from controller.backoffice.ratings import anonymous_play, ratings
+        from controller.backoffice.snapshot import snapshot
 
         fmt = _format(as_json, as_csv, as_html)
         cfg = load_config(config)
@@ -135,7 +137,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         first, period = _days(cfg, day, days)
         last = period.name
         try:
-            with psycopg.connect(url, connect_timeout=10) as conn:
+            with psycopg.connect(url, connect_timeout=10) as conn, snapshot(conn):
                 rated = ratings(conn, period, player=player)
                 anonymous = anonymous_play(conn, period) if player is None else {}
         except psycopg.Error as exc:
@@ -165,13 +167,14 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         from controller.backoffice import render
         from controller.backoffice.advantage import flagged_players
         from controller.backoffice.ratings import ratings
+        from controller.backoffice.snapshot import snapshot
 
         fmt = _format(as_json, as_csv, as_html)
         cfg = load_config(config)
         url = pick_database(cfg, database)
         first, period = _days(cfg, day, days)
         try:
-            with psycopg.connect(url, connect_timeout=10) as conn:
+            with psycopg.connect(url, connect_timeout=10) as conn, snapshot(conn):
                 players = flagged_players(conn, period, player=player)
                 rated = {pid: r for pid, r in ratings(conn, period, player=player).items() if pid in players}
         except psycopg.Error as exc:

@@ -246,3 +246,28 @@ def test_an_anonymous_box_is_not_rated_as_a_player(migrated: str, tmp_path: Path
     page = runner.invoke(app, [*base, "--html"]).stdout
     assert "Anonymous boxes" in page and "32.00 EUR" in page
     assert "seat 1<" not in page
+
+
+def test_every_part_of_a_report_reads_one_snapshot(migrated: str) -> None:
+    """Taken during play, the floor said 969 rounds while its dealers said 971: rounds committed
+    between the report's queries. Here two rounds commit (another connection, as the consumer)
+    after the tables were read and before the dealers are."""
+    from zoneinfo import ZoneInfo
+
+    from controller.backoffice.report import Reporter, ReportSpec
+
+    at = DAY_START + timedelta(hours=1)
+    seed(migrated, [state("bj1", "blackjack", "ru6"),
+                    *[("croupier/bj1/round", round_record("bj1", n, seq=n, at=at)) for n in range(1, 4)]])
+    spec = ReportSpec(datetime(2026, 12, 1).date(), datetime.strptime("06:00", "%H:%M").time(), ZoneInfo("Europe/Riga"))
+
+    class DuringPlay(Reporter):
+        def _dealers(self, spec: ReportSpec, period: Any) -> list[dict[str, Any]]:
+            seed(migrated, [("croupier/bj1/round", round_record("bj1", n, seq=n, at=at)) for n in (4, 5)])
+            return super()._dealers(spec, period)
+
+    with psycopg.connect(migrated) as conn:
+        out = DuringPlay(conn).report(spec)
+    assert out["floor"]["rounds"] == 3 == sum(d["rounds"] for d in out["dealers"])
+    with psycopg.connect(migrated) as conn:
+        assert Reporter(conn).report(spec)["floor"]["rounds"] == 5
