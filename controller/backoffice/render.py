@@ -7,10 +7,13 @@ table never said."""
 from __future__ import annotations
 
 import math
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from controller.cards import card_text, cards_text
 from controller.floor.csv_sheet import sheet
 from controller.floor.report_csv import LEVELS, report_csv
 
@@ -50,6 +53,20 @@ def _num(value: object) -> str:
     return f"{value:,}"
 
 
+def local_time(iso: str | None, zone: str, with_day: bool = True) -> str:
+    """An instant as the floor reads it, in its time zone: ``Tue 1 Dec 2026 06:00`` (24 h)."""
+    if not iso:
+        return ""
+    at = datetime.fromisoformat(iso).astimezone(ZoneInfo(zone))
+    return f"{at:%a} {at.day} {at:%b %Y %H:%M}" if with_day else f"{at:%H:%M}"
+
+
+def period_text(period: dict[str, Any]) -> str:
+    """``Tue 1 Dec 2026 06:00 to Wed 2 Dec 2026 06:00, Europe/Riga time``."""
+    zone = period["timezone"]
+    return f"{local_time(period['start'], zone)} to {local_time(period['end'], zone)}, {zone} time"
+
+
 def _environment() -> Environment:
     env = Environment(loader=PackageLoader("controller.backoffice", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True))
@@ -57,6 +74,10 @@ def _environment() -> Environment:
     env.filters["pct"] = lambda v: "" if v is None else f"{v:.2f} %"
     env.filters["num"] = _num
     env.filters["hours"] = lambda s: f"{s / 3600:.2f} h"
+    env.filters["card"] = card_text
+    env.filters["cards"] = cards_text
+    env.filters["local_time"] = local_time
+    env.filters["period"] = period_text
     return env
 
 
@@ -86,9 +107,11 @@ def advantage_csv(players: dict[str, dict[str, Any]]) -> str:
                   "index_missed"], rows)
 
 
-def advantage_html(players: dict[str, dict[str, Any]], ratings: dict[str, dict[str, Any]], title: str) -> str:
+def advantage_html(players: dict[str, dict[str, Any]], ratings: dict[str, dict[str, Any]], title: str,
+                   zone: str = "UTC") -> str:
+    """The page, each flag's time in the floor's time zone ``zone``."""
     from controller.backoffice.advantage import chart
 
     charts = {pid: chart(p["flags"]) for pid, p in players.items()}
     return _environment().get_template("advantage.html").render(players=players, ratings=ratings, charts=charts,
-                                                                title=title, tests=ADVANTAGE_TESTS)
+                                                                title=title, tests=ADVANTAGE_TESTS, zone=zone)

@@ -186,4 +186,5 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         elif fmt == "csv":
             typer.echo(render.advantage_csv(players), nl=False)
         else:
-            typer.echo(render.advantage_html(players, rated, f"Advantage play, gaming days {first} to {period.name}"))
+            typer.echo(render.advantage_html(players, rated, f"Advantage play, gaming days {first} to {period.name}",
+                                             cfg.backoffice.timezone))

@@ -66,7 +66,7 @@ def test_flags_are_reported_per_player_with_their_evidence(migrated: str, tmp_pa
     assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert page.count("<svg") == 2 and page.count("<circle") == 3 + 2  # three points; two flags, r with its interval
     assert "bets follow the count" in page and "31.50 EUR" in page and "50.00 EUR" in page and "@media print" in page
-    assert "minor units" not in page and "2026-12-01 07:00 UTC" in page
+    assert "minor units" not in page and "Tue 1 Dec 2026 09:00" in page and "(Europe/Riga time)" in page
     assert "None" not in page and "nan" not in page.lower().replace("nance", "")
 
 

@@ -145,6 +145,7 @@ def test_csv_and_html_carry_the_same_figures_and_html_escapes_data(migrated: str
                                                                ("floor", "", "123456")]
     page = runner.invoke(app, [*base, "--html"]).stdout
     assert "1,234.56 EUR" in page and "@media print" in page
+    assert "Tue 1 Dec 2026 06:00 to Wed 2 Dec 2026 06:00, Europe/Riga time" in page and "T04:00:00" not in page
     assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
     assert "<b>p</b>" not in page and "&lt;b&gt;p&lt;/b&gt;" in page
 
