@@ -7,7 +7,7 @@ table never said."""
 from __future__ import annotations
 
 import math
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -61,6 +61,12 @@ def local_time(iso: str | None, zone: str, with_day: bool = True) -> str:
     return f"{at:%a} {at.day} {at:%b %Y %H:%M}" if with_day else f"{at:%H:%M}"
 
 
+def day_text(iso_day: str) -> str:
+    """A gaming day as people write it: ``2026-12-01`` -> ``Tue 1 Dec 2026``."""
+    day = date.fromisoformat(iso_day)
+    return f"{day:%a} {day.day} {day:%b %Y}"
+
+
 def period_text(period: dict[str, Any]) -> str:
     """``Tue 1 Dec 2026 06:00 to Wed 2 Dec 2026 06:00, Europe/Riga time``."""
     zone = period["timezone"]
@@ -71,13 +77,14 @@ def _environment() -> Environment:
     env = Environment(loader=PackageLoader("controller.backoffice", "templates"),
                       autoescape=select_autoescape(default=True, default_for_string=True))
     env.filters["money"] = money
-    env.filters["pct"] = lambda v: "" if v is None else f"{v:.2f} %"
+    env.filters["pct"] = lambda v: "" if v is None else f"{v:.2f}\u00a0%"  # the sign stays with its figure
     env.filters["num"] = _num
     env.filters["hours"] = lambda s: f"{s / 3600:.2f} h"
     env.filters["card"] = card_text
     env.filters["cards"] = cards_text
     env.filters["local_time"] = local_time
     env.filters["period"] = period_text
+    env.filters["day"] = day_text
     return env
 
 

@@ -46,6 +46,15 @@ def _days(cfg: BackofficeConfig, day: str, days: int) -> tuple[date, Period]:
     return first, Period(last.isoformat(), gaming_day(first, starts, zone).start, gaming_day(last, starts, zone).end)
 
 
+def _days_title(what: str, first: date, last: str) -> str:
+    """``Player ratings, gaming day Tue 1 Dec 2026`` or ``..., gaming days Sun 1 Nov 2026 to Tue 1 Dec 2026``."""
+    from controller.backoffice.render import day_text
+
+    if first.isoformat() == last:
+        return f"{what}, gaming day {day_text(last)}"
+    return f"{what}, gaming days {day_text(first.isoformat())} to {day_text(last)}"
+
+
 def _format(as_json: bool, as_csv: bool, as_html: bool) -> str:
     if sum((as_json, as_csv, as_html)) > 1:
         raise typer.BadParameter("give one of --json, --csv, --html")
@@ -148,7 +157,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         elif fmt == "csv":
             typer.echo(render.ratings_csv(rated), nl=False)
         else:
-            typer.echo(render.ratings_html(rated, f"Player ratings, gaming days to {last}", anonymous))
+            typer.echo(render.ratings_html(rated, _days_title("Player ratings", first, last), anonymous))
 
     @office.command("advantage")
     def advantage_cmd(
@@ -186,5 +195,5 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         elif fmt == "csv":
             typer.echo(render.advantage_csv(players), nl=False)
         else:
-            typer.echo(render.advantage_html(players, rated, f"Advantage play, gaming days {first} to {period.name}",
+            typer.echo(render.advantage_html(players, rated, _days_title("Advantage play", first, period.name),
                                              cfg.backoffice.timezone))
