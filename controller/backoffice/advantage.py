@@ -16,7 +16,7 @@ from typing import Any, Final
 import psycopg
 
 from controller.backoffice.evidence import MAX_POINTS, Evidence
-from controller.backoffice.gaming_day import Period
+from controller.floor.gaming_day import Period
 
 CODE: Final = "protection.advantage_play"
 

@@ -22,7 +22,7 @@ import psycopg
 
 from controller.backoffice import edges as bet_edges
 from controller.backoffice import skill
-from controller.backoffice.gaming_day import Period
+from controller.floor.gaming_day import Period
 
 SESSION_GAP = timedelta(minutes=30)
 #: a box's own name when no player id was keyed: none, the console's ``seat N``, a spot's ``spot-N``

@@ -24,8 +24,8 @@ import psycopg
 
 from controller.backoffice import dealers, tallies, wheel
 from controller.backoffice import edges as bet_edges
-from controller.backoffice.gaming_day import Period, day_of, gaming_day, shifts
 from controller.backoffice.snapshot import snapshot
+from controller.floor.gaming_day import Period, day_of, gaming_day, shifts
 
 BASELINES = (7, 30)
 MIN_BASELINE_DAYS = 3

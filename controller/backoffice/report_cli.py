@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 import typer
 
 from controller.backoffice.config import BackofficeConfig, clock_time
-from controller.backoffice.gaming_day import Period
+from controller.floor.gaming_day import Period
 
 ConfigLoader = Callable[[Path | None], BackofficeConfig]
 DatabasePicker = Callable[[BackofficeConfig, str | None], str]
@@ -24,7 +24,7 @@ def _day(text: str, cfg: BackofficeConfig) -> date:
     if text == "today":
         from datetime import UTC, datetime
 
-        from controller.backoffice.gaming_day import day_of
+        from controller.floor.gaming_day import day_of
 
         b = cfg.backoffice
         return day_of(datetime.now(UTC), clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone))
@@ -38,7 +38,7 @@ def _days(cfg: BackofficeConfig, day: str, days: int) -> tuple[date, Period]:
     """The first gaming day, and the period from its start to the end of ``day`` (named by ``day``)."""
     from datetime import timedelta
 
-    from controller.backoffice.gaming_day import gaming_day
+    from controller.floor.gaming_day import gaming_day
 
     b = cfg.backoffice
     starts, zone, last = clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone), _day(day, cfg)
