@@ -27,9 +27,9 @@ import psycopg
 
 from controller.backoffice import tallies
 from controller.backoffice.cluster import Cluster
-from controller.backoffice.gaming_day import gaming_day
 from controller.backoffice.migrate import migrate
 from controller.backoffice.report import Reporter, ReportSpec
+from controller.floor.gaming_day import gaming_day
 
 DAY = date(2026, 12, 1)
 ZONE = ZoneInfo("Europe/Riga")

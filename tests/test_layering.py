@@ -121,6 +121,8 @@ RULES = [
           "result boards are computed from round records: no table, feed or page"),
     *rule(("controller.protection",), ("controller.feed", *PAGES, *TERMINAL),
           "the watches read the journal and journal their alerts: no page, no feed"),
+    *rule(("controller.floor",), (*FACES, "controller.protection", *RUNTIME, "drivers"),
+          "the floor layer is what the faces share: no face, no runtime, no device"),
     *rule(("controller.web",), (*TABLE, *RUNTIME, "controller.games", "controller.feed", "drivers"),
           "the pages' shared web side knows no table and no game"),
 ]
@@ -262,6 +264,25 @@ def test_a_circle_counts_when_lazy_or_only_for_types(tmp_path: Path) -> None:
         "controller.hil.soak": "def run():\n    from controller.hil import faults\n",
     })
     assert cycles(import_graph(known)) == [["controller.hil.faults", "controller.hil.soak"]]
+
+
+#: the faces that share statistics: they meet in ``controller/floor``, never import each other
+SHARING_FACES = ("controller.pit", "controller.backoffice", "controller.protection")
+#: crossings left to their owners: the dashboard's history reads the back office (being rewritten),
+#: the back office's config takes the broker policy from the pit's
+CROSSINGS_LEFT = ("controller.pit.history", "controller.backoffice.config")
+
+
+def test_pit_backoffice_and_protection_share_only_through_the_floor() -> None:
+    found = []
+    for name, path in modules().items():
+        own = next((face for face in SHARING_FACES if _under(name, face)), None)
+        if own is None or name in CROSSINGS_LEFT:
+            continue
+        for target, line in imported(path, name, typing_too=True):
+            if any(_under(target, face) for face in SHARING_FACES if face != own):
+                found.append(f"{path.name}:{line} {name} imports {target} (share it through controller/floor)")
+    assert found == []
 
 
 def _layer_table() -> list[tuple[list[str], str]]:

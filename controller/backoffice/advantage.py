@@ -11,16 +11,14 @@ drawn, else the chart shows each flag's r and interval.
 
 from __future__ import annotations
 
-import math
 from typing import Any, Final
 
 import psycopg
 
-from controller.backoffice.gaming_day import Period
+from controller.backoffice.evidence import MAX_POINTS, Evidence
+from controller.floor.gaming_day import Period
 
 CODE: Final = "protection.advantage_play"
-#: points drawn per player at most (a chart, not a data dump)
-MAX_POINTS: Final = 2000
 
 FLAGS = """
 SELECT a.body->>'player', a.table_id, a.seq, a.ts, a.round_id, a.message, a.body->'evidence', t.currency,
@@ -31,36 +29,12 @@ WHERE a.code = %(code)s AND a.ts >= %(start)s AND a.ts < %(end)s
 ORDER BY 1, a.ts, a.table_id, a.seq"""
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        return None
-    return float(value)
-
-
-def _points(evidence: dict[str, Any]) -> list[tuple[float, float]]:
-    raw = evidence.get("bets_by_count")
-    out = []
-    for item in raw if isinstance(raw, list) else []:
-        if isinstance(item, list | tuple) and len(item) >= 2:
-            tc, bet = _number(item[0]), _number(item[1])
-            if tc is not None and bet is not None:
-                out.append((tc, bet))
-    return out[:MAX_POINTS]
-
-
-def _flag(table_id: str, seq: int, ts: Any, round_id: str | None, message: str, evidence: Any) -> dict[str, Any]:
-    e = evidence if isinstance(evidence, dict) else {}
-    found_ci, found_plays = e.get("ci"), e.get("index_plays")
-    ci: list[Any] = found_ci if isinstance(found_ci, list) and len(found_ci) == 2 else [None, None]
-    plays: dict[str, Any] = found_plays if isinstance(found_plays, dict) else {}
+def _flag(table_id: str, seq: int, ts: Any, round_id: str | None, message: str, raw: Any) -> dict[str, Any]:
+    e = Evidence.read(raw)
     return {"table": table_id, "seq": seq, "ts": ts.isoformat(), "round": round_id, "message": message,
-            "test": e.get("test") if isinstance(e.get("test"), str) else None,
-            "statistic": _number(e.get("statistic")), "ci": [_number(ci[0]), _number(ci[1])],
-            "p_value": _number(e.get("p_value")), "rounds": e.get("rounds") if isinstance(e.get("rounds"), int) else None,
-            "average_bet": e.get("average_bet") if isinstance(e.get("average_bet"), int) else None,
-            "edge_per_hour": e.get("edge_per_hour") if isinstance(e.get("edge_per_hour"), int) else None,
-            "index_plays": {k: int(v) for k, v in plays.items() if isinstance(v, int) and not isinstance(v, bool)},
-            "bets_by_count": _points(e)}
+            "test": e.test, "statistic": e.statistic, "ci": list(e.ci), "p_value": e.p_value, "rounds": e.rounds,
+            "average_bet": e.average_bet, "edge_per_hour": e.edge_per_hour, "index_plays": dict(e.index_plays),
+            "bets_by_count": e.bets_by_count}
 
 
 def flagged_players(conn: psycopg.Connection[Any], period: Period, *, player: str | None = None) -> dict[str, Any]:

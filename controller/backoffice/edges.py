@@ -12,7 +12,7 @@ import functools
 import logging
 from fractions import Fraction
 
-from controller.pit.edges import edges_for
+from controller.floor.edges import edges_for
 
 log = logging.getLogger(__name__)
 

@@ -5,21 +5,28 @@ Time played is the player's sessions added up: consecutive rounds at one table w
 longer than ``SESSION_GAP`` make a session, from its first round's opening to its last round's
 close. Theoretical win is each of the player's own bets times its kind's edge, over the rounds
 the player actually played; no fixed hands-per-hour enters it.
+
+An anonymous box is not a player: a bet with no player id, or with the name a box gets when
+nobody keyed one (the console's ``seat 3``, a betting spot's ``spot-3``), is left out of the
+ratings, else "seat 1" of two tables would be rated as one person. Its play is counted apart,
+per table (``anonymous_play``).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 import psycopg
 
 from controller.backoffice import edges as bet_edges
 from controller.backoffice import skill
-from controller.backoffice.gaming_day import Period
+from controller.floor.gaming_day import Period
 
 SESSION_GAP = timedelta(minutes=30)
+#: a box's own name when no player id was keyed: none, the console's ``seat N``, a spot's ``spot-N``
+ANONYMOUS: Final = r"^(seat [0-9]+|spot-[0-9]+)?$"
 
 PLAYER_ROUNDS = """
 SELECT b.player, l.table_id, l.round_id, l.status, l.game, coalesce(l.preset, t.preset), l.opened, l.closed,
@@ -28,7 +35,7 @@ FROM (SELECT table_id, round_id, version, status, game, preset, opened, closed F
       WHERE NOT superseded AND closed >= %(start)s AND closed < %(end)s
         AND (%(tables)s::text[] IS NULL OR table_id = ANY(%(tables)s))) l
 JOIN bets b USING (table_id, round_id, version) LEFT JOIN floor_tables t USING (table_id)
-WHERE b.player IS NOT NULL AND (%(player)s::text IS NULL OR b.player = %(player)s)
+WHERE b.player IS NOT NULL AND b.player !~ %(anonymous)s AND (%(player)s::text IS NULL OR b.player = %(player)s)
 GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
 ORDER BY 1, 2, 7"""
 
@@ -39,7 +46,8 @@ FROM (SELECT table_id, round_id, version, preset, outcome FROM rounds
       WHERE NOT superseded AND closed >= %(start)s AND closed < %(end)s AND game = 'blackjack' AND status = 'settled'
         AND (%(tables)s::text[] IS NULL OR table_id = ANY(%(tables)s))) l
 JOIN bets b USING (table_id, round_id, version) LEFT JOIN floor_tables t USING (table_id)
-WHERE b.kind = 'main' AND b.player IS NOT NULL AND (%(player)s::text IS NULL OR b.player = %(player)s)
+WHERE b.kind = 'main' AND b.player IS NOT NULL AND b.player !~ %(anonymous)s
+  AND (%(player)s::text IS NULL OR b.player = %(player)s)
 ORDER BY 1, 2, b.box, b.hand"""
 
 
@@ -93,7 +101,7 @@ def ratings(conn: psycopg.Connection[Any], period: Period, *, player: str | None
     for blackjack players their decisions against basic strategy (``blackjack``, else None)."""
     players: dict[str, _Player] = defaultdict(_Player)
     seen: set[tuple[str, str, str]] = set()
-    params = {"start": period.start, "end": period.end, "player": player, "tables": tables}
+    params = {"start": period.start, "end": period.end, "player": player, "tables": tables, "anonymous": ANONYMOUS}
     for pid, table, rnd, status, game, preset, opened, closed, kind, stake, payout, count in conn.execute(PLAYER_ROUNDS, params):
         p = players[pid]
         if (pid, table, rnd) not in seen:
@@ -127,3 +135,24 @@ def ratings(conn: psycopg.Connection[Any], period: Period, *, player: str | None
         out[pid]["currency"], out[pid]["currency_digits"] = currencies.pop() if len(currencies) == 1 else (None, None)
         out[pid]["blackjack"] = skills[pid].as_json() if pid in skills else None
     return out
+
+
+ANONYMOUS_PLAY = """
+SELECT l.table_id, count(DISTINCT l.round_id), count(*), coalesce(sum(b.stake), 0)::bigint,
+       coalesce(sum(b.payout), 0)::bigint, t.currency, t.currency_digits
+FROM (SELECT table_id, round_id, version FROM rounds
+      WHERE NOT superseded AND status = 'settled' AND closed >= %(start)s AND closed < %(end)s
+        AND (%(tables)s::text[] IS NULL OR table_id = ANY(%(tables)s))) l
+JOIN bets b USING (table_id, round_id, version) LEFT JOIN floor_tables t USING (table_id)
+WHERE b.player IS NULL OR b.player ~ %(anonymous)s
+GROUP BY l.table_id, t.currency, t.currency_digits ORDER BY 1"""
+
+
+def anonymous_play(conn: psycopg.Connection[Any], period: Period, *,
+                   tables: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """By table: the settled rounds with a bet on an anonymous box, those bets, their drop, the
+    house's win on them (play that belongs to nobody's rating) and the table's currency."""
+    params = {"start": period.start, "end": period.end, "tables": tables, "anonymous": ANONYMOUS}
+    return {table: {"rounds": rounds, "bets": bets, "drop": drop, "win": drop - paid, "currency": currency,
+                    "currency_digits": digits}
+            for table, rounds, bets, drop, paid, currency, digits in conn.execute(ANONYMOUS_PLAY, params)}

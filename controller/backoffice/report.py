@@ -24,7 +24,8 @@ import psycopg
 
 from controller.backoffice import dealers, tallies, wheel
 from controller.backoffice import edges as bet_edges
-from controller.backoffice.gaming_day import Period, day_of, gaming_day, shifts
+from controller.backoffice.snapshot import snapshot
+from controller.floor.gaming_day import Period, day_of, gaming_day, shifts
 
 BASELINES = (7, 30)
 MIN_BASELINE_DAYS = 3
@@ -94,7 +95,12 @@ class Reporter:
         return list(self.conn.execute(getattr(source, query), values).fetchall())
 
     def report(self, spec: ReportSpec) -> dict[str, Any]:
+        """The report; every part of it from one snapshot of the database."""
         window = spec.window()
+        with snapshot(self.conn):
+            return self._report(spec, window)
+
+    def _report(self, spec: ReportSpec, window: Period) -> dict[str, Any]:
         params = self._params(spec, window)
         tables = self._tables(params)
         self._theo(params, tables)

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 import typer
 
 from controller.backoffice.config import BackofficeConfig, clock_time
-from controller.backoffice.gaming_day import Period
+from controller.floor.gaming_day import Period
 
 ConfigLoader = Callable[[Path | None], BackofficeConfig]
 DatabasePicker = Callable[[BackofficeConfig, str | None], str]
@@ -24,7 +24,7 @@ def _day(text: str, cfg: BackofficeConfig) -> date:
     if text == "today":
         from datetime import UTC, datetime
 
-        from controller.backoffice.gaming_day import day_of
+        from controller.floor.gaming_day import day_of
 
         b = cfg.backoffice
         return day_of(datetime.now(UTC), clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone))
@@ -38,12 +38,21 @@ def _days(cfg: BackofficeConfig, day: str, days: int) -> tuple[date, Period]:
     """The first gaming day, and the period from its start to the end of ``day`` (named by ``day``)."""
     from datetime import timedelta
 
-    from controller.backoffice.gaming_day import gaming_day
+    from controller.floor.gaming_day import gaming_day
 
     b = cfg.backoffice
     starts, zone, last = clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone), _day(day, cfg)
     first = last - timedelta(days=days - 1)
     return first, Period(last.isoformat(), gaming_day(first, starts, zone).start, gaming_day(last, starts, zone).end)
+
+
+def _days_title(what: str, first: date, last: str) -> str:
+    """``Player ratings, gaming day Tue 1 Dec 2026`` or ``..., gaming days Sun 1 Nov 2026 to Tue 1 Dec 2026``."""
+    from controller.backoffice.render import day_text
+
+    if first.isoformat() == last:
+        return f"{what}, gaming day {day_text(last)}"
+    return f"{what}, gaming days {day_text(first.isoformat())} to {day_text(last)}"
 
 
 def _format(as_json: bool, as_csv: bool, as_html: bool) -> str:
@@ -64,8 +73,11 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         players: Annotated[bool, typer.Option("--players", help="add the player ratings")] = False,
         recompute: Annotated[bool, typer.Option("--recompute", help="from the stored rounds, not the tallies")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="one JSON object (the default)")] = False,
-        as_csv: Annotated[bool, typer.Option("--csv", help="CSV: tables, pits and floor, then dealers")] = False,
+        as_csv: Annotated[bool, typer.Option("--csv", help="CSV of one --level (one header a file)")] = False,
         as_html: Annotated[bool, typer.Option("--html", help="a printable HTML page")] = False,
+        level: Annotated[str, typer.Option(
+            help="with --csv: tables (a row per table, pit and the floor) or dealers (a row per dealer and shift)")
+        ] = "tables",
     ) -> None:
         """A gaming day per table, pit and floor: drop, win, hold, theo, rounds/h, occupancy, dealers, baselines."""
         import psycopg
@@ -73,8 +85,11 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         from controller.backoffice import ratings as player_ratings
         from controller.backoffice import render
         from controller.backoffice.report import Reporter, ReportSpec
+        from controller.backoffice.snapshot import snapshot
 
         fmt = _format(as_json, as_csv, as_html)
+        if level not in render.LEVELS:
+            raise typer.BadParameter(f"one of {', '.join(render.LEVELS)}, not {level!r}", param_hint="--level")
         cfg = load_config(config)
         url = pick_database(cfg, database)
         b = cfg.backoffice
@@ -89,7 +104,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
                           tuple(tables) if tables is not None else None, b.pits, b.z_flag, recompute)
         try:
             window = spec.window()
-            with psycopg.connect(url, connect_timeout=10) as conn:
+            with psycopg.connect(url, connect_timeout=10) as conn, snapshot(conn):  # the report and its ratings
                 result = Reporter(conn).report(spec)
                 rated = player_ratings.ratings(conn, window, tables=tables) if players or fmt == "html" else None
         except ValueError as exc:
@@ -103,7 +118,7 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         if fmt == "json":
             typer.echo(json.dumps(result))
         elif fmt == "csv":
-            typer.echo(render.report_csv(result), nl=False)
+            typer.echo(render.report_csv(result, level), nl=False)
         else:
             typer.echo(render.report_html(result, rated))
 
@@ -122,7 +137,8 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         import psycopg
 
         from controller.backoffice import render
-        from controller.backoffice.ratings import ratings
+        from controller.backoffice.ratings import anonymous_play, ratings
+        from controller.backoffice.snapshot import snapshot
 
         fmt = _format(as_json, as_csv, as_html)
         cfg = load_config(config)
@@ -130,17 +146,18 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         first, period = _days(cfg, day, days)
         last = period.name
         try:
-            with psycopg.connect(url, connect_timeout=10) as conn:
+            with psycopg.connect(url, connect_timeout=10) as conn, snapshot(conn):
                 rated = ratings(conn, period, player=player)
+                anonymous = anonymous_play(conn, period) if player is None else {}
         except psycopg.Error as exc:
             typer.echo(f"error: database: {str(exc).strip()}", err=True)
             raise typer.Exit(2) from None
         if fmt == "json":
-            typer.echo(json.dumps({"from": first.isoformat(), "to": last, "players": rated}))
+            typer.echo(json.dumps({"from": first.isoformat(), "to": last, "players": rated, "anonymous": anonymous}))
         elif fmt == "csv":
             typer.echo(render.ratings_csv(rated), nl=False)
         else:
-            typer.echo(render.ratings_html(rated, f"Player ratings, gaming days to {last}"))
+            typer.echo(render.ratings_html(rated, _days_title("Player ratings", first, last), anonymous))
 
     @office.command("advantage")
     def advantage_cmd(
@@ -159,13 +176,14 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         from controller.backoffice import render
         from controller.backoffice.advantage import flagged_players
         from controller.backoffice.ratings import ratings
+        from controller.backoffice.snapshot import snapshot
 
         fmt = _format(as_json, as_csv, as_html)
         cfg = load_config(config)
         url = pick_database(cfg, database)
         first, period = _days(cfg, day, days)
         try:
-            with psycopg.connect(url, connect_timeout=10) as conn:
+            with psycopg.connect(url, connect_timeout=10) as conn, snapshot(conn):
                 players = flagged_players(conn, period, player=player)
                 rated = {pid: r for pid, r in ratings(conn, period, player=player).items() if pid in players}
         except psycopg.Error as exc:
@@ -177,4 +195,5 @@ def register(office: typer.Typer, load_config: ConfigLoader, pick_database: Data
         elif fmt == "csv":
             typer.echo(render.advantage_csv(players), nl=False)
         else:
-            typer.echo(render.advantage_html(players, rated, f"Advantage play, gaming days {first} to {period.name}"))
+            typer.echo(render.advantage_html(players, rated, _days_title("Advantage play", first, period.name),
+                                             cfg.backoffice.timezone))

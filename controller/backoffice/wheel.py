@@ -1,7 +1,7 @@
 """The wheel's chi-square bias flag over the back office's 7- and 30-day windows, per roulette
 table (docs/backoffice.md): the winning pockets of the settled rounds in their latest version,
 over the gaming days ending with the report's, tested against a fair wheel
-(``controller.protection.stats.uniformity``). A flag needs every pocket to expect at least
+(the floor's one chi-square test, ``controller.floor.wheel_bias``). A flag needs every pocket to expect at least
 ``MIN_EXPECTED`` balls and ``p < BIAS_ALPHA``, the pit dashboard's own level, so a few days of a
 quiet table never flag.
 """
@@ -14,9 +14,8 @@ from typing import Any
 
 import psycopg
 
-from controller.backoffice.gaming_day import gaming_day
-from controller.pit.stats import BIAS_ALPHA, MIN_EXPECTED, POCKETS
-from controller.protection.stats import uniformity
+from controller.floor.gaming_day import gaming_day
+from controller.floor.wheel_bias import BIAS_ALPHA, MIN_EXPECTED, POCKETS, uniformity
 
 WINDOWS = (7, 30)
 

@@ -8,8 +8,8 @@ from collections import deque
 from typing import Any, Protocol
 
 from controller.auth import Accounts
+from controller.floor.edges import Edges
 from controller.pit.answers import CommandAnswers
-from controller.pit.edges import Edges
 from controller.pit.metrics import PitMetrics
 from controller.pit.model import FloorModel, TableModel
 from drivers.mqtt import MqttLink

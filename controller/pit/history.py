@@ -113,7 +113,7 @@ class History:
         return Response(json.dumps(found[1]), media_type="application/json")
 
     async def report_csv(self, request: Request) -> Response:
-        from controller.backoffice.render import report_csv
+        from controller.floor.report_csv import report_csv
 
         found = await self._day_report(request)
         if isinstance(found, Response):

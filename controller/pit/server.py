@@ -17,9 +17,9 @@ from collections import deque
 from typing import Any
 
 from controller.auth import Accounts
+from controller.floor.edges import Edges, edges_for
 from controller.pit.alert_groups import group_alerts
 from controller.pit.answers import CommandAnswers
-from controller.pit.edges import Edges, edges_for
 from controller.pit.floor import floor_totals
 from controller.pit.metrics import PitMetrics
 from controller.pit.model import FloorModel, TableModel

@@ -7,26 +7,24 @@ what was paid back; **hold** is win / drop.
 Rounds per hour count settled and void rounds over the time from the first round's opening to
 the last round's close.
 
-Roulette adds a chi-square test of the winning numbers against a fair wheel. scipy is not a
-dependency: the statistic is exact, its p-value uses the Wilson-Hilferty normal approximation
-of the chi-square distribution (within 0.5 % of the tabled critical values at 36 and 37
-degrees of freedom), and a wheel is flagged below ``BIAS_ALPHA``.
+Roulette adds the floor's chi-square test of the winning numbers against a fair wheel
+(``controller/floor/wheel_bias.py``, the one the back office and protection use too).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from controller.floor.wheel_bias import BIAS_ALPHA, MIN_EXPECTED, POCKETS, chi_square_critical, wheel_bias
+from controller.floor.wheel_bias import chi_square_upper_tail as chi_square_p
 from controller.round_money import amount, counted
 
-BIAS_ALPHA = 0.01
-#: a cell's expected count below this makes the chi-square approximation unreliable
-MIN_EXPECTED = 5.0
+__all__ = ["BIAS_ALPHA", "MIN_EXPECTED", "POCKETS", "chi_square_critical", "chi_square_p", "expected_hold", "parse_ts",
+           "shifts", "summary", "wheel_bias"]
+
 SHIFT_GAP_S = 30 * 60.0  # a break longer than this ends a dealer's shift
-POCKETS = {"european": [str(n) for n in range(37)], "american": ["0", "00", *(str(n) for n in range(1, 37))]}
 
 
 def parse_ts(value: object) -> datetime | None:
@@ -112,66 +110,3 @@ def expected_hold(records: Iterable[Mapping[str, Any]], edges: Mapping[str, floa
                 weighted += stake * edge
                 staked += stake
     return weighted / staked if staked else None
-
-
-def chi_square_p(statistic: float, df: int) -> float:
-    """Upper-tail probability of a chi-square statistic (Wilson-Hilferty approximation)."""
-    if df <= 0:
-        raise ValueError("degrees of freedom must be positive")
-    if statistic <= 0:
-        return 1.0
-    scale = 2.0 / (9.0 * df)
-    z = ((statistic / df) ** (1.0 / 3.0) - (1.0 - scale)) / math.sqrt(scale)
-    return 0.5 * math.erfc(z / math.sqrt(2.0))
-
-
-def chi_square_critical(df: int, alpha: float = BIAS_ALPHA) -> float:
-    """The statistic above which a fair wheel is rejected at ``alpha`` (same approximation)."""
-    lo, hi = 0.0, 10.0 * df + 100.0
-    for _ in range(100):  # bisection on the monotone tail probability
-        mid = (lo + hi) / 2
-        if chi_square_p(mid, df) > alpha:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
-
-
-def wheel_bias(records: Iterable[Mapping[str, Any]], alpha: float = BIAS_ALPHA) -> dict[str, Any] | None:
-    """Winning-number frequencies of settled roulette rounds and a chi-square test of a fair
-    wheel; None when the records carry no wheel. ``biased`` is only ever true when every
-    pocket's expected count is at least ``MIN_EXPECTED``."""
-    counts: dict[str, int] | None = None
-    for record in records:
-        outcome = record.get("outcome")
-        if record.get("status") != "settled" or not isinstance(outcome, dict):
-            continue
-        pockets = POCKETS.get(str(outcome.get("wheel")))
-        if pockets is None:
-            continue
-        if counts is None:
-            counts = dict.fromkeys(pockets, 0)
-        numbers = outcome.get("numbers")
-        for number in numbers if isinstance(numbers, list) else []:
-            if str(number) in counts:
-                counts[str(number)] += 1
-    if counts is None:
-        return None
-    balls = sum(counts.values())
-    df = len(counts) - 1
-    expected = balls / len(counts)
-    statistic = sum((c - expected) ** 2 / expected for c in counts.values()) if balls else 0.0
-    p_value = chi_square_p(statistic, df) if balls else 1.0
-    enough = expected >= MIN_EXPECTED
-    return {
-        "counts": counts,
-        "balls": balls,
-        "expected": expected,
-        "chi_square": statistic,
-        "df": df,
-        "critical": chi_square_critical(df, alpha),
-        "alpha": alpha,
-        "p_value": p_value,
-        "enough": enough,
-        "biased": enough and p_value < alpha,
-    }

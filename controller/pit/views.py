@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from controller.boards import boards_for
+from controller.floor.edges import Edges
 from controller.pit.alert_groups import group_alerts
-from controller.pit.edges import Edges
 from controller.pit.model import TableModel
 from controller.pit.rounds import rounds_page
 from controller.pit.stats import expected_hold, shifts, summary, wheel_bias

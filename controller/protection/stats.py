@@ -1,11 +1,17 @@
-"""The significance tests the watches share: a correlation's Fisher z test and a chi-square test of
-uniform counts, with the tail probabilities computed exactly enough without scipy."""
+"""The significance tests of the watches: a correlation's Fisher z test, its tail probability
+computed without scipy. The chi-square test of a wheel is the floor's one
+(``controller/floor/wheel_bias.py``), named here for the watches' own callers."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from controller.floor.wheel_bias import Uniformity, chi_square_upper_tail, uniformity
+
+__all__ = ["Correlation", "RunningCorrelation", "Uniformity", "chi_square_upper_tail", "correlation",
+           "normal_upper_tail", "uniformity"]
 
 
 def normal_upper_tail(z: float) -> float:
@@ -68,61 +74,3 @@ def correlation(xs: Sequence[float], ys: Sequence[float]) -> Correlation:
     for x, y in zip(xs, ys):
         running.add(x, y)
     return running.result()
-
-
-def _upper_regularized_gamma(a: float, x: float) -> float:
-    """Q(a, x) = 1 - P(a, x): by P's series (x < a + 1) or Lentz's continued fraction for Q
-    (x >= a + 1), so a far tail keeps its digits."""
-    if x <= 0:
-        return 1.0
-    log_prefix = a * math.log(x) - x - math.lgamma(a)
-    if x < a + 1:
-        term = total = 1.0 / a
-        k = a
-        while abs(term) > abs(total) * 1e-15:
-            k += 1
-            term *= x / k
-            total += term
-        return max(0.0, 1.0 - total * math.exp(log_prefix))
-    tiny = 1e-300
-    b = x + 1 - a
-    c, d = 1 / tiny, 1 / b
-    h = d
-    for i in range(1, 10_000):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        d = tiny if abs(d) < tiny else d
-        c = b + an / c
-        c = tiny if abs(c) < tiny else c
-        d = 1 / d
-        step = d * c
-        h *= step
-        if abs(step - 1) < 1e-15:
-            break
-    return min(1.0, math.exp(log_prefix) * h)
-
-
-def chi_square_upper_tail(statistic: float, df: int) -> float:
-    """P(X > statistic) for X chi-square with ``df`` degrees of freedom."""
-    if df < 1:
-        raise ValueError("a chi-square test needs at least one degree of freedom")
-    return _upper_regularized_gamma(df / 2.0, statistic / 2.0)
-
-
-@dataclass(frozen=True, slots=True)
-class Uniformity:
-    """A chi-square test of counts against equal cells."""
-
-    n: int
-    statistic: float
-    p_value: float
-
-
-def uniformity(counts: Sequence[int]) -> Uniformity:
-    n = sum(counts)
-    if n == 0:
-        return Uniformity(0, 0.0, 1.0)
-    expected = n / len(counts)
-    statistic = math.fsum((c - expected) ** 2 / expected for c in counts)
-    return Uniformity(n, statistic, chi_square_upper_tail(statistic, len(counts) - 1))

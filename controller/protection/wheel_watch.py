@@ -25,7 +25,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from controller.protection.stats import Uniformity, uniformity
+from controller.floor.wheel_bias import Uniformity, uniformity
 from drivers.wheel.codec import Status
 
 MODE_ALTERNATE: Final = 1

@@ -60,7 +60,7 @@ def gaming_day_today(config: Path) -> str:
     from datetime import time as clock
 
     from controller.backoffice.config import load
-    from controller.backoffice.gaming_day import day_of
+    from controller.floor.gaming_day import day_of
 
     b = load(config).backoffice
     hour, minute = map(int, b.gaming_day_starts.split(":"))

@@ -66,5 +66,28 @@ def test_flags_are_reported_per_player_with_their_evidence(migrated: str, tmp_pa
     assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert page.count("<svg") == 2 and page.count("<circle") == 3 + 2  # three points; two flags, r with its interval
     assert "bets follow the count" in page and "31.50 EUR" in page and "50.00 EUR" in page and "@media print" in page
-    assert "minor units" not in page and "2026-12-01 07:00 UTC" in page
+    assert "minor units" not in page and "Tue 1 Dec 2026 09:00" in page and "(Europe/Riga time)" in page
     assert "None" not in page and "nan" not in page.lower().replace("nance", "")
+
+
+def test_evidence_of_the_wrong_shape_prints_as_not_given(migrated: str, tmp_path: Path) -> None:
+    """Issue 26: one flag whose index plays are not counts crashed every page of the report."""
+    seed(migrated, [
+        state("bj1", "blackjack", "ru6"),
+        flag("bj1", 10, "p7", 0, index_plays={"with_count": "", "against_count": None, "missed": True}),
+        flag("bj1", 11, "p8", 1, index_plays="lots", ci="wide", statistic="NaN", p_value=None, rounds=1.5,
+             average_bet="4200", edge_per_hour=[1], test=7, bets_by_count={"x": 1}),
+    ])
+    page = advantage(migrated, tmp_path, "--html")
+    assert "Player p7" in page and "Player p8" in page
+    out = json.loads(advantage(migrated, tmp_path, "--json"))
+    p8 = out["players"]["p8"]["flags"][0]
+    assert p8["index_plays"] == {} and p8["ci"] == [None, None] and p8["statistic"] is None
+    assert (p8["rounds"], p8["average_bet"], p8["edge_per_hour"], p8["test"]) == (None, None, None, None)
+    assert out["players"]["p7"]["index_plays"] == {}
+
+
+def test_advantage_csv_writes_text_a_sheet_would_run_as_text(migrated: str, tmp_path: Path) -> None:
+    seed(migrated, [state("bj1", "blackjack", "ru6"), flag("bj1", 10, "-p7", 0, test="=1+1", edge_per_hour=-300)])
+    rows = list(csv.DictReader(io.StringIO(advantage(migrated, tmp_path, "--csv"), newline="")))
+    assert [(r["player"], r["test"], r["edge_per_hour"]) for r in rows] == [("'-p7", "'=1+1", "-300")]

@@ -53,7 +53,7 @@ def test_dealers_pace_holds_and_procedure_errors_by_shift(migrated: str, tmp_pat
     assert (olga["rounds"], olga["holds"], olga["wrong_cards_keyed"], olga["result_mismatches"]) == (0, 1, 1, 1)
     assert olga["procedure_errors"] == 2 and olga["pace_pct"] is None
     base = ["backoffice", "report", "--database", migrated, "--config", str(config(tmp_path)), "--day", "2026-12-01"]
-    rows = list(csv.DictReader(io.StringIO(runner.invoke(app, [*base, "--csv"]).stdout.split("\n\n")[1])))
+    rows = list(csv.DictReader(io.StringIO(runner.invoke(app, [*base, "--csv", "--level", "dealers"]).stdout)))
     assert {r["dealer"]: r["procedure_errors"] for r in rows} == {"maria": "2", "olga": "2"}
     page = runner.invoke(app, [*base, "--html"]).stdout
     assert "Cards out of turn" in page and "of 60/h" in page and "None" not in page

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.backoffice.gaming_day import day_of, gaming_day, shifts
+from controller.floor.gaming_day import day_of, gaming_day, shifts
 
 RIGA = ZoneInfo("Europe/Riga")
 

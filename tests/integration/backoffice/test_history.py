@@ -92,3 +92,16 @@ async def test_history_reports_the_back_offices_own_gaming_day_and_shifts(mosqui
             assert [r["round"] for r in rounds] == ["bj1-000001"]
         finally:
             await client.aclose()
+
+
+async def test_the_dashboards_csv_export_writes_text_a_sheet_would_run_as_text(mosquitto: MosquittoBroker,
+                                                                             database: str) -> None:
+    migrate(database)
+    seed(database, [("croupier/-bj/round", round_record("-bj", 1, seq=1, stake=1000, payout=3000, at=AT))])
+    async with PitServer(mosquitto.tcp_url(mosquitto.pit), pit_accounts(), backoffice=database) as pit:
+        client = await signed_in(pit)
+        try:
+            export = (await client.get(f"/api/history/report.csv?day={DAY}")).text
+        finally:
+            await client.aclose()
+    assert "table,'-bj," in export and ",-2000," in export and ",-bj," not in export

@@ -145,6 +145,7 @@ def test_csv_and_html_carry_the_same_figures_and_html_escapes_data(migrated: str
                                                                ("floor", "", "123456")]
     page = runner.invoke(app, [*base, "--html"]).stdout
     assert "1,234.56 EUR" in page and "@media print" in page
+    assert "Tue 1 Dec 2026 06:00 to Wed 2 Dec 2026 06:00, Europe/Riga time" in page and "T04:00:00" not in page
     assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
     assert "<b>p</b>" not in page and "&lt;b&gt;p&lt;/b&gt;" in page
 
@@ -186,3 +187,88 @@ def test_the_consumer_refuses_a_database_without_its_schema(database: str) -> No
     assert result.exit_code == 2 and "run croupier backoffice migrate" in result.output
     refused = runner.invoke(app, ["backoffice", "run", "--database", database, "--broker", "mqtt://127.0.0.1:1"])
     assert refused.exit_code == 2 and "plaintext" in refused.output
+
+
+def csv_rows(database: str, tmp_path: Path, command: str, *args: str) -> list[dict[str, str]]:
+    result = runner.invoke(app, ["backoffice", command, "--database", database, "--config", str(config(tmp_path)),
+                                 "--day", "2026-12-01", "--csv", *args])
+    assert result.exit_code == 0, result.output
+    return list(csv.DictReader(io.StringIO(result.stdout, newline="")))
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_written_as_text(migrated: str, tmp_path: Path) -> None:
+    """Issue 27: a player id keyed at the console, a dealer's name or a table id beginning with
+    = + - @ (or a tab or CR) reached the CSV as a formula; negative amounts stay numbers."""
+    at = DAY_START + timedelta(hours=1)
+    seed(migrated, [state("-bj", "blackjack", "ru6"),
+                    ("croupier/-bj/round", round_record("-bj", 1, seq=1, stake=1000, payout=3000, at=at,
+                                                        dealer="=HYPERLINK(\"http://x\")", player="@SUM(1+1)")),
+                    ("croupier/-bj/round", round_record("-bj", 2, seq=2, stake=1000, at=at, player="+p\r2", dealer=None))])
+    tables = csv_rows(migrated, tmp_path, "report")
+    assert [(r["level"], r["id"], r["win"]) for r in tables] == [("table", "'-bj", "-1000"), ("pit", "(no pit)", "-1000"),
+                                                                ("floor", "", "-1000")]
+    dealers = csv_rows(migrated, tmp_path, "report", "--level", "dealers")
+    assert sorted(d["dealer"] for d in dealers) == ["", "'=HYPERLINK(\"http://x\")"]
+    players = csv_rows(migrated, tmp_path, "ratings")
+    assert sorted(p["player"] for p in players) == ["'+p\r2", "'@SUM(1+1)"]
+    assert {p["tables"] for p in players} == {"'-bj"} and "-2000" in {p["win"] for p in players}
+
+
+def test_each_csv_level_is_one_table_with_one_header(migrated: str, tmp_path: Path) -> None:
+    """Issue 27: tables and dealers were two tables with different headers in one file."""
+    at = DAY_START + timedelta(hours=1)
+    seed(migrated, [state("bj1", "blackjack", "ru6"), ("croupier/bj1/round", round_record("bj1", 1, seq=1, at=at))])
+    base = ["backoffice", "report", "--database", migrated, "--config", str(config(tmp_path)), "--day", "2026-12-01"]
+    for level, header in (("tables", "day,shift,level,id,"), ("dealers", "day,shift,dealer,")):
+        out = runner.invoke(app, [*base, "--csv", "--level", level]).stdout
+        lines = out.splitlines()
+        assert lines[0].startswith(header) and all(line for line in lines)  # no blank line, no second header
+        assert len({len(row) for row in csv.reader(io.StringIO(out, newline=""))}) == 1
+    refused = runner.invoke(app, [*base, "--csv", "--level", "players"])
+    assert refused.exit_code == 2 and "tables, dealers" in refused.output
+
+
+def test_an_anonymous_box_is_not_rated_as_a_player(migrated: str, tmp_path: Path) -> None:
+    """Issue: "seat 1" of two tables was rated as one person. A box with no player id keyed (the
+    console's ``seat N``, a spot's ``spot-N``, none at all) is counted apart, per table."""
+    at = DAY_START + timedelta(hours=1)
+    seed(migrated, [
+        state("bj1", "blackjack", "ru6"), state("bj2", "blackjack", "ru6"),
+        ("croupier/bj1/round", round_record("bj1", 1, seq=1, stake=1000, player="seat 1", at=at)),
+        ("croupier/bj2/round", round_record("bj2", 1, seq=1, stake=2000, player="seat 1", at=at)),
+        ("croupier/bj2/round", round_record("bj2", 2, seq=2, stake=500, player="spot-3", at=at)),
+        ("croupier/bj2/round", round_record("bj2", 3, seq=3, stake=700, player=None, at=at)),
+        ("croupier/bj1/round", round_record("bj1", 2, seq=2, stake=300, player="seat 12b", at=at)),
+    ])
+    base = ["backoffice", "ratings", "--database", migrated, "--config", str(config(tmp_path)), "--day", "2026-12-01"]
+    out = json.loads(runner.invoke(app, [*base, "--json"]).stdout)
+    assert list(out["players"]) == ["seat 12b"]  # a card id that only looks like a seat is a player
+    assert {t: (a["rounds"], a["drop"]) for t, a in out["anonymous"].items()} == {"bj1": (1, 1000), "bj2": (3, 3200)}
+    page = runner.invoke(app, [*base, "--html"]).stdout
+    assert "Anonymous boxes" in page and "32.00 EUR" in page
+    assert "seat 1<" not in page
+
+
+def test_every_part_of_a_report_reads_one_snapshot(migrated: str) -> None:
+    """Taken during play, the floor said 969 rounds while its dealers said 971: rounds committed
+    between the report's queries. Here two rounds commit (another connection, as the consumer)
+    after the tables were read and before the dealers are."""
+    from zoneinfo import ZoneInfo
+
+    from controller.backoffice.report import Reporter, ReportSpec
+
+    at = DAY_START + timedelta(hours=1)
+    seed(migrated, [state("bj1", "blackjack", "ru6"),
+                    *[("croupier/bj1/round", round_record("bj1", n, seq=n, at=at)) for n in range(1, 4)]])
+    spec = ReportSpec(datetime(2026, 12, 1).date(), datetime.strptime("06:00", "%H:%M").time(), ZoneInfo("Europe/Riga"))
+
+    class DuringPlay(Reporter):
+        def _dealers(self, spec: ReportSpec, period: Any) -> list[dict[str, Any]]:
+            seed(migrated, [("croupier/bj1/round", round_record("bj1", n, seq=n, at=at)) for n in (4, 5)])
+            return super()._dealers(spec, period)
+
+    with psycopg.connect(migrated) as conn:
+        out = DuringPlay(conn).report(spec)
+    assert out["floor"]["rounds"] == 3 == sum(d["rounds"] for d in out["dealers"])
+    with psycopg.connect(migrated) as conn:
+        assert Reporter(conn).report(spec)["floor"]["rounds"] == 5

@@ -66,6 +66,7 @@ def test_blackjack_decisions_against_basic_strategy_and_their_cost(migrated: str
     page = ratings(migrated, tmp_path, "--html")
     assert "Against basic strategy" in page and "Costliest blackjack decisions" in page
     assert "(insurance)" in page and "None" not in page
+    assert "<td>10♠ 6♥</td><td>7♣</td>" in page and "TS 6H" not in page  # cards as everywhere else, not codes
 
 
 def test_a_round_without_a_readable_blackjack_outcome_rates_nothing(migrated: str, tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from controller.floor.edges import edges_for
 from controller.games.baccarat import BaccaratRound, baccarat_rules
 from controller.games.blackjack.engine import BlackjackRound
 from controller.games.blackjack.rules import blackjack_rules
@@ -24,7 +25,6 @@ from controller.games.catch_a_wave import CatchAWaveRound, catch_a_wave_rules
 from controller.games.roulette import RouletteRound, roulette_rules
 from controller.games.russian_poker import RussianPokerRound, russian_poker_rules
 from controller.games.three_card_blackjack import ThreeCardBlackjackRound, three_card_blackjack_rules
-from controller.pit.edges import edges_for
 from controller.table.games.describe import outcome_lines, outcome_summary
 from controller.table.registry import ADAPTERS
 from controller.terminal.printer import round_line
@@ -179,7 +179,7 @@ def test_pit_edges_come_from_the_game_adapter() -> None:
     assert edges_for("roulette", "no-such-preset") is None
 
 
-GENERIC = ("controller/console/view.py", "controller/pit/edges.py", "controller/pit/views.py",
+GENERIC = ("controller/console/view.py", "controller/floor/edges.py", "controller/pit/views.py",
            "controller/terminal/printer.py", "controller/table/recall.py", "controller/table/games/describe.py",
            "controller/table/games/views/__init__.py", "controller/table/games/base.py")
 

@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from controller.backoffice.gaming_day import gaming_day, shifts
 from controller.backoffice.tallies import ROUNDS, TALLIES, source
+from controller.floor.gaming_day import gaming_day, shifts
 
 
 @pytest.mark.parametrize(("zone", "starts"), [("Europe/Riga", time(6)), ("Asia/Kathmandu", time(6)),

@@ -1,4 +1,5 @@
-"""The configured rule set's theoretical house edge, shown beside the actual hold (docs/pit.md).
+"""The configured rule set's theoretical house edge: the pit shows it beside the actual hold
+(docs/pit.md), the back office takes each bet kind's for theoretical win (docs/backoffice.md).
 
 Computed by this project's own analysis (``croupier house-edge``), from the game and rule
 preset a table's ``state`` names, by the game's own adapter (``GameAdapter.house_edges``):
