@@ -123,6 +123,11 @@ RULES = [
           "the watches read the journal and journal their alerts: no page, no feed"),
     *rule(("controller.web",), (*TABLE, *RUNTIME, "controller.games", "controller.feed", "drivers"),
           "the pages' shared web side knows no table and no game"),
+    *rule(("controller.floor",), ("controller", "drivers", "simulators", "psycopg", "psycopg_pool"),
+          "the floor's store interface is the standard library's alone: its implementations import it"),
+    *rule(tuple(f"controller.pit.{p.stem}" for p in sorted((ROOT / "controller" / "pit").glob("*.py"))
+                if p.stem not in ("__init__", "cli")), ("controller.backoffice", "psycopg", "psycopg_pool"),
+          "the dashboard reads the floor's store (controller/floor/); only its process wiring (cli) opens the back office's"),
 ]
 
 def drivers_beyond_events(target: str, known: dict[str, Path]) -> bool:
