@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from controller.pit.intake import Refused, check
+from controller.pit.offer import offered_limits
 from controller.pit.stats import parse_ts
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,8 @@ ID_MAX = 64
 #: seconds between two log lines about the same table and topic's refused messages
 REFUSAL_LOG_EVERY = 60.0
 REFUSED_CODE = "pit.feed_refused"
+#: the table's warning that a dealer's correction waits for the pit (controller/table/pit.py)
+CORRECTION_PENDING = "round.correction_pending"
 
 
 def severity_rank(severity: object) -> int:
@@ -75,6 +78,12 @@ class TableModel:
                 del by_seq[seq]  # acknowledged, or raised before the table's last restart
             for seq, alert in open_errors.items():
                 by_seq[seq] = {"severity": "error", **by_seq.get(seq, {}), **alert}
+        pending = self.state.get("corrections_pending")
+        if isinstance(pending, list):  # a correction approved or rejected no longer waits, whoever acknowledged
+            waiting = {c.get("correction") for c in pending if isinstance(c, dict)}
+            for seq in [s for s, a in by_seq.items() if a.get("code") == CORRECTION_PENDING
+                        and a.get("correction") not in waiting]:
+                del by_seq[seq]
         out = [dict(a, table=self.table) for s, a in by_seq.items() if s not in self.acknowledged]
         out.extend(dict(a) for a in self.refused.values())
         out.sort(key=lambda a: (severity_rank(a.get("severity")), -int(a["seq"] or 0)))
@@ -95,7 +104,7 @@ class TableModel:
             "phase": state.get("phase"),
             "round": state.get("round"),
             "dealer": state.get("dealer"),
-            "limits": state.get("limits") or {},
+            "limits": offered_limits(state),
             "currency": state.get("currency"),
             "currency_digits": state.get("currency_digits"),
             "devices": devices,

@@ -14,6 +14,7 @@ from controller.pit.edges import Edges
 from controller.pit.model import TableModel
 from controller.pit.rounds import rounds_page
 from controller.pit.stats import expected_hold, shifts, summary, wheel_bias
+from controller.round_money import counted
 from controller.table.games.describe import outcome_summary
 
 ALERTS_LISTED = 30
@@ -33,6 +34,7 @@ def bet_result(bet: Mapping[str, Any]) -> str:
 
 
 def round_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    drop, paid = counted(record)  # a void's returns count in neither (controller/round_money.py)
     return {
         "round": record.get("round"),
         "status": record.get("status"),
@@ -43,6 +45,8 @@ def round_row(record: Mapping[str, Any]) -> dict[str, Any]:
         "shoe_round": record.get("shoe_round"),
         "stake_total": record.get("stake_total"),
         "payout_total": record.get("payout_total"),
+        "drop": drop,
+        "paid": paid,
         "outcome": outcome_text(record),
         "corrected": bool(record.get("corrections")),
         "bets": round_rows(record),
