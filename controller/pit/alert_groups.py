@@ -24,7 +24,7 @@ def group_alerts(alerts: Iterable[Mapping[str, Any]], limit: int = LISTED) -> li
     """Each entry: the newest alert's fields plus ``count``, ``first_ts`` and ``seqs`` (the
     journal seqs to acknowledge, newest first; empty for the dashboard's own alerts)."""
     out: list[dict[str, Any]] = []
-    groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+    groups: dict[tuple[str, str, str, str], dict[str, Any]] = {}
     for alert in alerts:
         seq = alert.get("seq")
         severity = str(alert.get("severity"))
