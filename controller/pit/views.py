@@ -16,6 +16,7 @@ from controller.pit.rounds import rounds_page
 from controller.pit.stats import expected_hold, shifts, summary, wheel_bias
 from controller.round_money import counted
 from controller.table.games.describe import outcome_summary
+from controller.table.registry import ADAPTERS
 
 ALERTS_LISTED = 30
 
@@ -23,6 +24,13 @@ ALERTS_LISTED = 30
 def outcome_text(record: Mapping[str, Any]) -> str:
     """One line of what happened, by the round's game's own view, for the rounds list."""
     return outcome_summary(record)
+
+
+def device_of(game: object) -> str | None:
+    """The word for the device a round of ``game`` was dealt from ("shoe", "wheel"), by its
+    adapter; None when the game has none or is unknown."""
+    adapter = ADAPTERS.get(game) if isinstance(game, str) else None
+    return adapter.device if adapter is not None else None
 
 
 def bet_result(bet: Mapping[str, Any]) -> str:
