@@ -60,7 +60,7 @@ const PitHistory = (() => {
   function open() {
     const memory = () => setText($("history-memory"), memoryLine(state.memory));
     memory();
-    setInterval(memory, 2000);
+    setInterval(memory, 500);  // the floor message brings it over the page's live link
     const params = new URLSearchParams(location.search);
     show(params.get("day") || "today", params.get("table") || "");
     $("history-form").addEventListener("submit", (ev) => {

@@ -30,7 +30,7 @@ const CODE_WORDS = {
   "round.correction_pending": "Correction waits for the pit", "round.correction_applied": "Correction applied",
   "round.correction_rejected": "Correction rejected", "shoe.noread": "Card not read", "table.round.void": "Round void",
   "table.hold": "Table held", "table.restart": "Table restarted mid-round", "pit.alert_acknowledged": "Alert acknowledged",
-  "pit.reopened": "Table reopened", "pit.feed_refused": "Feed message refused", "input.refused": "Input refused",
+  "pit.reopened": "Table reopened", "table.card.no_round": "Card with no round", "table.burned": "Card burned", "pit.feed_refused": "Feed message refused", "input.refused": "Input refused",
 };
 const SUFFIX_WORDS = { decision_pending: "Card drawn before the decision", noread: "Card not read" };
 function codeWords(code) {
@@ -76,6 +76,7 @@ function showLogin() {
   if (state.live) { state.live.close(); state.live = null; }
   $("login").hidden = false;
   $("floor").hidden = $("table").hidden = $("history").hidden = true;
+  document.body.classList.remove("floor-page");
   setText($("who"), "");
   $("signout").hidden = true;
 }
@@ -98,6 +99,7 @@ async function start() {
   $("floor").hidden = state.table !== null || onHistory;
   $("table").hidden = state.table === null;
   $("history").hidden = !onHistory;
+  document.body.classList.toggle("floor-page", !$("floor").hidden);
   connect();
   if (state.table) loadTable();
   if (onHistory) PitHistory.open();
@@ -133,6 +135,15 @@ function setLink(up) {
 
 // -- floor view ---------------------------------------------------------------------------------
 const currencyOfTile = (t) => currencyOf(t, state.fallback);
+
+// A tile's limits on one line: the lowest minimum to the highest maximum of the bets offered
+// (the table view lists them bet by bet).
+function limitsRange(limits, money) {
+  const rows = Object.values(limits || {}).filter((v) => v && Number.isInteger(v.min) && Number.isInteger(v.max));
+  if (!rows.length) return "—";
+  const low = Math.min(...rows.map((v) => v.min)), high = Math.max(...rows.map((v) => v.max));
+  return `${money(low)}–${money(high)}${rows.length > 1 ? ` (${rows.length} bets)` : ""}`;
+}
 
 function limitsText(limits, money) {
   return Object.entries(limits || {}).map(([k, v]) => `${Croupier.betWords(k)} ${money(v.min)}–${money(v.max)}`).join(", ") || "—";
@@ -182,7 +193,7 @@ function tileNodes(t) {
     el("dl", {},
       el("dt", { text: "phase" }), el("dd", { class: "phase", text: text(t.phase) }),
       el("dt", { text: "dealer" }), el("dd", { text: dealerText(t.dealer) }),
-      el("dt", { text: "limits" }), el("dd", { text: limitsText(t.limits, money) }),
+      el("dt", { text: "limits" }), el("dd", { class: "limits", text: limitsRange(t.limits, money) }),
       el("dt", { text: "devices" }), el("dd", {}, ...devicesNodes(t.devices)),
       el("dt", { text: "rounds" }), el("dd", { class: "rounds-settled", text: `${text(ledger.rounds_settled)} settled · hold ${holdText(ledger)}` }),
       ...(paceOf(t) ? [el("dt", { text: "pace" }), el("dd", { class: "pace" + (paceOf(t).below ? " below" : ""),
@@ -221,7 +232,7 @@ function memoryWords(memory) {
   if (!memory) return ["—", "history"];
   if (memory.from === "store") return [`gaming day ${text(memory.day)}`, "shown since its start (back office)"];
   const since = time(memory.since);
-  return [`since ${since}`, memory.error ? "history: back office not answering" : "history starts at the dashboard's start"];
+  return [`since ${since}`, memory.error ? "history (back office not answering)" : "history (no back office)"];
 }
 
 function renderFloor() {
