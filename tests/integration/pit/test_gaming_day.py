@@ -215,7 +215,8 @@ async def shift_and_restart(chromium: Any, mosquitto: MosquittoBroker, office: s
 
         # the roulette table's view: a spin recalled where the pit boss looks, its bets in words
         page = await open_pit(chromium, pit.url + f"table/{rl}", "pat", "1280x800")
-        await until_js(page, "document.querySelector('#rounds tbody tr.settled')")
+        await until_js(page, "document.querySelector('#rounds tbody tr.settled') && document.querySelector('#stats .edge')")
+        await readme_shot(page, "pit-table")  # the README's: a table's shift, its boards and statistics
         await page.locator("#rounds tbody tr.settled").first.click()
         await until_js(page, "document.getElementById('recall-head') !== null")
         recall = await page.locator("#round-detail").inner_text()
@@ -223,7 +224,7 @@ async def shift_and_restart(chromium: Any, mosquitto: MosquittoBroker, office: s
         top = await page.evaluate("document.getElementById('recall-head').getBoundingClientRect().top")
         assert 0 <= top < 800
         await check_page(page, floor=False)
-        await readme_shot(page, "pit-table")
+        await shot(page, "pit-gaming-day-recall-1280x800")
         await page.context.close()
 
         first = await signed(pit)
