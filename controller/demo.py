@@ -95,13 +95,17 @@ class Demo:
         async with contextlib.AsyncExitStack() as stack:
             broker = await stack.enter_async_context(EmbeddedBroker(self.host))
             configs = [table_config(name, self.directory, broker.url, self.manual) for name in CONFIGS]
-            pit = await stack.enter_async_context(PitServer(broker.url, self.accounts, host=self.host, port=self.pit_port,
-                                                            client_id="croupier-demo-pit"))
-            self.pit_url = pit.url
             from controller.backoffice.demo import DemoBackoffice  # the floor's memory, when PostgreSQL is there
+            from controller.backoffice.floor_store import BackofficeFloorStore
 
             office = await stack.enter_async_context(DemoBackoffice(self.directory, broker.url))
             self.backoffice_url = office.url
+            store = BackofficeFloorStore(office.url) if office.url is not None else None
+            if store is not None:
+                stack.callback(store.close)  # after the pit, which reads it
+            pit = await stack.enter_async_context(PitServer(broker.url, self.accounts, host=self.host, port=self.pit_port,
+                                                            client_id="croupier-demo-pit", history=store))
+            self.pit_url = pit.url
             sink = stack.enter_context(open(os.devnull, "w"))  # noqa: SIM115  # prompts go to the consoles
             tasks: list[asyncio.Task[int]] = []
             for config in configs:

@@ -125,6 +125,11 @@ RULES = [
           "the floor layer is what the faces share: no face, no runtime, no device"),
     *rule(("controller.web",), (*TABLE, *RUNTIME, "controller.games", "controller.feed", "drivers"),
           "the pages' shared web side knows no table and no game"),
+    *rule(("controller.floor.store",), ("controller", "drivers", "simulators", "psycopg", "psycopg_pool"),
+          "the floor's store interface is the standard library's alone: its implementations import it"),
+    *rule(tuple(f"controller.pit.{p.stem}" for p in sorted((ROOT / "controller" / "pit").glob("*.py"))
+                if p.stem not in ("__init__", "cli")), ("controller.backoffice", "psycopg", "psycopg_pool"),
+          "the dashboard reads the floor's store (controller/floor/); only its process wiring (cli) opens the back office's"),
 ]
 
 def drivers_beyond_events(target: str, known: dict[str, Path]) -> bool:
@@ -268,9 +273,9 @@ def test_a_circle_counts_when_lazy_or_only_for_types(tmp_path: Path) -> None:
 
 #: the faces that share statistics: they meet in ``controller/floor``, never import each other
 SHARING_FACES = ("controller.pit", "controller.backoffice", "controller.protection")
-#: crossings left to their owners: the dashboard's history reads the back office (being rewritten),
-#: the back office's config takes the broker policy from the pit's
-CROSSINGS_LEFT = ("controller.pit.history", "controller.backoffice.config")
+#: the dashboard's process wiring hands it the back office's store (the pit's own modules read only
+#: controller/floor's interface); the back office's config takes the broker policy from the pit's
+CROSSINGS_LEFT = ("controller.pit.cli", "controller.backoffice.config")
 
 
 def test_pit_backoffice_and_protection_share_only_through_the_floor() -> None:

@@ -16,13 +16,22 @@ async def serve(config: PitConfig, broker: str) -> None:
     """Run the dashboard until cancelled, printing its address."""
     from controller.pit.server import PitServer
 
-    async with PitServer(broker, config.make_accounts(), host=config.pit.host, port=config.pit.port,
-                         client_id=config.pit.client_id, metrics=config.metrics_at(),
-                         backoffice=config.pit.backoffice, **config.server_options()) as pit:
-        typer.echo(f"pit: {pit.url}", err=False)
-        if pit.metrics is not None and pit.metrics.server is not None:
-            typer.echo(f"metrics: {pit.metrics.server.url}", err=False)
-        await asyncio.Event().wait()
+    store = None
+    if config.pit.backoffice is not None:  # the floor's store is the back office's (controller/floor/)
+        from controller.backoffice.floor_store import BackofficeFloorStore
+
+        store = BackofficeFloorStore(config.pit.backoffice)
+    try:
+        async with PitServer(broker, config.make_accounts(), host=config.pit.host, port=config.pit.port,
+                             client_id=config.pit.client_id, metrics=config.metrics_at(), history=store,
+                             **config.server_options()) as pit:
+            typer.echo(f"pit: {pit.url}", err=False)
+            if pit.metrics is not None and pit.metrics.server is not None:
+                typer.echo(f"metrics: {pit.metrics.server.url}", err=False)
+            await asyncio.Event().wait()
+    finally:
+        if store is not None:
+            store.close()
 
 
 def register(app: typer.Typer) -> None:

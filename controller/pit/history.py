@@ -1,133 +1,129 @@
-"""The dashboard's history from the back office (docs/backoffice.md), when one is configured
-(``[pit] backoffice = "postgresql://..."``): rounds beyond the dashboard's memory, searched by
-table, gaming day, dealer and player; a day's (or shift's) report; and its CSV export. All of it
-survives a dashboard restart, since it is read from PostgreSQL each time. Without a back office
-these routes are not there and the dashboard works as before.
+"""The dashboard's history (docs/pit.md, "History"): earlier gaming days' rounds and reports
+from the floor's store (``controller.floor.store.FloorStore``, the back office's where one is
+configured). It survives a dashboard restart, since the store is read each time.
 
-Every route needs a signed-in session (any role may look). Queries are parameterised; answers
-are JSON (or CSV), never HTML built from data.
+Every route needs a signed-in session (any role may look). ``day`` is ``YYYY-MM-DD`` or
+``today``. A wrong question answers 400 and a store that cannot answer (its database down or
+frozen) 503, each with a sentence, quickly: a question waits ``ANSWER_WITHIN_S`` at most, and
+the store itself fails fast while its database is away. Answers are JSON (or CSV).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
 from datetime import date
-from typing import Any
+from typing import Any, TypeVar
 
-import psycopg
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from controller.backoffice.config import BackofficeConfig
+from controller.floor.store import BadQuery, FloorStore, RoundsQuery, StoreUnavailable
+from controller.pit.views import round_row
 
+log = logging.getLogger(__name__)
 SessionCheck = Callable[[Request], bool]
+#: the most rounds one page of history lists
 MAX_ROUNDS = 500
-
-ROUNDS = """
-SELECT table_id, round_id, version, status, game, dealer, opened, closed, stake_total, payout_total, shoe, shoe_round
-FROM rounds r
-WHERE NOT superseded AND closed >= %(start)s AND closed < %(end)s
-  AND (%(table)s::text IS NULL OR table_id = %(table)s) AND (%(dealer)s::text IS NULL OR dealer = %(dealer)s)
-  AND (%(player)s::text IS NULL OR EXISTS (SELECT 1 FROM bets b WHERE b.table_id = r.table_id
-       AND b.round_id = r.round_id AND b.version = r.version AND b.player = %(player)s))
-ORDER BY closed DESC LIMIT %(limit)s"""
+#: seconds a question may take before the page is told the store does not answer
+ANSWER_WITHIN_S = 4.0
+T = TypeVar("T")
 
 
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    return JSONResponse({"error": message, "message": message}, status_code=status)
+
+
+def _text(request: Request, key: str) -> str | None:
+    value = request.query_params.get(key, "").strip()
+    if len(value) > 64:
+        raise BadQuery(f"{key} is at most 64 characters")
+    return value or None
+
+
+def _whole(text: str, key: str, default: int) -> int:
+    if not text:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        raise BadQuery(f"{key} is a whole number") from None
 
 
 class History:
-    def __init__(self, database: str, signed_in: SessionCheck, config: BackofficeConfig | None = None) -> None:
-        self.database = database
+    """The history routes over one store."""
+
+    def __init__(self, store: FloorStore, signed_in: SessionCheck) -> None:
+        self.store = store
         self.signed_in = signed_in
-        self.config = config or BackofficeConfig()
 
     def routes(self) -> list[Route]:
         return [Route("/api/history/rounds", self.rounds), Route("/api/history/report", self.report),
-                Route("/api/history/report.csv", self.report_csv)]
+                Route("/api/history/report.csv", self.report_csv), Route("/api/history/shifts", self.shifts)]
 
-    def _section(self) -> Any:
-        """The back office's own gaming day, shifts and pits, as its consumer last wrote them in the
-        database (controller/backoffice/settings.py); this dashboard's ``config`` (UTC from 06:00 by
-        default) only while no back office has ever run on it."""
-        from controller.backoffice import settings
+    async def _ask(self, request: Request, question: Callable[[], T]) -> T | Response:
+        """``question()`` in a thread, or the 401/400/503 to answer instead."""
+        if not self.signed_in(request):
+            return _error(401, "sign in")
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(question), ANSWER_WITHIN_S)
+        except BadQuery as exc:
+            return _error(400, str(exc))
+        except StoreUnavailable as exc:
+            return _error(503, f"History is not available now: {exc}")
+        except TimeoutError:
+            log.warning("pit: the floor's store did not answer within %.0f s", ANSWER_WITHIN_S)
+            return _error(503, f"History is not available now: the back office did not answer within "
+                               f"{ANSWER_WITHIN_S:.0f} s")
 
-        with psycopg.connect(self.database, connect_timeout=5) as conn:
-            try:
-                found = settings.read(conn)
-            except psycopg.errors.UndefinedTable:
-                found = None  # a schema from before floor_settings
-        return found or self.config.backoffice
-
-    def _spec(self, request: Request, b: Any) -> Any:
-        from zoneinfo import ZoneInfo
-
-        from controller.backoffice.config import clock_time
-        from controller.backoffice.report import ReportSpec
-
-        text = request.query_params.get("day", "")
-        day = date.fromisoformat(text)  # ValueError: 400
-        table = request.query_params.get("table")
-        return ReportSpec(day, clock_time(b.gaming_day_starts, "gaming_day_starts"), ZoneInfo(b.timezone),
-                          {k: clock_time(v, k) for k, v in b.shifts.items()}, request.query_params.get("shift"),
-                          (table,) if table else None, b.pits, b.z_flag)
+    def _day(self, request: Request) -> date:
+        text = request.query_params.get("day", "").strip()
+        if text in ("", "today"):
+            return self.store.today()
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            raise BadQuery("day is YYYY-MM-DD or today") from None
 
     async def rounds(self, request: Request) -> Response:
-        if not self.signed_in(request):
-            return _error(401, "sign in")
-        section = await asyncio.to_thread(self._section)
-        try:
-            spec = self._spec(request, section)
-            window = spec.window()
-            limit = min(int(request.query_params.get("limit", "200")), MAX_ROUNDS)
-        except ValueError as exc:
-            return _error(400, f"day=YYYY-MM-DD (and table, dealer, player, shift, limit): {exc}")
-        q = request.query_params
-        params = {"start": window.start, "end": window.end, "table": q.get("table"), "dealer": q.get("dealer"),
-                  "player": q.get("player"), "limit": limit}
-        rows = await asyncio.to_thread(self._query, ROUNDS, params)
-        keys = ("table", "round", "version", "status", "game", "dealer", "opened", "closed", "stake_total",
-                "payout_total", "shoe", "shoe_round")
-        out = [{k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in zip(keys, row)} for row in rows]
-        return JSONResponse({"day": spec.day.isoformat(), "rounds": out})
+        def question() -> dict[str, Any]:
+            limit = _whole(request.query_params.get("limit", ""), "limit", 200)
+            if limit > MAX_ROUNDS:
+                raise BadQuery(f"limit is at most {MAX_ROUNDS}")
+            query = RoundsQuery(self._day(request), _text(request, "table"), _text(request, "dealer"),
+                                _text(request, "player"), _text(request, "shift"), limit)
+            found = self.store.rounds(query)
+            return {"day": found.day.isoformat(), "rounds": [
+                {"table": r.get("table"), "game": r.get("game"), "version": len(r.get("corrections") or []),
+                 **round_row(r)} for r in reversed(found.records)]}
 
-    async def _day_report(self, request: Request) -> tuple[date, dict[str, Any]] | Response:
-        """The asked day's report, or the error response to send instead."""
-        if not self.signed_in(request):
-            return _error(401, "sign in")
-        section = await asyncio.to_thread(self._section)
-        try:
-            spec = self._spec(request, section)
-            return spec.day, await asyncio.to_thread(self._report, spec)
-        except ValueError as exc:
-            return _error(400, str(exc))
+        answer = await self._ask(request, question)
+        return answer if isinstance(answer, Response) else JSONResponse(answer)
+
+    async def shifts(self, request: Request) -> Response:
+        def question() -> dict[str, Any]:
+            day = self._day(request)
+            return {"day": day.isoformat(), "shifts": [{"name": s.name, "start": s.start, "end": s.end}
+                                                       for s in self.store.shifts(day)]}
+
+        answer = await self._ask(request, question)
+        return answer if isinstance(answer, Response) else JSONResponse(answer)
+
+    def _report(self, request: Request) -> Any:
+        return self.store.report(self._day(request), _text(request, "table"), _text(request, "shift"))
 
     async def report(self, request: Request) -> Response:
-        found = await self._day_report(request)
-        if isinstance(found, Response):
-            return found
-        return Response(json.dumps(found[1]), media_type="application/json")
+        answer = await self._ask(request, lambda: self._report(request))
+        if isinstance(answer, Response):
+            return answer
+        return Response(json.dumps(dict(answer.body)), media_type="application/json")
 
     async def report_csv(self, request: Request) -> Response:
-        from controller.floor.report_csv import report_csv
-
-        found = await self._day_report(request)
-        if isinstance(found, Response):
-            return found
-        day, result = found
-        return Response(report_csv(result), media_type="text/csv", headers={
-            "Content-Disposition": f'attachment; filename="gaming-day-{day.isoformat()}.csv"'})
-
-    def _query(self, sql: str, params: dict[str, Any]) -> list[tuple[Any, ...]]:
-        with psycopg.connect(self.database, connect_timeout=5) as conn:
-            return conn.execute(sql, params).fetchall()
-
-    def _report(self, spec: Any) -> dict[str, Any]:
-        from controller.backoffice.report import Reporter
-
-        with psycopg.connect(self.database, connect_timeout=5) as conn:
-            return Reporter(conn).report(spec)
+        answer = await self._ask(request, lambda: self._report(request))
+        if isinstance(answer, Response):
+            return answer
+        return Response(answer.csv, media_type="text/csv", headers={
+            "Content-Disposition": f'attachment; filename="gaming-day-{answer.day.isoformat()}.csv"'})

@@ -13,13 +13,16 @@ crash the dashboard, nor break another table's tile or a response.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections import OrderedDict, deque
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from controller.pit.intake import Refused, check
+from controller.pit.offer import offered_limits
 from controller.pit.stats import parse_ts
 
 log = logging.getLogger(__name__)
@@ -33,6 +36,8 @@ ID_MAX = 64
 #: seconds between two log lines about the same table and topic's refused messages
 REFUSAL_LOG_EVERY = 60.0
 REFUSED_CODE = "pit.feed_refused"
+#: the table's warning that a dealer's correction waits for the pit (controller/table/pit.py)
+CORRECTION_PENDING = "round.correction_pending"
 
 
 def severity_rank(severity: object) -> int:
@@ -73,6 +78,12 @@ class TableModel:
                 del by_seq[seq]  # acknowledged, or raised before the table's last restart
             for seq, alert in open_errors.items():
                 by_seq[seq] = {"severity": "error", **by_seq.get(seq, {}), **alert}
+        pending = self.state.get("corrections_pending")
+        if isinstance(pending, list):  # a correction approved or rejected no longer waits, whoever acknowledged
+            waiting = {c.get("correction") for c in pending if isinstance(c, dict)}
+            for seq in [s for s, a in by_seq.items() if a.get("code") == CORRECTION_PENDING
+                        and a.get("correction") not in waiting]:
+                del by_seq[seq]
         out = [dict(a, table=self.table) for s, a in by_seq.items() if s not in self.acknowledged]
         out.extend(dict(a) for a in self.refused.values())
         out.sort(key=lambda a: (severity_rank(a.get("severity")), -int(a["seq"] or 0)))
@@ -93,7 +104,7 @@ class TableModel:
             "phase": state.get("phase"),
             "round": state.get("round"),
             "dealer": state.get("dealer"),
-            "limits": state.get("limits") or {},
+            "limits": offered_limits(state),
             "currency": state.get("currency"),
             "currency_digits": state.get("currency_digits"),
             "devices": devices,
@@ -197,6 +208,47 @@ class FloorModel:
         while len(model.rounds) > self.rounds_kept:
             model.rounds.popitem(last=False)
         return True
+
+    def restore(self, rounds: Iterable[Mapping[str, Any]], alerts: Iterable[Mapping[str, Any]], now: float) -> None:
+        """Fold in what the floor's store kept of the gaming day (after a dashboard restart):
+        rounds and alerts as the feed published them. What the feed already brought stays (it is
+        as new or newer); the rounds end in table order, the alerts before the live ones."""
+        restored: dict[str, list[dict[str, Any]]] = {}
+        for leaf, records in (("round", rounds), ("alert", alerts)):
+            for record in records:
+                table = record.get("table")
+                if not isinstance(table, str) or not 0 < len(table) <= ID_MAX:
+                    continue
+                try:
+                    data = check(table, leaf, json.dumps(dict(record)).encode())
+                except (Refused, TypeError, ValueError):
+                    continue  # what the feed would refuse, the store cannot make the dashboard show
+                model = self.table(table)
+                seq = data.get("seq")
+                if isinstance(seq, int) and seq in model.seqs:
+                    continue
+                if leaf == "round" and data.get("round") in model.rounds:
+                    continue  # the feed brought it again, as new or newer
+                if leaf == "alert":
+                    restored.setdefault(table, []).append(data)
+                    if isinstance(seq, int):
+                        model.seqs.add(seq)
+                    continue
+                self._record(model, leaf, data)
+        for table, earlier in restored.items():
+            model = self.tables[table]
+            live = list(model.alerts)
+            model.alerts.clear()
+            for alert in sorted(earlier, key=lambda a: int(a.get("seq") or 0)):
+                model.alerts.append(alert)
+                target = alert.get("alert")
+                if alert.get("code") == "pit.alert_acknowledged" and isinstance(target, int):
+                    model.acknowledged[target] = str(alert.get("by", ""))
+            model.alerts.extend(live)
+        for model in self.tables.values():
+            ordered = sorted(model.rounds.values(), key=lambda r: (str(r.get("opened") or ""), str(r.get("round"))))
+            model.rounds = OrderedDict((str(r.get("round")), r) for r in ordered[-self.rounds_kept:])
+            self._touched(model, now)
 
     def _refuse(self, model: TableModel, leaf: str, reason: str, now: float) -> str:
         """Count and drop one refused message; the table's alert about that topic says so."""

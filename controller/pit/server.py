@@ -18,9 +18,12 @@ from typing import Any
 
 from controller.auth import Accounts
 from controller.floor.edges import Edges, edges_for
+from controller.floor.store import FloorStore
 from controller.pit.alert_groups import group_alerts
 from controller.pit.answers import CommandAnswers
 from controller.pit.floor import floor_totals
+from controller.pit.history import History
+from controller.pit.memory import DayMemory
 from controller.pit.metrics import PitMetrics
 from controller.pit.model import FloorModel, TableModel
 from controller.pit.web import PitWeb
@@ -39,7 +42,7 @@ class PitServer:
     def __init__(self, broker: str, accounts: Accounts, *, host: str = "127.0.0.1", port: int = 0,
                  client_id: str = "croupier-pit", tick: float = 0.1, metrics: tuple[str, int] | None = None,
                  tls: tuple[str, str] | None = None, currency: tuple[str, int] = ("EUR", 2),
-                 limits: Limits = DEFAULT_LIMITS, backoffice: str | None = None) -> None:
+                 limits: Limits = DEFAULT_LIMITS, history: FloorStore | None = None) -> None:
         self.accounts = accounts
         #: what the pages show money in when a table's state names no currency
         self.currency = currency
@@ -50,10 +53,12 @@ class PitServer:
         self.link = MqttLink(broker, client_id, backoff_max=2.0)
         self._feed = self.link.subscribe(*(f"croupier/+/{leaf}" for leaf in LEAVES), qos=1)
         self.web = PitWeb(self)
-        if backoffice is not None:  # history from the back office's database (controller/pit/history.py)
-            from controller.pit.history import History
-
-            self.web.routes.router.routes[:0] = History(backoffice, lambda r: self.web._session(r) is not None).routes()
+        #: the floor's store (the back office's, handed in by the process wiring): history, and the
+        #: gaming day shown again after a restart
+        self.history = history
+        self.memory = DayMemory(history, time.time())
+        if history is not None:
+            self.web.routes.router.routes[:0] = History(history, lambda r: self.web._session(r) is not None).routes()
         self.host, self.port, self.tick = host, port, tick
         #: seconds from a message's ``ts`` to its being folded into the model (feed lag)
         self.lags: deque[float] = deque(maxlen=LAG_SAMPLES)
@@ -97,6 +102,7 @@ class PitServer:
         for task in self._tasks[:2]:
             task.cancel()
         self.web.stop_pacing()
+        await self.memory.close()
         with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError, Exception):
             await asyncio.wait_for(asyncio.gather(*self._tasks, return_exceptions=True), 5.0)
         self._tasks = []
@@ -113,6 +119,8 @@ class PitServer:
 
     # -- the feed -------------------------------------------------------------------------------
     async def _consume(self) -> None:
+        await self.memory.restore(self.model)  # the day so far first, then what the feed brings
+        self._changed.set()
         async for item in self._feed:
             if not isinstance(item, Received):
                 continue
@@ -155,7 +163,7 @@ class PitServer:
 
     def floor_message(self) -> dict[str, Any]:
         return {"tables": self.model.floor(), "alerts": group_alerts(self.model.alerts()), "broker": self.link.connected,
-                "totals": self.totals()}
+                "totals": self.totals(), "memory": self.memory.view()}
 
     def totals(self) -> dict[str, Any]:
         """The floor's totals, with the edges computed so far (the others are started)."""

@@ -24,6 +24,9 @@ from controller.round_money import amount, counted
 __all__ = ["BIAS_ALPHA", "MIN_EXPECTED", "POCKETS", "chi_square_critical", "chi_square_p", "expected_hold", "parse_ts",
            "shifts", "summary", "wheel_bias"]
 
+#: rounds a rate per hour needs: one round over its own seconds is no pace (an empty void round
+#: of 12 s would read 300 rounds an hour)
+PACE_MIN_ROUNDS = 2
 SHIFT_GAP_S = 30 * 60.0  # a break longer than this ends a dealer's shift
 
 
@@ -65,7 +68,7 @@ def summary(records: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "drop": drop,
         "win": win,
         "hold": win / drop if drop else None,
-        "rounds_per_hour": rounds * 3600.0 / span if span > 0 else None,
+        "rounds_per_hour": rounds * 3600.0 / span if span > 0 and rounds >= PACE_MIN_ROUNDS else None,
         "first": first.isoformat() if first else None,
         "last": last.isoformat() if last else None,
     }

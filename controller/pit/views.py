@@ -14,7 +14,9 @@ from controller.pit.alert_groups import group_alerts
 from controller.pit.model import TableModel
 from controller.pit.rounds import rounds_page
 from controller.pit.stats import expected_hold, shifts, summary, wheel_bias
+from controller.round_money import counted
 from controller.table.games.describe import outcome_summary
+from controller.table.registry import ADAPTERS
 
 ALERTS_LISTED = 30
 
@@ -22,6 +24,13 @@ ALERTS_LISTED = 30
 def outcome_text(record: Mapping[str, Any]) -> str:
     """One line of what happened, by the round's game's own view, for the rounds list."""
     return outcome_summary(record)
+
+
+def device_of(game: object) -> str | None:
+    """The word for the device a round of ``game`` was dealt from ("shoe", "wheel"), by its
+    adapter; None when the game has none or is unknown."""
+    adapter = ADAPTERS.get(game) if isinstance(game, str) else None
+    return adapter.device if adapter is not None else None
 
 
 def bet_result(bet: Mapping[str, Any]) -> str:
@@ -33,6 +42,7 @@ def bet_result(bet: Mapping[str, Any]) -> str:
 
 
 def round_row(record: Mapping[str, Any]) -> dict[str, Any]:
+    drop, paid = counted(record)  # a void's returns count in neither (controller/round_money.py)
     return {
         "round": record.get("round"),
         "status": record.get("status"),
@@ -43,6 +53,8 @@ def round_row(record: Mapping[str, Any]) -> dict[str, Any]:
         "shoe_round": record.get("shoe_round"),
         "stake_total": record.get("stake_total"),
         "payout_total": record.get("payout_total"),
+        "drop": drop,
+        "paid": paid,
         "outcome": outcome_text(record),
         "corrected": bool(record.get("corrections")),
         "bets": round_rows(record),

@@ -30,7 +30,7 @@ from controller.jsonbound import check_json
 from controller.pit.backend import PitBackend
 from controller.pit.commands import KINDS, CommandError, build, command_topic
 from controller.pit.rounds import PER_PAGE, rounds_page
-from controller.pit.views import outcome_text, round_row, round_rows, table_view
+from controller.pit.views import device_of, outcome_text, round_row, round_rows, table_view
 from controller.table.inputs import InputRefused
 from controller.web import STATIC as COMMON
 from controller.web.guard import WebGuard
@@ -71,6 +71,7 @@ class PitWeb:
         self.routes = Starlette(routes=[
             Route("/", self.page),
             Route("/table/{table}", self.page),
+            Route("/history", self.page),
             Route("/api/login", self.login, methods=["POST"]),
             Route("/api/logout", self.logout, methods=["POST"]),
             Route("/api/session", self.session_info),
@@ -169,7 +170,8 @@ class PitWeb:
         record = model.rounds.get(request.path_params["round"]) if model is not None else None
         if record is None:
             return _error(404, "no such round in the dashboard's memory (croupier recall reads the journal)")
-        return JSONResponse({"record": record, "rows": round_rows(record), "outcome": outcome_text(record)})
+        return JSONResponse({"record": record, "rows": round_rows(record), "outcome": outcome_text(record),
+                             "device": device_of(record.get("game"))})
 
     async def health(self, request: Request) -> Response:
         """Unauthenticated liveness for a supervisor: broker link up and tables seen."""

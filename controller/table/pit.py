@@ -39,7 +39,7 @@ from controller.table.refusal import Refusal
 class PitDesk:
     #: the pit asked to close the table after this round (until it reopens it)
     closing: bool = False
-    #: bumps when what the pit's ``state`` shows of alerts or corrections changes
+    #: bumps when what the pit's ``state`` shows of closing, alerts or corrections changes
     serial: int = 0
 
 
@@ -94,6 +94,7 @@ def pit_command(core: PitTable, order: Command, sender: str) -> None:
 def _close_after_round(core: PitTable, order: Any, sender: str) -> None:
     core.pit.closing = True
     core.changed()
+    core.pit_changed()  # mid-round the dealer's prompt stays the same: the pit's state must still go out
 
 
 def _reopen(core: PitTable, order: Any, sender: str) -> None:
@@ -101,6 +102,7 @@ def _reopen(core: PitTable, order: Any, sender: str) -> None:
         raise Refusal("pit.reopen.not_closed", "the table is not closed")
     core.pit.closing = False
     core.changed()
+    core.pit_changed()
     core.alert(INFO, "pit.reopened", f"the table was reopened by {sender}", by=sender)
 
 

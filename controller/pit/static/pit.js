@@ -23,6 +23,45 @@ const tableFromPath = () => {
   return m ? decodeURIComponent(m[1]) : null;
 };
 
+// -- words: what the feed says in codes, as a pit boss reads it -----------------------------------
+const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+// An alert's code as a title; a code not named here reads as its last words.
+const CODE_WORDS = {
+  "round.correction_pending": "Correction waits for the pit", "round.correction_applied": "Correction applied",
+  "round.correction_rejected": "Correction rejected", "shoe.noread": "Card not read", "table.round.void": "Round void",
+  "table.hold": "Table held", "table.restart": "Table restarted mid-round", "pit.alert_acknowledged": "Alert acknowledged",
+  "pit.reopened": "Table reopened", "table.card.no_round": "Card with no round", "table.burned": "Card burned", "pit.feed_refused": "Feed message refused", "input.refused": "Input refused",
+};
+const SUFFIX_WORDS = { decision_pending: "Card drawn before the decision", noread: "Card not read" };
+function codeWords(code) {
+  const c = String(code || "");
+  if (CODE_WORDS[c]) return CODE_WORDS[c];
+  const parts = c.split(".").filter(Boolean);
+  const last = parts[parts.length - 1] || "";
+  if (SUFFIX_WORDS[last]) return SUFFIX_WORDS[last];
+  const said = parts.slice(-2).join(" ").replaceAll("_", " ");
+  return said ? said[0].toUpperCase() + said.slice(1) : "Alert";
+}
+// Who did it: "console:dana" -> "dana at the console", "pit:pat" -> "pat (pit)".
+function whoWords(source) {
+  const [where, ...rest] = String(source || "").split(":");
+  const who = rest.join(":");
+  if (!who) return where ? where : "—";
+  if (where === "console") return who === "dealer" ? "the dealer at the console" : `${who} at the console`;
+  if (where === "pit") return `${who} (pit)`;
+  return `${who} (${where})`;
+}
+// A table's text with its cards as the felt shows them ("6S" -> "6♠"), sources and codes in words.
+function said(value) {
+  return String(value || "")
+    .replace(/\b(10|[2-9TJQKA])([SHDC])\b/g, (_, rank, suit) => (rank === "T" ? "10" : rank) + SUITS[suit])
+    .replace(/\b(console|pit):([\w.@-]+)/g, (m) => whoWords(m))
+    .replace(/\b[a-z]+(?:_[a-z0-9]+)*(?:\.[a-z0-9]+(?:_[a-z0-9]+)*){1,3}\b/g, (m) => codeWords(m).toLowerCase())
+    .replace(/ -> /g, " → ");
+}
+const gameLine = (t) => (t.preset && t.preset !== t.game ? `${text(t.game, "?")} · ${t.preset}` : text(t.game, "?"));
+const dealerText = (d) => text(d, "no dealer signed in");
+
 function notice(message, refused) {
   const n = $("notice");
   delete n.dataset.answer;
@@ -36,7 +75,8 @@ function showLogin() {
   state.me = null;
   if (state.live) { state.live.close(); state.live = null; }
   $("login").hidden = false;
-  $("floor").hidden = $("table").hidden = true;
+  $("floor").hidden = $("table").hidden = $("history").hidden = true;
+  document.body.classList.remove("floor-page");
   setText($("who"), "");
   $("signout").hidden = true;
 }
@@ -55,10 +95,14 @@ async function start() {
   setText($("who"), `${r.data.user} (${String(r.data.role).replace("_", " ")})`);
   $("signout").hidden = false;
   state.table = tableFromPath();
-  $("floor").hidden = state.table !== null;
+  const onHistory = location.pathname === "/history";
+  $("floor").hidden = state.table !== null || onHistory;
   $("table").hidden = state.table === null;
+  $("history").hidden = !onHistory;
+  document.body.classList.toggle("floor-page", !$("floor").hidden);
   connect();
   if (state.table) loadTable();
+  if (onHistory) PitHistory.open();
 }
 
 // -- live ---------------------------------------------------------------------------------------
@@ -76,6 +120,7 @@ function connect() {
       } else return;
       state.alerts = msg.alerts || [];
       if (msg.totals) state.totals = msg.totals;
+      if (msg.memory) state.memory = msg.memory;
       renderFloor();
       if (state.table && (msg.type === "floor" || msg.tiles.some((t) => t.table === state.table))) scheduleTable();
     },
@@ -90,6 +135,15 @@ function setLink(up) {
 
 // -- floor view ---------------------------------------------------------------------------------
 const currencyOfTile = (t) => currencyOf(t, state.fallback);
+
+// A tile's limits on one line: the lowest minimum to the highest maximum of the bets offered
+// (the table view lists them bet by bet).
+function limitsRange(limits, money) {
+  const rows = Object.values(limits || {}).filter((v) => v && Number.isInteger(v.min) && Number.isInteger(v.max));
+  if (!rows.length) return "—";
+  const low = Math.min(...rows.map((v) => v.min)), high = Math.max(...rows.map((v) => v.max));
+  return `${money(low)}–${money(high)}${rows.length > 1 ? ` (${rows.length} bets)` : ""}`;
+}
 
 function limitsText(limits, money) {
   return Object.entries(limits || {}).map(([k, v]) => `${Croupier.betWords(k)} ${money(v.min)}–${money(v.max)}`).join(", ") || "—";
@@ -135,18 +189,18 @@ function tileNodes(t) {
   return [
     el("div", { class: "top" }, el("span", { class: "name", text: t.table }),
       el("span", { class: `badge ${status.cls} presence`, text: status.text })),
-    el("div", { class: "game", text: `${text(t.game, "?")} · ${text(t.preset, "")}` }),
+    el("div", { class: "game", text: gameLine(t) }),
     el("dl", {},
       el("dt", { text: "phase" }), el("dd", { class: "phase", text: text(t.phase) }),
-      el("dt", { text: "dealer" }), el("dd", { text: text(t.dealer) }),
-      el("dt", { text: "limits" }), el("dd", { text: limitsText(t.limits, money) }),
+      el("dt", { text: "dealer" }), el("dd", { text: dealerText(t.dealer) }),
+      el("dt", { text: "limits" }), el("dd", { class: "limits", text: limitsRange(t.limits, money) }),
       el("dt", { text: "devices" }), el("dd", {}, ...devicesNodes(t.devices)),
       el("dt", { text: "rounds" }), el("dd", { class: "rounds-settled", text: `${text(ledger.rounds_settled)} settled · hold ${holdText(ledger)}` }),
       ...(paceOf(t) ? [el("dt", { text: "pace" }), el("dd", { class: "pace" + (paceOf(t).below ? " below" : ""),
         text: paceOf(t).text + (paceOf(t).below ? " · below target" : "") })] : []),
       el("dt", { text: "updated" }), el("dd", { class: "updated", text: timeOfSeconds(t.updated) }),
-      el("dt", { text: "alerts" }), el("dd", { class: "alert-count", text: t.alerts_count ? `${t.alerts_count} open · ${text(top && top.code, "")}` : "none" })),
-    el("div", { class: "prompt", text: text(t.prompt, "") }),
+      el("dt", { text: "alerts" }), el("dd", { class: "alert-count", text: t.alerts_count ? `${t.alerts_count} open · ${codeWords(top && top.code)}` : "none" })),
+    el("div", { class: "prompt", text: said(t.prompt) }),
   ];
 }
 
@@ -167,10 +221,19 @@ function renderTotals(totals) {
   figures.push(figure(String(totals.rounds_last_hour ?? 0), "rounds in the last hour"),
     figure(STATUS_WORDS.filter(([k]) => k === "open" || k === "closed" || tables[k]).map(([k, w]) => `${tables[k] || 0} ${w}`)
       .join(" · "), "tables"),
-    figure(timeOfSeconds(totals.updated), "last update"));
+    figure(timeOfSeconds(totals.updated), "last update"), figure(...memoryWords(state.memory)));
   box.replaceChildren(...figures);
 }
 const money0 = (x) => formatMoney(x, state.fallback);
+
+// What the dashboard shows of the day: the whole gaming day (from the back office), or only
+// since it started (no back office): the pit boss is told which.
+function memoryWords(memory) {
+  if (!memory) return ["—", "history"];
+  if (memory.from === "store") return [`gaming day ${text(memory.day)}`, "shown since its start (back office)"];
+  const since = time(memory.since);
+  return [`since ${since}`, memory.error ? "history (back office not answering)" : "history (no back office)"];
+}
 
 function renderFloor() {
   renderTotals(state.totals);
@@ -208,7 +271,7 @@ function renderAlerts(list, alerts, withTable) {
     node.className = ["critical", "error", "warning", "info"].includes(a.severity) ? a.severity : "info";
     setText(node.querySelector(".sev"), text(a.severity, ""));
     setText(node.querySelector(".when"), whenText(a));
-    setText(node.querySelector(".what"), `${text(a.code, "")} — ${text(a.message, "")}`);
+    setText(node.querySelector(".what"), `${codeWords(a.code)}: ${said(a.message)}`);
     const seqs = (a.seqs || []).filter(Number.isInteger);
     const box = node.querySelector(".ack");
     const wanted = isPitBoss() && seqs.length ? (seqs.length === 1 ? `one:${seqs[0]}` : `many:${seqs.length}:${seqs[0]}`) : "";
@@ -219,7 +282,7 @@ function renderAlerts(list, alerts, withTable) {
       ? el("button", { "data-ack": seqs[0], "data-table": a.table, text: "Acknowledge",
         "aria-label": `Acknowledge alert ${seqs[0]} of ${a.table}` })
       : el("button", { "data-ack-many": seqs.join(","), "data-table": a.table, text: `Acknowledge all ${seqs.length}`,
-        "aria-label": `Acknowledge ${seqs.length} ${a.code} alerts of ${a.table}` }));
+        "aria-label": `Acknowledge ${seqs.length} alerts "${codeWords(a.code)}" of ${a.table}` }));
   });
 }
 
@@ -373,7 +436,7 @@ function commandsOffered(t) {
 }
 
 function changeLine(c, money) {
-  return `box ${text(c.box)}.${text(c.hand)} ${text(c.kind)}${c.player ? ` (${c.player})` : ""}: stake ${money(c.stake)}, `
+  return `${boxText(c)} ${Croupier.betWords(text(c.kind))}${c.player ? ` (${c.player})` : ""}: stake ${money(c.stake)}, `
     + `paid ${money(c.before)} → ${money(c.after)}`;
 }
 
@@ -391,7 +454,7 @@ function renderCorrections(pending, money) {
         text: "Reject", "aria-label": `Reject correction ${c.correction}` })) : null),
   (node, c) => {
     const changes = c.changes || [];
-    setText(node.querySelector(".what"), `Correction ${c.correction} of round ${c.round}, asked by ${text(c.requested_by)}: ${text(c.reason, "")}`);
+    setText(node.querySelector(".what"), `Correction ${c.correction} of round ${c.round}, asked by ${whoWords(c.requested_by)}: ${said(c.reason)}`);
     keyed(node.querySelector(".changes"), changes, (x) => `${x.box}.${x.hand}.${x.kind}.${x.player || ""}`,
       () => el("li"), (li, x) => setText(li, changeLine(x, money)));
     const approve = node.querySelector("button[data-command=approve_correction]");
@@ -409,12 +472,13 @@ function renderTable(v) {
   $("table-head").replaceChildren(
     el("div", { class: "top" }, el("span", { class: "name", text: t.table }),
       el("span", { class: `badge ${statusOf(t).cls} presence`, text: statusOf(t).text }),
-      el("span", { text: `${text(t.game, "")} · ${text(t.preset, "")}` }),
+      el("span", { text: gameLine(t) }),
       el("span", {}, "phase ", el("b", { class: "phase", text: text(t.phase) })),
-      el("span", {}, "dealer ", el("b", { text: text(t.dealer) })), el("span", { text: `round ${text(t.round)}` }),
+      el("span", {}, "dealer ", el("b", { text: dealerText(t.dealer) })),
+      el("span", { text: t.round ? `round ${t.round}` : "no round open" }),
       paceOf(t) ? el("span", { class: "pace" + (paceOf(t).below ? " below" : ""),
         text: paceOf(t).text + (paceOf(t).below ? " · below target" : "") }) : null),
-    el("div", { class: "prompt-big", text: text(t.prompt, "") }),
+    el("div", { class: "prompt-big", text: said(t.prompt) }),
     el("div", {}, `limits: ${limitsText(t.limits, money)} · devices: `, ...devicesNodes(t.devices)));
   keyed($("commands"), commandsOffered(t), (c) => c.command, commandButton, (node, c) => {
     setText(node, c.label);
@@ -433,10 +497,13 @@ function renderTable(v) {
   $("shifts").replaceChildren(...shiftsNodes(v.shifts, money));
 }
 
+// "box 2", or "box 2.2" for a second hand (a split): a game of one hand a box says no hand
+const boxText = (b) => `box ${text(b.box)}${Number.isInteger(b.hand) && b.hand > 1 ? `.${b.hand}` : ""}`;
+
 function betLine(b, money) {
   const who = b.player ? ` ${b.player}` : "";
   const paid = b.result === "lost" ? "" : `, paid ${money(b.payout)}`;
-  return `box ${text(b.box)}.${text(b.hand)} ${Croupier.betWords(text(b.kind))}${who} ${money(b.stake)}: ${text(b.result, "?")}${paid}`;
+  return `${boxText(b)} ${Croupier.betWords(text(b.kind))}${who} ${money(b.stake)}: ${text(b.result, "?")}${paid}`;
 }
 
 // The rounds list: newest first in table order, one page, filtered by the search box.
@@ -458,11 +525,11 @@ async function loadRounds() {
     node.className = row.status === "void" ? "void" : "settled";
     setText(node.querySelector(".id"), text(row.round) + (row.corrected ? " ✎" : ""));
     setText(node.querySelector(".status"), text(row.status) + (row.corrected ? " (corrected)" : ""));
-    setText(node.querySelector(".dealer"), text(row.dealer));
-    setText(node.querySelector(".outcome"), text(row.outcome, ""));
+    setText(node.querySelector(".dealer"), dealerText(row.dealer));
+    setText(node.querySelector(".outcome"), said(row.outcome));
     setText(node.querySelector(".bets"), row.bets.map((b) => betLine(b, money)).join("; "));
-    setText(node.querySelector(".drop"), money(row.stake_total));
-    setText(node.querySelector(".paid"), money(row.payout_total));
+    setText(node.querySelector(".drop"), money(row.drop));
+    setText(node.querySelector(".paid"), money(row.paid));
     setText(node.querySelector(".closed"), time(row.closed));
   });
   setText($("rounds-pages"), `page ${d.page} of ${d.pages} · ${d.total} round${d.total === 1 ? "" : "s"}${q ? " found" : ""}`);
@@ -514,10 +581,10 @@ function shiftsNodes(shifts, money) {
   if (!shifts.length) return [el("p", { text: "No rounds yet." })];
   const head = el("tr", {}, ...["dealer", "shift", "rounds", "per hour", "drop", "win", "hold"].map((h, i) =>
     el("th", { class: i > 1 ? "n" : null, text: h })));
-  const rows = shifts.map((s) => el("tr", {}, el("td", { text: text(s.dealer) }), el("td", { text: `${time(s.first)}–${time(s.last)}` }),
+  const rows = shifts.map((s) => el("tr", {}, el("td", { text: dealerText(s.dealer) }), el("td", { text: `${time(s.first)}–${time(s.last)}` }),
     el("td", { class: "n", text: text(s.rounds) }), el("td", { class: "n", text: s.rounds_per_hour ? s.rounds_per_hour.toFixed(0) : "—" }),
     el("td", { class: "n", text: money(s.drop) }), el("td", { class: "n", text: money(s.win) }), el("td", { class: "n", text: pct(s.hold) })));
-  const chart = Charts.bars(shifts.slice(0, 8).map((s) => ({ label: `${text(s.dealer)} ${time(s.first)}`, value: s.rounds_per_hour || 0,
+  const chart = Charts.bars(shifts.slice(0, 8).map((s) => ({ label: `${dealerText(s.dealer)} ${time(s.first)}`, value: s.rounds_per_hour || 0,
     text: s.rounds_per_hour ? s.rounds_per_hour.toFixed(0) + "/h" : "—" })), "Rounds per hour by dealer shift");
   return [el("table", { class: "rounds" }, el("thead", {}, head), el("tbody", {}, ...rows)), chart];
 }
@@ -539,19 +606,24 @@ async function recallRound(tr) {
   if (!r.ok) { d.replaceChildren(el("p", { text: errorText(r, "no such round") })); return; }
   const rec = r.data.record;
   const money = moneyOf(currencyOfTile(state.tiles.get(state.table) || {}));
-  const head = el("tr", {}, ...["box", "hand", "bet", "player", "stake", "result", "paid"].map((h, i) =>
-    el("th", { class: i === 4 || i === 6 ? "n" : null, text: h })));
-  d.replaceChildren(el("div", { class: "recall", text: `Recall · round ${text(rec.round)}` }),
-    el("p", { text: `${text(rec.game)} · ${text(rec.status)} · opened ${time(rec.opened)} · closed ${time(rec.closed)} · dealer ${text(rec.dealer)}`
-      + (rec.shoe ? ` · shoe ${rec.shoe} round ${text(rec.shoe_round, "")}` : "") }),
-    el("p", { class: "outcome", text: text(r.data.outcome, "") }),
+  const hands = r.data.rows.some((b) => Number.isInteger(b.hand) && b.hand > 1);
+  const columns = ["box", ...(hands ? ["hand"] : []), "bet", "player", "stake", "result", "paid"];
+  const head = el("tr", {}, ...columns.map((h) => el("th", { class: h === "stake" || h === "paid" ? "n" : null, text: h })));
+  const device = r.data.device || "shoe";
+  d.replaceChildren(el("h3", { class: "recall", id: "recall-head", tabindex: -1, text: `Recall · round ${text(rec.round)}` }),
+    el("p", { text: `${text(rec.game)} · ${text(rec.status)} · opened ${time(rec.opened)} · closed ${time(rec.closed)} · dealer ${dealerText(rec.dealer)}`
+      + (rec.shoe ? ` · ${device} ${rec.shoe}${device === "shoe" && rec.shoe_round ? ` round ${rec.shoe_round}` : ""}` : "") }),
+    el("p", { class: "outcome", text: said(r.data.outcome) }),
     el("table", { class: "rounds" }, el("thead", {}, head), el("tbody", {}, ...r.data.rows.map((b) => el("tr", {},
-      el("td", { text: text(b.box) }), el("td", { text: text(b.hand) }), el("td", { text: text(b.kind) }), el("td", { text: text(b.player, "") }),
+      el("td", { text: text(b.box) }), ...(hands ? [el("td", { text: text(b.hand) })] : []),
+      el("td", { text: Croupier.betWords(text(b.kind)) }), el("td", { text: text(b.player, "") }),
       el("td", { class: "n", text: money(b.stake) }), el("td", { text: text(b.result, "") }),
       el("td", { class: "n", text: money(b.payout) }))))),
     ...(rec.corrections || []).map((c) => el("p", { class: "correction", text: `corrected (correction ${text(c.seq)}, `
-      + `asked by ${text(c.requested_by)}, approved by ${text(c.approved_by)}: ${text(c.reason, "")}): `
+      + `asked by ${whoWords(c.requested_by)}, approved by ${whoWords(c.approved_by)}: ${said(c.reason)}): `
       + `${(c.changes || []).map((x) => changeLine(x, money)).join("; ")}` })));
+  d.scrollIntoView({ block: "start" });  // the recall opens where the pit boss looks, not far below
+  $("recall-head").focus({ preventScroll: true });
 }
 
 start().then(() => { if (!state.me) showLogin(); });

@@ -12,6 +12,7 @@ import psycopg
 from controller.auth import Account, Accounts, hash_password
 from controller.backoffice import settings
 from controller.backoffice.config import BackofficeSection
+from controller.backoffice.floor_store import BackofficeFloorStore
 from controller.backoffice.migrate import migrate
 from controller.pit.server import PitServer
 from tests.fixtures.mosquitto import MosquittoBroker
@@ -41,7 +42,7 @@ async def test_history_search_report_and_export_survive_a_dashboard_restart(mosq
     seed(database, [("croupier/bj2/round", round_record("bj2", 1, seq=1, at=AT))])
     accounts = pit_accounts()
     for _ in range(2):  # the second dashboard is the first one restarted
-        async with PitServer(mosquitto.tcp_url(mosquitto.pit), accounts, backoffice=database) as pit:
+        async with PitServer(mosquitto.tcp_url(mosquitto.pit), accounts, history=BackofficeFloorStore(database)) as pit:
             async with httpx.AsyncClient(base_url=pit.url.rstrip("/")) as nobody:
                 assert (await nobody.get(f"/api/history/rounds?day={DAY}")).status_code == 401
             client = await signed_in(pit)
@@ -78,7 +79,7 @@ async def test_history_reports_the_back_offices_own_gaming_day_and_shifts(mosqui
     with psycopg.connect(database) as conn:
         settings.publish(conn, BackofficeSection(gaming_day_starts="06:00", timezone="Europe/Riga",
                                                  shifts={"A": "06:00", "B": "14:00"}))
-    async with PitServer(mosquitto.tcp_url(mosquitto.pit), pit_accounts(), backoffice=database) as pit:
+    async with PitServer(mosquitto.tcp_url(mosquitto.pit), pit_accounts(), history=BackofficeFloorStore(database)) as pit:
         client = await signed_in(pit)
         try:
             report = (await client.get(f"/api/history/report?day={DAY}")).json()

@@ -31,12 +31,12 @@ async def test_alerts_are_grouped_acknowledged_together_and_a_new_error_flashes(
              for n in range(5)]
     other = rl.append("alert", {"severity": "warning", "code": "spot.refused", "message": "press out of turn"})
     page = await open_pit(chromium, pit.url, "pat")
-    group = page.locator("#alerts li.warning", has_text="input.refused")
+    group = page.locator("#alerts li.warning", has_text="Input refused")
     await until_js(page, "document.querySelectorAll('#alerts li.warning').length === 2")
     assert await group.count() == 1  # five slips, one line
     assert GROUP.match(await group.locator(".when").inner_text())
     assert "bet 4 refused" in await group.inner_text()  # the latest message
-    assert CLOCK.match(await page.locator("#alerts li.warning", has_text="spot.refused").locator(".when").inner_text())
+    assert CLOCK.match(await page.locator("#alerts li.warning", has_text="Spot refused").locator(".when").inner_text())
     await assert_clean(page)
 
     # a new error: a flash and a sound; muted, a flash only

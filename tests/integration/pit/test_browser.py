@@ -46,7 +46,7 @@ async def test_the_floor_shows_two_tables_live_and_acknowledges_an_alert(chromiu
     # live: a change on the table reaches the page without a reload
     rl.state(dealer="dee", phase="playing")
     await until_js(page, "document.querySelector(\".tile[data-table='rl-eu'] .phase\").textContent.includes('playing')")
-    assert "shoe.gap" in await page.locator("#alerts").inner_text()
+    assert "Shoe gap: card 41 never reached the table" in await page.locator("#alerts").inner_text()
     for size in SIZES:
         await page.set_viewport_size(dict(zip(("width", "height"), SIZES[size])))
         await shot(page, f"pit-floor-{size}")

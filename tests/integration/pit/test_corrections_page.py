@@ -45,11 +45,11 @@ async def test_the_pit_rejects_one_correction_and_approves_another(chromium: Any
         page = await open_pit(chromium, pit.url + f"table/{TABLE}", "pat")
         await until_js(page, "document.querySelectorAll('#corrections li[data-correction]').length === 2")
         listed = await page.locator("#corrections").inner_text()
-        assert "box 1.1 main (A): stake 10.00 EUR, paid 0.00 EUR → 20.00 EUR" in listed
-        assert "box 1.1 main (A): stake 10.00 EUR, paid 20.00 EUR → 10.00 EUR" in listed
+        assert "box 1 main (A): stake 10.00 EUR, paid 0.00 EUR → 20.00 EUR" in listed
+        assert "box 1 main (A): stake 10.00 EUR, paid 20.00 EUR → 10.00 EUR" in listed
         assert "dealer had 18, not 17" in listed
         alerts = await page.locator("#table-alerts").inner_text()  # the table's own words give money too
-        assert "box 1.1 main 20.00 EUR -> 10.00 EUR" in alerts
+        assert "box 1.1 main 20.00 EUR → 10.00 EUR" in alerts
         await shot(page, "pit-corrections-1280x800")
         await assert_clean(page)
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from controller.demo import CONFIGS, Demo
-from tests.integration.browser.conftest import readme_shot, shot, until_js
+from tests.integration.browser.conftest import shot, until_js
 
 TABLES = ("bj-ru6", "rl-eu", "baccarat")
 
@@ -60,7 +60,7 @@ async def test_the_demo_serves_the_pit_and_live_consoles(chromium: Any, tmp_path
         # a settled round's row (the empty table's "No rounds yet." is a row too)
         await pit.locator("#rounds tbody tr", has_text="rl-eu-0").first.wait_for(timeout=30_000)
         assert "2.70 %" in await pit.locator("#stats .edge").inner_text()
-        await readme_shot(pit, "pit-table")  # the README's: a demo table's rounds, boards and statistics
+        await shot(pit, "demo-pit-table-1280x800")  # the README's pit pictures come from test_gaming_day.py
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
