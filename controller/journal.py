@@ -31,7 +31,6 @@ are kept, the rows stay. Files are created mode 0600.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import hashlib
 import hmac
@@ -45,6 +44,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from controller.journal_lock import JournalInUse as JournalInUse  # raised by a writer's open
+from controller.journal_lock import WriterLock
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -208,48 +210,6 @@ def _migrate(db: sqlite3.Connection) -> None:
         db.execute("ALTER TABLE cursors ADD COLUMN state TEXT")
 
 
-class JournalInUse(Exception):
-    """Another process (or another writer in this one) holds the journal: two writers would
-    both play, and close the same round ids twice."""
-
-
-def lock_path(path: str | Path) -> Path:
-    """The lock file beside a journal (``<journal>.lock``)."""
-    return Path(f"{path}.lock")
-
-
-class WriterLock:
-    """An exclusive ``flock`` on ``<journal>.lock``, held for the life of the writer.
-
-    A lock file of its own, never the database: SQLite's POSIX locks on the database are
-    dropped when this process closes any other descriptor on that file (commit dcdf466), and
-    ``flock`` locks belong to the open file, so a second writer in the same process is refused
-    as well as one in another. The holder's pid is written into the file for the message."""
-
-    def __init__(self, journal_path: str | Path) -> None:
-        self.path = lock_path(journal_path)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
-            os.close(fd)
-            who = f"process {holder}" if holder.isdigit() else "another process"
-            raise JournalInUse(f"the journal {journal_path} is in use by {who} (lock {self.path}): "
-                               "one table process per journal") from None
-        except OSError:
-            os.close(fd)
-            raise
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self._fd: int | None = fd
-
-    def release(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)  # closing the descriptor releases the flock
-            self._fd = None
-
-
 class JournalKeyError(Exception):
     """A keyed journal opened for writing without its key (or a key too short)."""
 
@@ -329,8 +289,8 @@ class ReaderCursors:
 class Journal(ReaderCursors):
     """Append-only event log. ``append`` returns only once the row is durable on disk.
 
-    ``exclusive=True`` (the table's writer) takes ``WriterLock`` first, ``JournalInUse`` if
-    another writer holds it; readers (recall, verify, the feed's rebuild) take no lock.
+    ``exclusive=True`` (the table's writer) takes ``WriterLock`` (journal_lock.py) on the
+    file first, ``JournalInUse`` if another writer holds it; readers (recall, verify, the feed's rebuild) take no lock.
     ``key``: rows written are keyed (module docstring); a writer without a key refuses a
     journal that is keyed (``JournalKeyError``)."""
 
@@ -342,9 +302,9 @@ class Journal(ReaderCursors):
         self._writer_lock: WriterLock | None = None
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            if exclusive:
-                self._writer_lock = WriterLock(self.path)
             _private_file(Path(self.path))
+            if exclusive:  # on the file itself, whatever path reached it
+                self._writer_lock = WriterLock(self.path)
         try:
             self._db = connect(self.path)
         except BaseException:
