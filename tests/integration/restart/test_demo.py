@@ -13,8 +13,8 @@ from pathlib import Path
 import httpx
 
 from controller.demo import Demo
-from controller.verify import verify_file
 from controller.table import inputs
+from controller.verify import verify_file
 from tests.integration.restart.processes import Lines
 
 TABLE = "baccarat"

@@ -21,24 +21,30 @@ from tests.integration.table_stress.harness import round_entries
 def test_a_second_table_process_on_the_same_journal_is_refused(mosquitto: MosquittoBroker, tmp_path: Path):
     config = write_config(tmp_path, broker=feed_url(mosquitto))
     journal = tmp_path / "table.journal"
-    first = run_table(config, "--new-journal", log=tmp_path / "first.log")
-    try:
-        wait_until(lambda: closed_rounds(journal) >= 1, "the first table's first round", process=first, within=90)
-        second = croupier("run", "--config", str(config), "--rounds", "3", "--quiet")
-        assert second.returncode == 2, (second.stdout, second.stderr)
-        lines = second.stderr.strip().splitlines()
-        assert len(lines) == 1 and "in use by process" in lines[0] and str(first.pid) in lines[0], lines
-        assert "Traceback" not in second.stderr and second.stdout == ""
-        # the first one still plays
-        played = closed_rounds(journal)
-        wait_until(lambda: closed_rounds(journal) > played, "a round after the refusal", process=first, within=90)
-    finally:
-        first.send_signal(signal.SIGTERM)
-        assert first.wait(60) == 0, (tmp_path / "first.log").read_text()
+    _second_refused_while_the_first_plays(tmp_path, config, journal, config, journal, "--new-journal")
     assert verify_file(journal).ok
     # the lock goes with the process: a later start takes it
     again = croupier("run", "--config", str(config), "--rounds", "1", "--quiet")
     assert again.returncode == 0, again.stderr
+
+
+def _second_refused_while_the_first_plays(tmp_path: Path, first_config: Path, journal: Path, second_config: Path,
+                                          named: Path, *first_options: str) -> None:
+    """A table on ``first_config`` plays; ``croupier run`` on ``second_config`` is refused with one
+    line naming ``named`` (its own path to the journal) and the first's pid; the first plays on."""
+    first = run_table(first_config, *first_options, log=tmp_path / "first.log")
+    try:
+        wait_until(lambda: closed_rounds(journal) >= 1, "the first table's first round", process=first, within=90)
+        second = croupier("run", "--config", str(second_config), "--rounds", "3", "--quiet")
+        assert second.returncode == 2, (second.stdout, second.stderr)
+        lines = second.stderr.strip().splitlines()
+        assert len(lines) == 1 and f"the journal {named} is in use by process {first.pid}" in lines[0], lines
+        assert "Traceback" not in second.stderr and second.stdout == ""
+        played = closed_rounds(journal)  # the first one still plays
+        wait_until(lambda: closed_rounds(journal) > played, "a round after the refusal", process=first, within=90)
+    finally:
+        first.send_signal(signal.SIGTERM)
+        assert first.wait(60) == 0, (tmp_path / "first.log").read_text()
 
 
 def test_the_writer_lock_is_per_journal_and_readers_take_none(tmp_path: Path):
@@ -76,19 +82,7 @@ def test_another_path_to_the_same_journal_file_is_refused_too(tmp_path: Path, re
     for made_beside in first_dir.glob("table.journal.key"):  # the same key, so only the lock can refuse
         os.link(made_beside, second_dir / made_beside.name)
     second_config = write_config(second_dir, broker="none")
-    first = run_table(first_config, log=tmp_path / "first.log")
-    try:
-        wait_until(lambda: closed_rounds(journal) >= 1, "the first table's first round", process=first, within=90)
-        second = croupier("run", "--config", str(second_config), "--rounds", "3", "--quiet")
-        assert second.returncode == 2, (second.stdout, second.stderr)
-        lines = second.stderr.strip().splitlines()
-        assert len(lines) == 1 and f"the journal {other} is in use by process {first.pid}" in lines[0], lines
-        assert "Traceback" not in second.stderr and second.stdout == ""
-        played = closed_rounds(journal)
-        wait_until(lambda: closed_rounds(journal) > played, "a round after the refusal", process=first, within=90)
-    finally:
-        first.send_signal(signal.SIGTERM)
-        assert first.wait(60) == 0, (tmp_path / "first.log").read_text()
+    _second_refused_while_the_first_plays(tmp_path, first_config, journal, second_config, other)
     closed = Counter(record["round"] for _, record in round_entries(journal) if not record.get("corrections"))
     assert closed and max(closed.values()) == 1, closed
     assert verify_file(journal, (first_dir / "table.journal.key").read_bytes().strip()
