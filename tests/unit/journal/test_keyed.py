@@ -9,6 +9,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from controller.cli import app
@@ -235,3 +237,24 @@ def test_croupier_run_on_a_keyed_journal_without_its_key_is_one_line(tmp_path, m
     result = CliRunner().invoke(app, ["run", "--config", str(config), "--rounds", "1", "--quiet"])
     assert result.exit_code == 2 and "is keyed and its key is missing: put it back at" in result.output, result.output
     assert "Traceback" not in result.output
+
+
+def test_macs_stripped_after_the_declaration_are_refused_at_the_first_of_them(tmp_path):
+    """The chain left as it was, only the MACs of rows 5 on set NULL and the checkpoint removed:
+    verify names seq 5, and a keyed open (the table's start) refuses it there."""
+    path = tmp_path / "j.sqlite"
+    _rounds(path)
+    tamper(path, "UPDATE events SET mac = NULL WHERE seq >= 5", f"DELETE FROM cursors WHERE name = '{CHECKPOINT}'")
+    verdict = verify_file(path, KEY)
+    assert not verdict.ok and verdict.first_bad == 5 and "no MAC" in (verdict.reason or ""), verdict.lines()
+    with pytest.raises(JournalUntrusted, match="at seq 5: row 5 carries no MAC, but the journal is keyed from seq 1"):
+        Journal(path, exclusive=True, key=KEY)
+
+
+@given(st.integers(1, 10**6), st.text(max_size=80) | st.builds(json.dumps, st.dictionaries(
+    st.sampled_from(["keyed_from", "key_id", "x"]), st.integers(-5, 10**7) | st.text(max_size=20) | st.none())))
+def test_any_declaration_payload_reads_as_keyed_from_a_seq_not_after_it(seq, payload):
+    from controller.journal_keyed import parse_declaration
+
+    declared = parse_declaration(seq, payload, "h", None)
+    assert 1 <= declared.keyed_from <= seq and isinstance(declared.key_id, str)
