@@ -17,8 +17,13 @@ file, or ``CROUPIER_JOURNAL_KEY``; never in the journal) every row also carries 
 HMAC-SHA256 over its seq and chain hash, and every write updates a keyed checkpoint of the head
 (the ``checkpoint`` cursor) in the same transaction. Without the key nobody can add a row that
 verifies, and rows cut off the end no longer match the checkpoint; a start checks both
-(``open_problems``). The plain chain in ``hash`` stays what the feed publishes as the head, so
-heads recorded off the table can be compared by anyone, key or not.
+(``open_problems``). A keyed journal declares itself keyed in its first row (or, adopting a
+key, in a row at its end), and a keyed open refuses a journal whose rows lost their MACs
+(``JournalUntrusted``; controller/journal_keyed.py). The plain chain in ``hash`` stays what the
+feed publishes as the head, so heads recorded off the table can be compared by anyone, key or not.
+
+One writer per journal file: ``exclusive`` takes a ``flock`` on the file itself
+(controller/journal_lock.py), whatever path (symlink, hard link, bind mount) reaches it.
 
 Readers' cursors (the pit feed's) are saved in ``cursors``; a reader may defer a save to the
 next row's commit (``defer_cursor``), so a busy table does not pay an fsync per cursor save.
@@ -272,9 +277,10 @@ class Journal(ReaderCursors):
     """Append-only event log. ``append`` returns only once the row is durable on disk.
 
     ``exclusive=True`` (the table's writer) takes ``WriterLock`` (journal_lock.py) on the
-    file first, ``JournalInUse`` if another writer holds it; readers (recall, verify, the feed's rebuild) take no lock.
-    ``key``: rows written are keyed (module docstring); a writer without a key refuses a
-    journal that is keyed (``JournalKeyError``)."""
+    file first, ``JournalInUse`` if another writer holds it; readers (recall, verify, the
+    feed's rebuild) take no lock. ``key``: rows written are keyed (module docstring); a writer
+    without a key refuses a journal that is keyed (``JournalKeyError``), one with the key a
+    journal not keyed with it (``JournalUntrusted``) unless ``adopting`` (``croupier adopt-key``)."""
 
     def __init__(self, path: str | Path, *, exclusive: bool = False, key: bytes | None = None,
                  adopting: bool = False) -> None:
