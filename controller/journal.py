@@ -176,16 +176,11 @@ def _private_file(path: Path) -> None:
 
 
 def connect(path: str | Path) -> sqlite3.Connection:
-    """A connection in the journal's settings (autocommit, WAL, full sync, 5 s busy wait). The
-    WAL is truncated when it restarts (``journal_size_limit = 0``): otherwise a full disk is
-    hidden while rows still fit in the WAL's old space (a keyed journal's WAL wraps sooner), and
-    met only later, when a checkpoint cannot grow the database; now the next row meets it and
-    the table holds at once (``journal.disk_full``)."""
+    """A connection in the journal's settings (autocommit, WAL, full sync, 5 s busy wait)."""
     db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     db.execute("PRAGMA busy_timeout = 5000")
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
-    db.execute("PRAGMA journal_size_limit = 0")
     return db
 
 
