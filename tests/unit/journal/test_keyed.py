@@ -258,3 +258,31 @@ def test_any_declaration_payload_reads_as_keyed_from_a_seq_not_after_it(seq, pay
 
     declared = parse_declaration(seq, payload, "h", None)
     assert 1 <= declared.keyed_from <= seq and isinstance(declared.key_id, str)
+
+
+def test_a_journal_keyed_before_declarations_existed_is_declared_at_its_next_start(tmp_path):
+    """Rows 1..3 from before the key, 4..6 MAC'd with it, a keyed checkpoint and no declaration
+    (what an earlier version wrote): it verifies, and the table's next open declares it keyed
+    from seq 4, without refusing anything."""
+    from controller.journal import GENESIS, checkpoint_mac
+
+    path = tmp_path / "j.sqlite"
+    _rounds(path, 1, key=None)
+    db = sqlite3.connect(path)
+    prev = db.execute("SELECT hash FROM events WHERE seq = 3").fetchone()[0] or GENESIS
+    for seq in (4, 5, 6):
+        payload = json.dumps({"n": seq})
+        prev = chain_hash(prev, seq, "t", None, "card", "shoe", payload)
+        db.execute("INSERT INTO events (seq, ts, round_id, kind, source, payload, hash, mac) VALUES (?, 't', NULL,"
+                   " 'card', 'shoe', ?, ?, ?)", (seq, payload, prev, row_mac(KEY, seq, prev)))
+    db.execute("INSERT INTO cursors (name, seq, state) VALUES (?, 6, ?)",
+               (CHECKPOINT, json.dumps({"hash": prev, "mac": checkpoint_mac(KEY, 6, prev)})))
+    db.commit()
+    db.close()
+    assert verify_file(path, KEY).ok
+    with Journal(path, exclusive=True, key=KEY) as j:
+        assert j.problems == [] and j.keyed_from == 4
+        declared = j.declaration()
+        assert declared is not None and declared.seq == 7 and declared.keyed_from == 4
+    verdict = verify_file(path, KEY)
+    assert verdict.ok and verdict.unkeyed == 3, verdict.lines()
