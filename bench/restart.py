@@ -43,6 +43,7 @@ from controller.journal import (  # noqa: E402
     encode_payload,
     row_mac,
 )
+from controller.journal_keyed import KEYED, KEYED_SOURCE, declaration_payload  # noqa: E402
 from controller.process import build_core  # noqa: E402
 from controller.runtime import snapshot  # noqa: E402
 from controller.table import inputs  # noqa: E402
@@ -66,6 +67,8 @@ class Writer:
         self.rows: list[tuple[Any, ...]] = []
         self.blobs: list[tuple[int, bytes]] = []
         self.minute = 0
+        if key is not None:  # a keyed journal's first row declares its key, as the table's does
+            self.add(KEYED, declaration_payload(1, key), KEYED_SOURCE, None)
 
     def add(self, kind: str, payload: dict[str, Any], source: str, round_id: str | None) -> Entry:
         self.seq += 1

@@ -258,6 +258,12 @@ def money_message(value: Any, currency: str = "EUR", digits: int = 2) -> str:
 KEY_ENV = "CROUPIER_JOURNAL_KEY"
 
 
+def _key_from_env() -> str | None:
+    import os
+
+    return os.environ.get(KEY_ENV) or None
+
+
 #: the simulated players' styles (controller/protection/styles.py)
 PlayerStyle = Literal["flat", "random", "counter-1-8", "counter-1-12", "counter-cover", "wonger"]
 
@@ -360,33 +366,43 @@ class TableConfig(_Strict):
 
     @property
     def key_path(self) -> Path | None:
+        """Where the journal's key is kept: ``[journal] key_file``, else (no ``CROUPIER_JOURNAL_KEY``)
+        ``<journal>.key`` beside the journal, which ``croupier init`` and ``run --new-journal`` make."""
+        from controller.journal_keyed import default_key_path
+
         p = self.journal.key_file
-        return p if p is None or p.is_absolute() else self.base / p
+        if p is None:
+            return None if _key_from_env() else default_key_path(self.journal_path)
+        return p if p.is_absolute() else self.base / p
 
     def journal_key(self) -> bytes | None:
         """The key the journal is keyed with: ``[journal] key_file``, else ``CROUPIER_JOURNAL_KEY``,
-        else None (an unkeyed journal). ConfigError when the file is unreadable, readable by
-        others than its owner, or the key is shorter than 32 bytes."""
-        import os
-
+        else the key file beside the journal if there is one, else None (a journal from before
+        keys). ConfigError when a key file is missing (named in the config), unreadable,
+        readable by others than its owner, or the key is shorter than 32 bytes."""
         from controller.journal import KEY_BYTES
 
         path = self.key_path
         if path is not None:
+            where = f"journal.key_file {path}" if self.journal.key_file is not None else f"the journal's key {path}"
+            if self.journal.key_file is None and not path.exists():
+                return None
             try:
                 if path.stat().st_mode & 0o077:
-                    raise ConfigError(f"journal.key_file {path}: readable by others; chmod 0600 it")
+                    raise ConfigError(f"{where}: readable by others; chmod 0600 it")
                 key = path.read_bytes().strip()
+            except FileNotFoundError:
+                raise ConfigError(f"{where}: missing; a keyed journal needs the key it was made with "
+                                  "(restore it from its backup)") from None
             except OSError as exc:
-                raise ConfigError(f"journal.key_file {path}: {exc.strerror or exc}") from None
-            where = f"journal.key_file {path}"
+                raise ConfigError(f"{where}: {exc.strerror or exc}") from None
         else:
-            raw = os.environ.get(KEY_ENV)
+            raw = _key_from_env()
             if not raw:
                 return None
             key, where = raw.strip().encode(), KEY_ENV
         if len(key) < KEY_BYTES:
-            raise ConfigError(f"{where}: a journal key has at least {KEY_BYTES} bytes "
+            raise ConfigError(f"{where}: a journal key has at least {KEY_BYTES} bytes, this one {len(key)} "
                               "(e.g. python -c 'import secrets; print(secrets.token_hex(32))')")
         return key
 

@@ -28,6 +28,7 @@ import typer
 
 from controller.auth import Account, Accounts, hash_password
 from controller.config import TableConfig
+from controller.journal_keyed import write_new_key
 from controller.runtime.loop import TableLoop
 
 CONFIGS = ("blackjack-ru6.toml", "roulette-european.toml", "baccarat.toml")
@@ -57,6 +58,7 @@ def table_config(name: str, directory: Path, broker: str, manual: bool) -> Table
     raw = tomllib.loads(source.read_text())
     table_id = raw["table"]["id"]
     raw["table"]["journal"] = str(directory / f"{table_id}.journal")
+    raw["journal"] = {"key_file": str(directory / f"{table_id}.key")}  # keyed like any table's journal
     raw["mqtt"] = {"broker": broker, "insecure": True}
     wheel = raw.get("devices", {}).get("wheel", {})
     if manual and "simulated" in wheel:
@@ -95,6 +97,9 @@ class Demo:
         async with contextlib.AsyncExitStack() as stack:
             broker = await stack.enter_async_context(EmbeddedBroker(self.host))
             configs = [table_config(name, self.directory, broker.url, self.manual) for name in CONFIGS]
+            for config in configs:  # a new demo table's journal is keyed from its first row
+                if config.key_path is not None and not config.journal_path.exists() and not config.key_path.exists():
+                    write_new_key(config.key_path)
             from controller.backoffice.demo import DemoBackoffice  # the floor's memory, when PostgreSQL is there
             from controller.backoffice.floor_store import BackofficeFloorStore
 

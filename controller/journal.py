@@ -17,8 +17,13 @@ file, or ``CROUPIER_JOURNAL_KEY``; never in the journal) every row also carries 
 HMAC-SHA256 over its seq and chain hash, and every write updates a keyed checkpoint of the head
 (the ``checkpoint`` cursor) in the same transaction. Without the key nobody can add a row that
 verifies, and rows cut off the end no longer match the checkpoint; a start checks both
-(``open_problems``). The plain chain in ``hash`` stays what the feed publishes as the head, so
-heads recorded off the table can be compared by anyone, key or not.
+(``open_problems``). A keyed journal declares itself keyed in its first row (or, adopting a
+key, in a row at its end), and a keyed open refuses a journal whose rows lost their MACs
+(``JournalUntrusted``; controller/journal_keyed.py). The plain chain in ``hash`` stays what the
+feed publishes as the head, so heads recorded off the table can be compared by anyone, key or not.
+
+One writer per journal file: ``exclusive`` takes a ``flock`` on the file itself
+(controller/journal_lock.py), whatever path (symlink, hard link, bind mount) reaches it.
 
 Readers' cursors (the pit feed's) are saved in ``cursors``; a reader may defer a save to the
 next row's commit (``defer_cursor``), so a busy table does not pay an fsync per cursor save.
@@ -31,7 +36,6 @@ are kept, the rows stay. Files are created mode 0600.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import hashlib
 import hmac
@@ -46,6 +50,24 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from controller.journal_keyed import KEY_BYTES as KEY_BYTES
+from controller.journal_keyed import (
+    KEYED,
+    KEYED_SOURCE,
+    Declaration,
+    Macs,
+    declaration_payload,
+    default_key_path,
+    keyed_from,
+    read_declaration,
+)
+from controller.journal_keyed import JournalKeyError as JournalKeyError
+from controller.journal_keyed import JournalUntrusted as JournalUntrusted
+from controller.journal_keyed import checkpoint_mac as checkpoint_mac
+from controller.journal_keyed import row_mac as row_mac
+from controller.journal_lock import JournalInUse as JournalInUse  # raised by a writer's open
+from controller.journal_lock import WriterLock
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
     seq      INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -59,6 +81,7 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_round ON events(round_id);
 CREATE INDEX IF NOT EXISTS events_kind ON events(kind, seq);
+CREATE INDEX IF NOT EXISTS events_unkeyed ON events(seq) WHERE mac IS NULL;
 CREATE INDEX IF NOT EXISTS events_press ON events(json_extract(payload, '$.device'), json_extract(payload, '$.seq'))
     WHERE kind = 'device' AND json_extract(payload, '$.type') = 'press';
 CREATE TABLE IF NOT EXISTS cursors (
@@ -83,8 +106,6 @@ GENESIS = "0" * 64
 SNAPSHOT = "snapshot"
 #: the cursor holding the keyed checkpoint of the head (seq, hash, its MAC)
 CHECKPOINT = "checkpoint"
-#: shortest key accepted (bytes)
-KEY_BYTES = 32
 #: snapshot blobs kept (the rows naming older ones stay in the chain)
 SNAPSHOTS_KEPT = 2
 COLUMNS = "seq, ts, round_id, kind, source, payload, hash"
@@ -138,34 +159,6 @@ def chain_hash(prev: str, seq: int, ts: str, round_id: str | None, kind: str, so
     return hashlib.sha256(f"{prev}\n{content}".encode()).hexdigest()
 
 
-def row_mac(key: bytes, seq: int, digest: str) -> str:
-    """A row's MAC: HMAC-SHA256 of its seq and chain hash (the hash covers every row before it)."""
-    return hmac.new(key, f"row\n{seq}\n{digest}".encode(), hashlib.sha256).hexdigest()
-
-
-def checkpoint_mac(key: bytes, seq: int, digest: str) -> str:
-    """The head checkpoint's MAC (another domain than a row's: a row's MAC is no checkpoint)."""
-    return hmac.new(key, f"checkpoint\n{seq}\n{digest}".encode(), hashlib.sha256).hexdigest()
-
-
-class Macs:
-    """``row_mac`` and ``checkpoint_mac`` for one key, its HMAC state keyed once (a writer's
-    per-row cost); the same MACs as the functions."""
-
-    def __init__(self, key: bytes) -> None:
-        self._keyed = hmac.new(key, digestmod=hashlib.sha256)
-
-    def row(self, seq: int, digest: str) -> str:
-        mac = self._keyed.copy()
-        mac.update(f"row\n{seq}\n{digest}".encode())
-        return mac.hexdigest()
-
-    def checkpoint(self, seq: int, digest: str) -> str:
-        mac = self._keyed.copy()
-        mac.update(f"checkpoint\n{seq}\n{digest}".encode())
-        return mac.hexdigest()
-
-
 def encode_payload(payload: dict[str, Any]) -> str:
     return _PAYLOAD.encode(payload)
 
@@ -206,52 +199,6 @@ def _migrate(db: sqlite3.Connection) -> None:
     cursor_columns = {r[1] for r in db.execute("PRAGMA table_info(cursors)")}
     if cursor_columns and "state" not in cursor_columns:
         db.execute("ALTER TABLE cursors ADD COLUMN state TEXT")
-
-
-class JournalInUse(Exception):
-    """Another process (or another writer in this one) holds the journal: two writers would
-    both play, and close the same round ids twice."""
-
-
-def lock_path(path: str | Path) -> Path:
-    """The lock file beside a journal (``<journal>.lock``)."""
-    return Path(f"{path}.lock")
-
-
-class WriterLock:
-    """An exclusive ``flock`` on ``<journal>.lock``, held for the life of the writer.
-
-    A lock file of its own, never the database: SQLite's POSIX locks on the database are
-    dropped when this process closes any other descriptor on that file (commit dcdf466), and
-    ``flock`` locks belong to the open file, so a second writer in the same process is refused
-    as well as one in another. The holder's pid is written into the file for the message."""
-
-    def __init__(self, journal_path: str | Path) -> None:
-        self.path = lock_path(journal_path)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
-            os.close(fd)
-            who = f"process {holder}" if holder.isdigit() else "another process"
-            raise JournalInUse(f"the journal {journal_path} is in use by {who} (lock {self.path}): "
-                               "one table process per journal") from None
-        except OSError:
-            os.close(fd)
-            raise
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self._fd: int | None = fd
-
-    def release(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)  # closing the descriptor releases the flock
-            self._fd = None
-
-
-class JournalKeyError(Exception):
-    """A keyed journal opened for writing without its key (or a key too short)."""
 
 
 class ReaderCursors:
@@ -329,12 +276,14 @@ class ReaderCursors:
 class Journal(ReaderCursors):
     """Append-only event log. ``append`` returns only once the row is durable on disk.
 
-    ``exclusive=True`` (the table's writer) takes ``WriterLock`` first, ``JournalInUse`` if
-    another writer holds it; readers (recall, verify, the feed's rebuild) take no lock.
-    ``key``: rows written are keyed (module docstring); a writer without a key refuses a
-    journal that is keyed (``JournalKeyError``)."""
+    ``exclusive=True`` (the table's writer) takes ``WriterLock`` (journal_lock.py) on the
+    file first, ``JournalInUse`` if another writer holds it; readers (recall, verify, the
+    feed's rebuild) take no lock. ``key``: rows written are keyed (module docstring); a writer
+    without a key refuses a journal that is keyed (``JournalKeyError``), one with the key a
+    journal not keyed with it (``JournalUntrusted``) unless ``adopting`` (``croupier adopt-key``)."""
 
-    def __init__(self, path: str | Path, *, exclusive: bool = False, key: bytes | None = None) -> None:
+    def __init__(self, path: str | Path, *, exclusive: bool = False, key: bytes | None = None,
+                 adopting: bool = False) -> None:
         if key is not None and len(key) < KEY_BYTES:
             raise JournalKeyError(f"a journal key has at least {KEY_BYTES} bytes, this one {len(key)}")
         self.path = str(path)
@@ -342,9 +291,9 @@ class Journal(ReaderCursors):
         self._writer_lock: WriterLock | None = None
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            if exclusive:
-                self._writer_lock = WriterLock(self.path)
             _private_file(Path(self.path))
+            if exclusive:  # on the file itself, whatever path reached it
+                self._writer_lock = WriterLock(self.path)
         try:
             self._db = connect(self.path)
         except BaseException:
@@ -377,10 +326,50 @@ class Journal(ReaderCursors):
         self.problems: list[str] = []
         if existed:
             self.problems = open_problems(self._db, key)
-            if exclusive and key is None and self.checkpoint() is not None:
-                self.close()
-                raise JournalKeyError(f"the journal {self.path} is keyed: configure its key ([journal] key_file "
-                                      "or CROUPIER_JOURNAL_KEY) to write to it")
+        #: the seq from which every row carries a MAC (None: unkeyed, or keyed and still empty)
+        self.keyed_from: int | None = None
+        try:
+            self._check_key(key, exclusive, adopting)
+        except BaseException:
+            self.close()
+            raise
+
+    def _check_key(self, key: bytes | None, exclusive: bool, adopting: bool) -> None:
+        """A writer without the key refuses a keyed journal; with the key, the journal must be
+        keyed with it from where it says (``journal_keyed.keyed_from``), and a new one declares
+        it at once. ``adopting``: an unkeyed journal is let through for ``declare_keyed``."""
+        if key is None:
+            if exclusive and (self.checkpoint() is not None or read_declaration(self._db) is not None):
+                raise JournalKeyError(f"the journal {self.path} is keyed and its key is missing: put it back at "
+                                      f"{default_key_path(Path(self.path))}, or name it in [journal] key_file "
+                                      "(or CROUPIER_JOURNAL_KEY), to write to it")
+            return
+        try:
+            self.keyed_from = keyed_from(self._db, self.path, key)
+        except JournalUntrusted:
+            if not adopting:
+                raise
+            return
+        if self.keyed_from is None and not self.problems:  # a new journal: keyed from its first row
+            self.declare_keyed()
+        elif read_declaration(self._db) is None and exclusive and not self.problems and self._head_verifies():
+            self.declare_keyed(self.keyed_from)  # keyed before declarations existed: say so now
+
+    def _head_verifies(self) -> bool:
+        seq, digest = self.head()
+        mac = self.mac_at(seq)
+        return digest is not None and mac is not None and self._macs is not None \
+            and hmac.compare_digest(mac, self._macs.row(seq, digest))
+
+    def declare_keyed(self, since: int | None = None) -> Entry:
+        """Write the row declaring this journal keyed with its key from ``since`` (default: this
+        row itself); ``croupier adopt-key`` for a journal from before its key."""
+        if self.key is None:
+            raise JournalKeyError("declaring a journal keyed needs its key")
+        start = since if since is not None else self._read_head()[0] + 1
+        entry = self.append(KEYED, declaration_payload(start, self.key), source=KEYED_SOURCE)
+        self.keyed_from = start
+        return entry
 
     # ------------------------------------------------------------------ writing
     def append(self, kind: str, payload: dict[str, Any], *, source: str, round_id: str | None = None,
@@ -536,6 +525,10 @@ class Journal(ReaderCursors):
         """The keyed checkpoint of the head as stored (seq, hash, MAC), None in an unkeyed journal."""
         return read_checkpoint(self._db)
 
+    def declaration(self) -> Declaration | None:
+        """The row declaring the journal keyed, as stored (journal_keyed.py), None if none."""
+        return read_declaration(self._db)
+
     def last_seq(self) -> int:
         held = self._current_head()
         if held is not None:  # the sole writer's own last row (asked per feed pump)
@@ -620,7 +613,7 @@ def checkpoint_problems(db: sqlite3.Connection, key: bytes | None) -> list[str]:
     last = int(last_row[0]) if last_row else 0
     checkpoint = read_checkpoint(db)
     if checkpoint is None:
-        if last_row is not None and last_row[1] is not None:
+        if last_row is not None and (last_row[1] is not None or read_declaration(db) is not None):
             problems.append("the journal's keyed checkpoint of its head is missing (removed)")
         return problems
     seq, digest, mac = checkpoint

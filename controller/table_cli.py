@@ -11,7 +11,8 @@ from typing import Annotated
 import typer
 
 from controller.config import ConfigError, TableConfig, load
-from controller.journal import Journal, JournalFull, JournalInUse, JournalKeyError
+from controller.journal import Journal, JournalFull, JournalInUse, JournalKeyError, JournalUntrusted
+from controller.journal_keyed import write_new_key
 
 
 def _config(path: Path) -> TableConfig:
@@ -33,21 +34,59 @@ def _missing_journal(cfg: TableConfig, config: Path) -> str:
 
 
 def create_journal(cfg: TableConfig, *, err: bool = False) -> None:
-    """A new, empty journal (its directory too), said in one line (``err``: on standard error,
-    where ``run --json`` keeps standard output for its JSON lines). A ``[journal] key_file``
-    that does not exist yet is made first: a fresh random key, mode 0600."""
+    """A new, empty journal (its directory too), keyed, said in one line (``err``: on standard
+    error, where ``run --json`` keeps standard output for its JSON lines). Its key file
+    (``[journal] key_file``, else ``<journal>.key`` beside it) is made first when missing: a
+    fresh random key, mode 0600; ``CROUPIER_JOURNAL_KEY`` instead when set and no file is named."""
     key_path = cfg.key_path
     if key_path is not None and not key_path.exists():
-        import os
-        import secrets
-
-        key_path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as out:
-            out.write(secrets.token_hex(32) + "\n")
+        write_new_key(key_path)
         typer.echo(f"new journal key: {key_path} (back it up apart from the journal)", err=err)
     Journal(cfg.journal_path, exclusive=True, key=cfg.journal_key()).close()
     typer.echo(f"new journal: {cfg.journal_path}", err=err)
+
+
+def adopt_key(cfg: TableConfig, heads: Path | None) -> str:
+    """Key a journal made before its key (``croupier adopt-key``): its plain chain (and the
+    recorded heads, if given) checked first, then the row declaring it keyed from here on,
+    MAC'd with the key. What it says; ``typer.Exit`` with the reason when it must not."""
+    from controller.verify import read_heads, verify_file
+
+    if not cfg.journal_path.is_file():
+        raise _fail(f"no journal at {cfg.journal_path}")
+    said = []
+    key_path = cfg.key_path
+    if key_path is not None and not key_path.exists():
+        write_new_key(key_path)
+        said.append(f"new journal key: {key_path} (back it up apart from the journal)")
+    with Journal(cfg.journal_path, exclusive=True, key=cfg.journal_key(), adopting=True) as journal:
+        if journal.keyed_from is not None:
+            return "\n".join([*said, f"the journal {cfg.journal_path} is keyed with this key already, from seq "
+                                      f"{journal.keyed_from}: nothing changed"])
+        declared = journal.declaration()
+        if declared is not None:
+            raise _untrusted(f"the journal {cfg.journal_path} declares a key at seq {declared.seq} but its MACs are "
+                             "gone: it was keyed and stripped; restore it from backup")
+        verdict = verify_file(cfg.journal_path, None, read_heads(heads, cfg.table.id) if heads is not None else None)
+        if not verdict.ok:
+            for line in verdict.lines():
+                typer.echo(line, err=True)
+            raise _untrusted(f"the journal {cfg.journal_path} does not verify, so it is not keyed; restore it "
+                             "from backup")
+        if verdict.macs_unchecked:
+            raise _untrusted(f"the journal {cfg.journal_path} carries MACs on {verdict.macs_unchecked} rows: it was "
+                             "keyed, and rows without one were written without its key or stripped; restore it "
+                             "from backup")
+        entry = journal.declare_keyed()
+    covered = "the plain chain and the recorded heads" if heads is not None else "the plain chain alone"
+    return "\n".join([*said, f"the journal {cfg.journal_path} is keyed from seq {entry.seq}; rows before it are "
+                              f"covered by {covered}, as they stand now"])
+
+
+def _untrusted(message: str) -> typer.Exit:
+    """A journal that cannot be trusted: exit 1, like ``verify-journal`` on a broken journal."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(1)
 
 
 def register(app: typer.Typer) -> None:
@@ -61,6 +100,21 @@ def register(app: typer.Typer) -> None:
             create_journal(cfg)
         except (OSError, sqlite3.Error, JournalInUse, ConfigError) as exc:
             raise _fail(f"cannot create the journal {cfg.journal_path}: {exc}") from None
+
+    @app.command("adopt-key")
+    def adopt_key_cmd(
+        config: Annotated[Path, typer.Option(help="the table's TOML config file")],
+        against: Annotated[Path | None, typer.Option(
+            help="recorded heads (croupier anchor --out): each must be a row of the journal first")] = None,
+    ) -> None:
+        """Key a journal made before its key: checked (plain chain, recorded heads), then keyed from
+        its end with the configured key, or a new one beside it (docs/security.md). Run once, with
+        the table stopped."""
+        cfg = _config(config)
+        try:
+            typer.echo(adopt_key(cfg, against))
+        except (OSError, sqlite3.Error, JournalInUse, JournalKeyError, ConfigError) as exc:
+            raise _fail(f"cannot key the journal {cfg.journal_path}: {exc}") from None
 
     @app.command("run")
     def run(
@@ -99,6 +153,8 @@ def register(app: typer.Typer) -> None:
                     raise _fail(f"cannot create the journal {cfg.journal_path}: {exc}") from None
             stopping.run(run_table(cfg, rounds, pace=pace, as_json=as_json, prompts=not quiet))
         # a device that cannot be opened, a journal that cannot take the start: one line to act on
+        except JournalUntrusted as exc:  # a keyed journal whose MACs are gone: never played on
+            raise _untrusted(f"{exc}; `croupier verify-journal --config {config}` shows the whole journal") from None
         except (DriverError, JournalFull, JournalInUse, JournalKeyError, ConfigError) as exc:
             raise _fail(str(exc)) from None
         except sqlite3.Error as exc:  # not a journal, no permission, a broken file

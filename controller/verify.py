@@ -10,7 +10,10 @@ seqs, so rows cut off the end are reported too; beyond that, the head hash the p
 published is the outside witness (docs/deployment.md).
 
 With the journal's key each row's MAC is checked as well: a row without one after keyed rows
-began, or with one that does not verify, was written without the key. ``open_problems`` (journal.py) is
+began (or from where the journal's key declaration says it is keyed), or with one that does not
+verify, was written without the key; a journal with rows that is not keyed at all (no
+declaration, no MAC'd head) fails too, since stripping every MAC is how a keyed journal would
+be passed off as one from before its key (journal_keyed.py). ``open_problems`` (journal.py) is
 what a start checks before it writes anything: the issued-seq counter and the keyed checkpoint
 of the head against the rows (truncation, forged tail rows, a wrong key). ``check_heads``
 compares heads recorded off the table (``croupier anchor``, the back office) with the rows:
@@ -40,6 +43,7 @@ from controller.journal import (
     row_mac,
     triggers_present,
 )
+from controller.journal_keyed import KEYED, JournalKeyError, declaration_problem, parse_declaration
 
 
 class ChainBreak(Exception):
@@ -65,12 +69,19 @@ class ChainChecker:
         self.keyed = keyed  # a keyed row seen (or the start row was one): a row without a MAC is a break
         self.unkeyed = 0  # rows before the first keyed one (written before the journal had a key)
         self.macs_unchecked = 0  # rows with a MAC, read without the key
+        self.keyed_since: int | None = None  # the first row of the keyed run the checker is in
+        self.declared: int | None = None  # keyed_from of the journal's key declaration, once read
+        self.first_chained: int | None = None  # the first row with a hash
 
     def check(self, seq: int, ts: str, round_id: str | None, kind: str, source: str, payload: str,
               digest: str | None, mac: str | None = None) -> None:
         self._check_chain(seq, ts, round_id, kind, source, payload, digest)
         if digest is None:
             return
+        if self.first_chained is None:
+            self.first_chained = seq
+        if kind == KEYED and self.declared is None:
+            self._check_declaration(seq, payload, digest, mac)
         if self.key is None:
             self.macs_unchecked += mac is not None
         elif mac is None:
@@ -79,8 +90,35 @@ class ChainChecker:
             self.unkeyed += 1
         elif not hmac.compare_digest(mac, row_mac(self.key, seq, digest)):
             raise ChainBreak(seq, "MAC mismatch: the row was not written with the table's key (forged, or a wrong key)")
-        else:
-            self.keyed = True
+        elif not self.keyed:
+            self.keyed, self.keyed_since = True, seq
+
+    def _check_declaration(self, seq: int, payload: str, digest: str, mac: str | None) -> None:
+        """The journal's key declaration: with the key, it verifies, and every row from where it
+        says the journal is keyed has carried a MAC (the rows after it are checked as they come)."""
+        declared = parse_declaration(seq, payload, digest, mac)
+        self.declared = declared.keyed_from
+        if self.key is None:
+            return
+        try:
+            problem = declaration_problem(declared, self.key)
+        except JournalKeyError as exc:
+            raise ChainBreak(seq, str(exc)) from None
+        if problem is not None:
+            raise ChainBreak(*problem)
+        if declared.keyed_from < seq and (self.keyed_since is None or self.keyed_since > declared.keyed_from):
+            raise ChainBreak(declared.keyed_from, f"row {declared.keyed_from} carries no MAC, but the journal "
+                                                  f"declares itself keyed from it (at seq {seq}): MACs stripped")
+
+    def undeclared(self) -> ChainBreak | None:
+        """With the key, after the last row: a journal with rows that is not keyed (no declaration,
+        and no run of MAC'd rows up to the head) is refused, naming its first row."""
+        if self.key is None or self.declared is not None or self.keyed or self.first_chained is None:
+            return None
+        return ChainBreak(self.first_chained, (
+            "no row carries a MAC and the journal declares no key: it was never keyed, or its MACs and key "
+            "declaration were stripped (if it predates its key, check it against recorded heads and adopt the key: "
+            "croupier adopt-key)"))
 
     def _check_chain(self, seq: int, ts: str, round_id: str | None, kind: str, source: str, payload: str,
                      digest: str | None) -> None:
@@ -139,7 +177,7 @@ class Verdict:
                        "not that the table wrote it; recorded heads (--against) show it was not rewritten")
         if self.legacy:
             out.append(f"note: {self.legacy} rows predate the hash chain and are not covered by it")
-        if self.keyed and self.unkeyed:
+        if self.keyed and self.unkeyed and self.rows > self.unkeyed + self.legacy:
             out.append(f"note: {self.unkeyed} rows predate the journal's key: only the plain chain and recorded "
                        "heads cover them")
         if self.macs_unchecked:
@@ -239,6 +277,9 @@ def verify_db(db: sqlite3.Connection, key: bytes | None = None, heads: Iterable[
             checker.check(*row)
     except ChainBreak as exc:
         first_bad, reason = exc.seq, exc.reason
+    undeclared = checker.undeclared() if first_bad is None else None
+    if undeclared is not None:
+        first_bad, reason = undeclared.seq, undeclared.reason
     cut = cut_off(db) if first_bad is None else None
     if cut is not None:
         first_bad, reason = cut
@@ -275,7 +316,11 @@ def chained(journal: Journal, after: int = 0, *, until: int | None = None) -> It
                 and not hmac.compare_digest(mac, row_mac(journal.key, after, digest)):
             raise ChainBreak(after, "MAC mismatch at the row the replay starts from: the journal was rewritten "
                                     "before it without the key")
-        checker = ChainChecker(after, digest, key=journal.key, keyed=mac is not None)
+        keyed = mac is not None or (journal.keyed_from is not None and after >= journal.keyed_from)
+        if journal.key is not None and keyed and mac is None:
+            raise ChainBreak(after, "the row the replay starts from carries no MAC, but the journal is keyed there")
+        checker = ChainChecker(after, digest, key=journal.key, keyed=keyed)
+        checker.declared = journal.keyed_from
     for row in journal.rows(after, until):
         checker.check(*row)
         yield row_entry(row)

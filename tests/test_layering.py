@@ -76,7 +76,8 @@ def _under(name: str, prefix: str) -> bool:
 #: the layers of docs/architecture.md's table, by module prefix
 ENGINES = ("controller.games", "controller.cards", "controller.money", "controller.shoe")
 TABLE = ("controller.table",)
-RECORDS = ("controller.journal", "controller.verify", "controller.config", "controller.mqtt_config")
+RECORDS = ("controller.journal", "controller.journal_keyed", "controller.journal_lock", "controller.verify",
+           "controller.config", "controller.mqtt_config")
 RUNTIME = ("controller.runtime", "controller.metrics")
 PEOPLE = ("controller.people",)
 TERMINAL = ("controller.terminal",)

@@ -64,7 +64,9 @@ class SoakDisk:
         """Keep the journal after the tmpfs goes (the report names it)."""
         for f in files:
             if f.exists():
-                (to / f.name).write_bytes(f.read_bytes())
+                copy = to / f.name
+                copy.write_bytes(f.read_bytes())
+                copy.chmod(f.stat().st_mode & 0o777)  # a key stays 0600
 
     def unmount(self) -> None:
         if self.mounted:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import sqlite3
 from pathlib import Path
 from typing import Protocol
 
@@ -66,6 +67,7 @@ async def inject(soak: SoakWorld, kind: str) -> bool:
             await asyncio.sleep(0.05)
         else:
             return False  # no table running to fill the disk under (the run is over)
+        _truncate_wal(soak.journal)  # so the table's next row needs new space, as on a disk filling up
         soak.disk.fill()
         await asyncio.sleep(rng.uniform(1.0, 3.0))
         soak.disk.free()
@@ -129,3 +131,11 @@ async def catch_up_feed(soak: SoakWorld, timeout: float = 60.0) -> None:
         async with Feed.connect(soak.broker.url, journal, soak.table, backoff_max=0.5) as feed:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(feed.wait_caught_up(), timeout)
+
+
+def _truncate_wal(journal: Path) -> None:
+    """Checkpoint the table's WAL into its database and truncate it (SQLite's own TRUNCATE
+    checkpoint, safe beside the running writer): otherwise rows keep fitting in space the WAL
+    already holds (it is reused after each checkpoint) and a filled disk is met much later."""
+    with contextlib.closing(sqlite3.connect(journal, timeout=5)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

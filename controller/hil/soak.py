@@ -263,7 +263,8 @@ class Soak:
             steps.append(self.wheel.stop)
         steps.append(self.broker.close)
         if self.disk.available:
-            files = [self.journal, Path(f"{self.journal}-wal"), Path(f"{self.journal}-shm")]
+            files = [self.journal, Path(f"{self.journal}-wal"), Path(f"{self.journal}-shm"),
+                     Path(f"{self.journal}.key")]  # its key too: the copy verifies with it
             steps += [lambda: self.disk.copy_out(files, self.work), self.disk.unmount]
         for step in steps:
             try:

@@ -104,6 +104,7 @@ def _simulated(config: TableConfig, journal: Path, seed: int) -> TableConfig:
         update={"simulated": shoe.simulated.model_copy(update={"seed": seed})})})
     return config.model_copy(update={
         "table": config.table.model_copy(update={"journal": journal}),
+        "journal": config.journal.model_copy(update={"key_file": None}),  # a what-if run's own journal: no key
         "mqtt": config.mqtt.model_copy(update={"broker": "none"}),
         "console": config.console.model_copy(update={"enabled": False}),
         "metrics": config.metrics.model_copy(update={"enabled": False}),

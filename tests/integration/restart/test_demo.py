@@ -14,6 +14,7 @@ import httpx
 
 from controller.demo import Demo
 from controller.table import inputs
+from controller.verify import verify_file
 from tests.integration.restart.processes import Lines
 
 TABLE = "baccarat"
@@ -37,6 +38,18 @@ def test_demo_dir_is_taken_from_the_working_directory(tmp_path: Path):
     assert {p.name for p in (tmp_path / "floor").glob("*.journal")} == {"bj-ru6.journal", "rl-eu.journal",
                                                                          "baccarat.journal"}
     assert (tmp_path / "floor").is_dir()  # a --dir is kept (the next demo resumes from it)
+    for table in ("bj-ru6", "rl-eu", "baccarat"):  # each journal keyed, its key beside it (0600)
+        key = tmp_path / "floor" / f"{table}.key"
+        assert key.stat().st_mode & 0o777 == 0o600
+        verdict = verify_file(tmp_path / "floor" / f"{table}.journal", key.read_bytes().strip())
+        assert verdict.ok and verdict.keyed and verdict.unkeyed == 0, verdict.lines()
+    again = Lines("demo", "--dir", "floor", cwd=tmp_path)  # and the next demo resumes them, keyed
+    try:
+        again.until("pit: http")
+        code, stderr = again.stop(signal.SIGTERM)
+    finally:
+        again.kill()
+    assert code == 0, stderr
 
 
 def _pit(loop, command: str, n: int) -> None:

@@ -5,6 +5,7 @@ nothing to see there."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 from controller.journal import Journal
@@ -20,3 +21,32 @@ def tamper(path: Path, *statements: str, params: tuple[object, ...] = (), restor
     db.close()
     if restore_triggers:
         Journal(path).close()
+
+
+def rechain(path: Path, edit: Callable[[int, str, str], str | None], *, strip_macs: bool = True) -> None:
+    """Rewrite rows as someone holding the file but not the key would: ``edit(seq, kind,
+    payload)`` gives a row's new payload (None: the row is deleted), every hash after is
+    recomputed so the plain chain holds again, and (``strip_macs``) every MAC is set NULL and the
+    keyed checkpoint deleted, so the journal looks like one from before its key."""
+    from controller.journal import CHECKPOINT, GENESIS, chain_hash
+
+    db = sqlite3.connect(path)
+    rows = db.execute("SELECT seq, ts, round_id, kind, source, payload, mac FROM events ORDER BY seq").fetchall()
+    db.close()
+    statements: list[str] = ["DELETE FROM events"]
+    values: list[tuple[object, ...]] = []
+    prev = GENESIS
+    for seq, ts, rid, kind, source, payload, mac in rows:
+        payload = edit(seq, kind, payload)
+        if payload is None:
+            continue
+        prev = chain_hash(prev, seq, ts, rid, kind, source, payload)
+        values.append((seq, ts, rid, kind, source, payload, prev, None if strip_macs else mac))
+    if strip_macs:
+        statements.append(f"DELETE FROM cursors WHERE name = '{CHECKPOINT}'")
+    tamper(path, *statements)
+    db = sqlite3.connect(path)
+    db.executemany("INSERT INTO events (seq, ts, round_id, kind, source, payload, hash, mac) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   values)
+    db.commit()
+    db.close()
