@@ -1,0 +1,122 @@
+"""The console through a shift: each of the demo's tables (roulette, blackjack ru6, baccarat)
+plays 60 rounds or more first (``tests/support/shift.py``: the simulated players and dealer
+through the real table, journal, devices and console server), so every board has history. Then
+every state a dealer meets is looked at on a touchscreen at 1280x800, 1024x600 and 800x1280, from
+element boxes (``tests/support/screen.py``): no page scroll, every control and box whole on the
+screen and not under another element, numbers at least 40 px, touch targets at least 48 px, no
+text cut off. The README's console pictures (docs/images/console-*.png) are taken here, from
+the shift, and the page's words are checked at its end (``read_clean``).
+
+One shift per table is shared by its states and sizes (module-scoped fixtures)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from controller.table.core import BETTING, IDLE, SETTLING
+from tests.integration.browser.conftest import CHROMIUM, CHROMIUM_ARGS, readme_shot, shot, signed_in, until, until_js
+from tests.integration.browser.conftest import test_accounts as accounts
+from tests.integration.browser.test_console_words import read_clean
+from tests.support.screen import screen_problems
+from tests.support.shift import ShiftTable, shift_table
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+SCREENS = ("1280x800", "1024x600", "800x1280")
+#: the roulette layout's numbers and outside bets (not its line spots)
+NUMBERS = "#roulette-grid .rl-cell:not(.rl-point)"
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (scripts/system-deps)")
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        launched = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield launched
+        finally:
+            await launched.close()
+
+
+async def shift(game: str, where: Path) -> AsyncIterator[ShiftTable]:
+    table = await shift_table(game, where, accounts(), rounds=60)
+    try:
+        yield table
+    finally:
+        await table.stop()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def roulette(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[ShiftTable]:
+    async for table in shift("roulette", tmp_path_factory.mktemp("roulette-shift")):
+        yield table
+
+
+async def screens(browser: Any, table: ShiftTable) -> dict[str, Any]:
+    return {size: await signed_in(browser, table.url, "dana", size=size, touch=True) for size in SCREENS}
+
+
+async def look(pages: dict[str, Any], state: str, *, numbers: str = "", must: tuple[str, ...] = (),
+               lists: tuple[str, ...] = (), readme: bool = False) -> None:
+    """Every screen of ``state`` checked; a screenshot of each (the README's when ``readme``)."""
+    found: list[str] = []
+    for size, page in pages.items():
+        await page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+        name = f"console-{state}-{size}"
+        await (readme_shot(page, name) if readme else shot(page, f"shift-{name}"))
+        found += [f"{size} {state}: {p}" for p in await screen_problems(page, numbers=numbers, must=must, lists=lists)]
+    assert found == [], "\n".join(found)
+
+
+async def test_the_roulette_console_after_a_shift(browser: Any, roulette: ShiftTable) -> None:
+    table = roulette
+    assert table.core.closed_rounds >= 60
+    pages = await screens(browser, table)
+    dealer = pages["1280x800"]
+    table.harness.clock.hold_bets()
+    table.loop.command("open_round", "test-dealer")
+    await until(lambda: table.core.phase == BETTING, timeout=20)
+    for box, kind, amount in ((1, "straight:17", 500), (3, "red", 1000), (5, "dozen:2", 1000)):
+        table.loop.command("bet", f"player:P{box}", box=box, kind=kind, amount=amount, player=f"P{box}")
+    for page in pages.values():
+        await until_js(page, "!!document.querySelector('#roulette-grid button') && "
+                             "!document.querySelector('#roulette-grid button').disabled")
+    await dealer.locator("#roulette-racetrack [aria-label='tiers']").tap()
+    await until(lambda: any(s.kind == "tiers" for s in table.core.adapter.open_bets(table.core.engine)))
+    for page in pages.values():
+        await until_js(page, "document.querySelector('#boxes').textContent.includes('tiers')")
+    await look(pages, "roulette", numbers=NUMBERS, readme=True,
+               must=("#roulette-grid", "#roulette-chips", ".rl-box", "#roulette-racetrack", "#roulette-countdown",
+                     "#boxes"))
+    for page in pages.values():
+        await page.locator("#roulette-racetrack-toggle").tap()
+        await page.locator("[aria-label='neighbours 17']").wait_for(state="visible")
+    await look(pages, "roulette-neighbours", numbers=NUMBERS, must=("#roulette-racetrack-cells",))
+    for page in pages.values():
+        await page.locator("#roulette-racetrack-toggle").tap()
+
+    table.harness.clock.no_more_bets()
+    await until(lambda: table.core.phase == SETTLING, timeout=20)
+    for page in pages.values():
+        await until_js(page, "!!document.querySelector(\"#actions button[data-command='settle']\")")
+    await look(pages, "roulette-settle", must=("#boxes",))
+    table.loop.command("settle", "test-dealer")
+    await until(lambda: table.core.phase == IDLE)
+    for page in pages.values():
+        await until_js(page, "!document.getElementById('recall-btn').hidden")
+        await page.locator("#recall-btn").tap()
+        await page.locator("#recall .recall-round").first.wait_for()
+    await look(pages, "roulette-recall", lists=("#recall-list",), must=("#recall-list", "#recall-close"))
+    await read_clean(dealer, "the roulette recall after a shift")
+    for page in pages.values():
+        await page.locator("#recall-close").tap()
+    await read_clean(dealer, "the roulette console after a shift")
