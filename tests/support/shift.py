@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -137,6 +138,23 @@ class ShiftTable:
         finally:
             loop.quiet_hooks.remove(people._wake.set)
         await loop.settled()
+
+    async def step_until(self, reached: Callable[[Any], bool], *, within: float = 30.0) -> None:
+        """The simulated dealer and players take the table one step at a time until
+        ``reached(core)`` holds (checked before each step: a test stops the play where it looks)."""
+        loop = self.harness.loop
+        people = SimulatedTable(loop, self.harness.firmware if self.game != "roulette" else None,
+                                self.players(), rounds=10**6)
+        loop.quiet_hooks.remove(people._wake.set)  # driven here, not by its own run()
+        for _ in range(500):
+            await loop.settled(within)
+            core = loop.core
+            if reached(core):
+                return
+            before = core.serial
+            people._act()
+            await loop.until(lambda c, was=before: c.serial != was, within)
+        raise AssertionError("the table never reached the state asked for")
 
     async def stop(self) -> None:
         await self.server.close()

@@ -128,9 +128,9 @@ function render() {
   off.textContent = v.offline.length ? `OFFLINE: ${v.offline.join(", ")} — check the cable and power` : "";
   const hold = $("hold-banner");
   hold.hidden = !v.hold || v.restart;
-  if (v.hold) setText(hold, `HOLD — ${v.hold.message}` +
-    (v.hold.cards.length ? ` — held cards: ${v.hold.cards.map(cardText).join(" ")}` : "") +
-    ` — ways out: ${v.actions.map((a) => a.label).join(" or ")}`);
+  // the prompt says what happened and the ways out (they are the only buttons): the banner only
+  // marks the hold and shows the held cards, so nothing is said twice
+  if (v.hold) setText(hold, "HOLD" + (v.hold.cards.length ? ` — held cards: ${v.hold.cards.map(cardText).join(" ")}` : ""));
   renderNotice(v);
   renderRestart(v);
   renderFelt(v);
@@ -143,21 +143,21 @@ function render() {
   if (v.simulator) $("sim-status").dataset.state = v.simulator.state;
 }
 
-// what the pit did to the table: shown until the dealer has read it; what the page said
-// before it (a result, a refusal) is stale once the pit acted
+// what the pit did to the table: every act the dealer has not read yet, until Got it; what the
+// page said before it (a result, a refusal) is stale once the pit acted
 let noticeShown = null;
 function renderNotice(v) {
-  const n = v.pit_notice;
   const read = Number(store.getItem("console-notice-read") || "0");
-  const show = Boolean(n) && n.seq > read;
-  $("notice").hidden = !show;
-  if (!show) return;
-  if (n.seq !== noticeShown) {
-    noticeShown = n.seq;
-    if (n.sender !== me) setResult("", "");  // the sender's own answer is not stale
+  const unread = (v.pit_notices || []).filter((n) => n.seq > read);
+  $("notice").hidden = unread.length === 0;
+  if (!unread.length) return;
+  const newest = unread[unread.length - 1];
+  if (newest.seq !== noticeShown) {
+    noticeShown = newest.seq;
+    if (newest.sender !== me) setResult("", "");  // the sender's own answer is not stale
   }
-  setText($("notice-text"), sentence(n.text));
-  $("notice").dataset.seq = n.seq;
+  keyed($("notice-text"), unread, (n) => n.seq, (n) => el("div", { "data-notice": n.seq }), (node, n) => setText(node, sentence(n.text)));
+  $("notice").dataset.seq = newest.seq;
 }
 function noticeRead() {
   store.setItem("console-notice-read", $("notice").dataset.seq || "0");
@@ -172,14 +172,16 @@ function renderRestart(v) {
   keyedActions($("restart-actions"), v.actions);
 }
 
-// what a settled bet came to, in the dealer's words: "paid" only for money paid, the win told
-// apart from the stake returned
+// what a settled bet came to, in the dealer's words: the win over the stake told apart from
+// what was returned
 function settledWords(stake, payout) {
   if (payout === null || payout === undefined) return "";
   if (payout === 0) return "lost";
   if (payout < stake) return `${money(payout)} returned`;
   if (payout === stake) return `stake returned (${money(payout)})`;
-  return `won ${money(payout - stake)}, paid ${money(payout)} with the stake`;
+  // a bet over several chips (a sector, a neighbours bet) wins on some of them: what it returned
+  // in all, and how much more than its whole stake that is
+  return `won ${money(payout - stake)} over the stake, ${money(payout)} returned`;
 }
 
 function betsEl(bets) {
@@ -312,8 +314,13 @@ function renderWidget() {
   }
 }
 
-// bet kinds as the dealer says them (the pages' one wording: croupier.js)
-const kindWords = Croupier.betWords;
+// bet kinds as the dealer says them (the pages' one wording: croupier.js); a neighbours bet
+// says its spread ("17 and 3 neighbours each side", not "neighbours 17 3")
+function kindWords(kind) {
+  const [name, spot, n] = String(kind).split(":");
+  if (name === "neighbours" && spot && n) return `${spot} and ${n} neighbour${n === "1" ? "" : "s"} each side`;
+  return Croupier.betWords(kind);
+}
 
 // one choice among buttons (box, bet kind): the chosen one is pressed
 function choices(id, label, values, text, chosen, onPick) {
@@ -347,7 +354,9 @@ function renderBetForm(w, box) {
   } }, "Place bet");
   box.replaceChildren(el("h2", { text: "Key a bet" }),
     el("div", { class: "field" }, el("span", { class: "label", text: "box" }), choices("bet-box", "box", boxes, String, bet.box, (n) => { bet.box = n; seat(n); })),
-    w.kinds.length > 1 ? el("div", { class: "field" }, el("span", { class: "label", text: "bet" }), choices("bet-kind", "bet", w.kinds, kindWords, bet.kind, (k) => { bet.kind = k; })) : null,
+    // one bet kind: nothing to choose (a left-out part is no child: the DOM writes a null as "null")
+    ...(w.kinds.length > 1 ? [el("div", { class: "field" }, el("span", { class: "label", text: "bet" }),
+      choices("bet-kind", "bet", w.kinds, kindWords, bet.kind, (k) => { bet.kind = k; }))] : []),
     el("div", { class: "field" }, el("span", { class: "label", text: "player" }), player),
     chipRow, el("div", { class: "field" }, "amount ", shown, place));
 }
@@ -373,8 +382,8 @@ function renderFooter(v) {
         onclick: () => send("acknowledge_alert", { alert: a.seq }) }, "Acknowledge") : ""));
   if (typeof Boards !== "undefined") Boards.render($("boards"), v.boards); // the result boards (controller/web/static/boards.js)
   const hist = $("history");
-  // a game with result boards shows its last numbers there, once (the boards panel)
-  hist.hidden = Boolean(v.boards && v.boards.game === "roulette");
+  // a game with result boards shows its last numbers or bead plate there, once (the boards panel)
+  hist.hidden = Boolean(v.boards && v.boards.game);
   if (hist.hidden) hist.replaceChildren();
   else if (v.history.bead_plate) {
     hist.replaceChildren(el("h2", { text: "Bead plate" }), el("div", { class: "bead", id: "bead-plate" },

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from controller.table.core import IDLE, SETTLING
-from tests.integration.browser.conftest import confirm, readme_shot, result_text, shot, signed_in, stop_table, tap, until
+from tests.integration.browser.conftest import confirm, result_text, shot, signed_in, stop_table, tap, until
 from tests.integration.browser.test_console_play import BLACKJACK_SHOE, key_bet, sim_card
 from tests.integration.browser.test_console_words import read_clean
 
@@ -41,7 +41,7 @@ async def test_a_wrong_card_holds_the_table_and_the_console_resolves_it(chromium
     await read_clean(page, "a hold")  # no rule code, no command name
     offered = await page.locator("#actions button").evaluate_all("bs => bs.map(b => b.dataset.command)")
     assert offered == list(table.core.hold.options)  # only the ways out of the hold
-    await readme_shot(page, "console-hold-1280x800")
+    await shot(page, "console-hold-fresh-1280x800")
 
     await tap(page, "burn")
     await result_text(page, "ok")

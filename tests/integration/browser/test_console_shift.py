@@ -120,3 +120,144 @@ async def test_the_roulette_console_after_a_shift(browser: Any, roulette: ShiftT
     for page in pages.values():
         await page.locator("#recall-close").tap()
     await read_clean(dealer, "the roulette console after a shift")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def blackjack(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[ShiftTable]:
+    async for table in shift("blackjack", tmp_path_factory.mktemp("blackjack-shift")):
+        yield table
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def baccarat(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[ShiftTable]:
+    async for table in shift("baccarat", tmp_path_factory.mktemp("baccarat-shift")):
+        yield table
+
+
+def expects(kind: str, box: int | None = None) -> Any:
+    """``reached`` for ``step_until``: the engine expects ``kind`` (for ``box``)."""
+    def reached(core: Any) -> bool:
+        if core.engine is None or core.hold is not None:
+            return False
+        expect = core.engine.expects()
+        return bool(expect.kind.value == kind and (box is None or expect.box == box))
+    return reached
+
+
+async def drawn(pages: dict[str, Any], table: ShiftTable) -> None:
+    """Every page has drawn a snapshot taken after the table's latest step."""
+    await table.loop.settled()
+    version = table.server.hub.version
+    for page in pages.values():
+        await until_js(page, f"view !== null && view.version > {version}")
+
+
+async def bets_on_the_felt(table: ShiftTable) -> None:
+    table.loop.command("open_round", "test-dealer")
+    await until(lambda: table.core.phase == BETTING)
+    for p in table.players():
+        for kind, amount in table.core.adapter.simulated_bets(table.core.rules, p.box, p.stake, table.core.rounds):
+            table.loop.command("bet", f"player:{p.player}", box=p.box, amount=amount, kind=kind, player=p.player)
+    await table.loop.settled()
+
+
+async def recall_and_correct(pages: dict[str, Any], table: ShiftTable, state: str) -> None:
+    """Recall open on every screen, a correction asked from the dealer's: the answer is shown in the recall."""
+    await until(lambda: table.core.phase == IDLE)
+    for page in pages.values():
+        await until_js(page, "!document.getElementById('recall-btn').hidden")
+        await page.locator("#recall-btn").tap()
+        await page.locator("#recall .recall-round").first.wait_for()
+    dealer = pages["1280x800"]
+    newest = dealer.locator("#recall .recall-round").first
+    await newest.locator("input[inputmode='decimal']").first.fill("12.50")
+    await newest.locator("input.reason").first.fill("paid short at the table")
+    await newest.locator("tr button").first.tap()
+    await until_js(dealer, "document.getElementById('recall-result').dataset.kind === 'ok'")
+    assert await dealer.locator("#recall-result").is_visible()
+    await look(pages, f"{state}-recall", lists=("#recall-list",), must=("#recall-list", "#recall-close", "#recall-result"))
+    await read_clean(dealer, f"the {state} recall after a shift")
+    for page in pages.values():
+        await page.locator("#recall-close").tap()
+
+
+async def test_the_blackjack_console_after_a_shift(browser: Any, blackjack: ShiftTable) -> None:
+    table = blackjack
+    assert table.core.closed_rounds >= 60
+    shoe = table.harness.firmware.shoe
+    assert 0 < shoe.cut_after - shoe.dealt <= 45, (shoe.dealt, shoe.cut_after)  # near the cut card
+    pages = await screens(browser, table)
+    await bets_on_the_felt(table)
+    for page in pages.values():
+        await until_js(page, "document.querySelectorAll('#boxes .spot').length === 3")
+        await page.locator("#actions button[data-command='bet']").tap()
+        await page.locator("#bet-place").wait_for()
+    await look(pages, "betting", readme=True, must=("#bet-place", "#bet-chips", "#boxes"))
+    # one bet kind offered: the form shows no choice of kind, and no "null" in its place
+    said = await read_clean(pages["1280x800"], "the bet form")
+    assert "null" not in said
+
+    table.loop.command("close_betting", "test-dealer")
+    last = max(p.box for p in table.players())
+    await table.step_until(expects("card", last))
+    await drawn(pages, table)
+    await look(pages, "blackjack-card-due", must=(f"[data-box='{last}'].expected",))
+
+    await table.step_until(expects("decision"))
+    await drawn(pages, table)
+    await look(pages, "blackjack", readme=True, must=(".spot.expected",))
+
+    table.harness.firmware.draw()  # a card nobody asked for: the table holds
+    await until(lambda: table.core.hold is not None)
+    await drawn(pages, table)
+    for page in pages.values():
+        await page.locator("#hold-banner").wait_for()
+    await look(pages, "hold", readme=True, must=("#hold-banner",))
+    said = str(await pages["1280x800"].text_content("#hold-banner")) + str(await pages["1280x800"].text_content("#prompt"))
+    assert said.count(table.core.hold.message.split(": ", 1)[-1]) == 1, said  # the hold says its sentence once
+    table.loop.command("burn", "test-dealer")
+    await until(lambda: table.core.hold is None)
+
+    await table.step_until(lambda core: core.phase == SETTLING)
+    await drawn(pages, table)
+    boxes = tuple(f"[data-box='{p.box}']" for p in table.players())
+    await look(pages, "blackjack-settle", must=boxes)
+    table.loop.command("settle", "test-dealer")
+    await recall_and_correct(pages, table, "blackjack")
+    await read_clean(pages["1280x800"], "the blackjack console after a shift")
+
+
+async def test_the_baccarat_console_after_a_shift(browser: Any, baccarat: ShiftTable) -> None:
+    table = baccarat
+    assert table.core.closed_rounds >= 60
+    pages = await screens(browser, table)
+    for page in pages.values():  # every road drawn
+        await until_js(page, "document.querySelectorAll('#boards figure[data-board]').length === 5")
+        for board in ("big_eye_boy", "small_road", "cockroach_pig"):
+            assert await page.locator(f"#boards svg[aria-label^='{board}'], #boards svg.board-grid").count() >= 5
+        await until_js(page, "document.querySelectorAll('#boards .derived-cell').length > 10")
+    await bets_on_the_felt(table)
+    await look(pages, "baccarat-betting", must=("#boxes",))
+    table.loop.command("close_betting", "test-dealer")
+    dealt = table.core.shoe.last_n
+    await table.step_until(lambda core: core.shoe.last_n >= dealt + 2)  # two cards out, the next one due
+    await drawn(pages, table)
+    await look(pages, "baccarat-card-due")
+    await table.step_until(lambda core: core.phase == SETTLING)
+    await drawn(pages, table)
+    await look(pages, "baccarat-settle", must=("#boxes", "#house"))
+    table.loop.command("settle", "test-dealer")
+    await recall_and_correct(pages, table, "baccarat")
+    await read_clean(pages["1280x800"], "the baccarat console after a shift")
+
+    # a new shoe: the boards start again, and say so in words (no "null", "1 hands")
+    table.loop.command("new_shoe", "test-dealer")
+    await table.step_until(lambda core: core.phase == IDLE and not core.shoe.needs_new and core.shoe.burn_left == 0)
+    await drawn(pages, table)
+    await read_clean(pages["1280x800"], "the baccarat boards on a new shoe")
+    await table.step_until(lambda core: core.phase == SETTLING)
+    table.loop.command("settle", "test-dealer")
+    await until(lambda: table.core.phase == IDLE)
+    await drawn(pages, table)
+    said = await read_clean(pages["1280x800"], "the baccarat boards after one hand")
+    assert "1 hands" not in said and "1 hand" in said, said
