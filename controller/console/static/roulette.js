@@ -118,6 +118,8 @@ const RouletteLayout = (() => {
     if (spread === null) spread = layout.neighbours.default;
     if (box > layout.boxes) box = 1;
     const betting = v.actions.some((a) => a.command === "bet");
+    // betting closed: the layout is only to look at, and gives its room to the settled bets (roulette.css)
+    document.getElementById("roulette").classList.toggle("closed", !betting);
 
     keyed(document.getElementById("roulette-chips"), layout.chips, (c) => c,
       (c) => el("button", { class: "rl-chip", onclick: () => { chip = c; draw(); } }),

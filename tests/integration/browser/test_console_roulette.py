@@ -227,6 +227,9 @@ async def test_a_european_round_keyed_on_the_layout_pays_as_the_rule_book(chromi
     await until_js(page, "document.querySelector('#boards ol.last-spins li.newest')?.dataset.numbers === '19'")
     assert await page.locator("#boards [data-board^='Hot'] li").evaluate_all("ls => ls.map(l => l.dataset.number)") == ["19"]
     assert await page.locator("#roulette-last, #last-numbers").count() == 0
+    boards = await page.inner_text("#boards")
+    assert "Last spin\n" in boards or "LAST SPIN\n" in boards, boards  # not "Last 1 spins"
+    assert "not enough history yet (1 of 37 spins)" in boards, boards  # no cold numbers never seen
     await shot(page, "console-roulette-european")
     await clean_text(page)
 

@@ -101,14 +101,20 @@ async def test_the_roulette_console_after_a_shift(browser: Any, roulette: ShiftT
         await page.locator("#roulette-racetrack-toggle").tap()
         await page.locator("[aria-label='neighbours 17']").wait_for(state="visible")
     await look(pages, "roulette-neighbours", numbers=NUMBERS, must=("#roulette-racetrack-cells",))
+    await dealer.locator("[aria-label='neighbours 17']").tap()  # 2 each side: five chips
+    await until_js(dealer, "document.querySelector('#boxes').textContent.includes('17 and 2 neighbours each side')")
     for page in pages.values():
         await page.locator("#roulette-racetrack-toggle").tap()
 
+    table.harness.wheel.simulator.queue_results("16")  # tiers wins on its 13-16 split: one chip of six
     table.harness.clock.no_more_bets()
     await until(lambda: table.core.phase == SETTLING, timeout=20)
     for page in pages.values():
         await until_js(page, "!!document.querySelector(\"#actions button[data-command='settle']\")")
     await look(pages, "roulette-settle", must=("#boxes",))
+    said = await read_clean(dealer, "the roulette settle")
+    # 6.00 EUR on tiers, 1.00 EUR of it on 13-16 paid 17:1: 18.00 EUR back, 12.00 EUR more than the stake
+    assert "tiers · seat 1: 6.00 EUR → won 12.00 EUR over the stake, 18.00 EUR returned" in said, said
     table.loop.command("settle", "test-dealer")
     await until(lambda: table.core.phase == IDLE)
     for page in pages.values():
