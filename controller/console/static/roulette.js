@@ -181,9 +181,15 @@ const RouletteLayout = (() => {
       return;
     }
     const left = Math.max(0, Math.ceil((Date.parse(w.ends) - now) / 1000));
+    node.classList.toggle("closing", left <= 5);
+    if (left === 0) {  // longer than the last window: the wheel calls no more bets any moment, not "0 s" on and on
+      node.classList.add("said");
+      setText(node, "last bets");
+      node.setAttribute("aria-label", "betting closes any moment");
+      return;
+    }
     setText(node, `${left} s`);
     node.setAttribute("aria-label", `betting closes in ${left} seconds`);
-    node.classList.toggle("closing", left <= 5);
   }
 
   // The console calls this with each snapshot: root is the layout's section.

@@ -94,6 +94,9 @@ async def test_the_roulette_console_after_a_shift(browser: Any, roulette: ShiftT
     await until(lambda: any(s.kind == "tiers" for s in table.core.adapter.open_bets(table.core.engine)))
     for page in pages.values():
         await until_js(page, "document.querySelector('#boxes').textContent.includes('tiers')")
+    # the shift's windows were short (the wheel at 100x): past the last one's length the
+    # countdown says the wheel closes any moment, never "0 s" while bets are still taken
+    await until_js(dealer, "document.getElementById('roulette-countdown').textContent === 'last bets'")
     await look(pages, "roulette", numbers=NUMBERS, readme=True,
                must=("#roulette-grid", "#roulette-chips", ".rl-box", "#roulette-racetrack", "#roulette-countdown",
                      "#boxes"))
