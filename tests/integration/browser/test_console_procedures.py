@@ -34,9 +34,11 @@ async def test_a_wrong_card_holds_the_table_and_the_console_resolves_it(chromium
     page = await signed_in(chromium, table.url, "dana")
     await deal_to_decision(page, table)
 
+    assert "close betting: done" in str(await page.text_content("#result"))
     await sim_card(page, table)  # TD leaves the shoe while box 1 has to decide: no card is due
     assert table.core.hold is not None
     await page.wait_for_selector("#hold-banner:not([hidden])")
+    assert await page.text_content("#result") == ""  # "close betting: done" is not kept under a hold
     assert "10♦" in await page.text_content("#hold-banner")  # the held card as the felt shows it
     await read_clean(page, "a hold")  # no rule code, no command name
     offered = await page.locator("#actions button").evaluate_all("bs => bs.map(b => b.dataset.command)")
@@ -50,10 +52,14 @@ async def test_a_wrong_card_holds_the_table_and_the_console_resolves_it(chromium
     stand = page.locator("#actions button[data-command='decide']", has_text="stand")
     await stand.click()
     await result_text(page, "ok")
+    await page.evaluate("() => send('open_round', {})")  # not offered now: refused
+    await result_text(page, "refused")
     await sim_card(page, table)  # 2C: the dealer has 9, draws on
     await sim_card(page, table)  # 3D: 12
     while table.core.phase != SETTLING:
         await sim_card(page, table)
+    await page.wait_for_selector("#actions button[data-command='settle']")
+    assert await page.text_content("#result") == ""  # the refusal was about the play, not kept through settle
     await tap(page, "settle")
     await result_text(page, "ok")
     (record,) = table.harness.rounds()
