@@ -228,9 +228,14 @@ async def test_the_blackjack_console_after_a_shift(browser: Any, blackjack: Shif
     await until(lambda: table.core.hold is None)
 
     await table.step_until(lambda core: core.phase == SETTLING)
+    table.harness.firmware.draw()  # another card nobody asked for: a second hold, a second alert
+    await until(lambda: table.core.hold is not None)
+    table.loop.command("burn", "test-dealer")
+    await until(lambda: table.core.hold is None and table.core.phase == SETTLING)
     await drawn(pages, table)
     boxes = tuple(f"[data-box='{p.box}']" for p in table.players())
-    await look(pages, "blackjack-settle", must=boxes)
+    await until_js(pages["1280x800"], "document.querySelectorAll('#alert-list .alert').length >= 2")
+    await look(pages, "blackjack-settle", must=(*boxes, "#alerts"))
     table.loop.command("settle", "test-dealer")
     await recall_and_correct(pages, table, "blackjack")
     await read_clean(pages["1280x800"], "the blackjack console after a shift")
