@@ -20,7 +20,7 @@ import pytest
 import pytest_asyncio
 
 from controller.table.core import BETTING, IDLE, SETTLING
-from tests.integration.browser.conftest import CHROMIUM, CHROMIUM_ARGS, readme_shot, shot, signed_in, until, until_js
+from tests.integration.browser.conftest import CHROMIUM, CHROMIUM_ARGS, long_press, readme_shot, shot, signed_in, until, until_js
 from tests.integration.browser.conftest import test_accounts as accounts
 from tests.integration.browser.test_console_words import read_clean
 from tests.support.screen import screen_problems
@@ -100,6 +100,11 @@ async def test_the_roulette_console_after_a_shift(browser: Any, roulette: ShiftT
     await look(pages, "roulette", numbers=NUMBERS, readme=True,
                must=("#roulette-grid", "#roulette-chips", ".rl-box", "#roulette-racetrack", "#roulette-countdown",
                      "#boxes"))
+    # a held press on the race track of the small panel lands on the race track (it sat under the
+    # footer's Wheel panel once the boards had history)
+    small = pages["1024x600"]
+    await long_press(small, "#roulette-racetrack [aria-label='voisins']", 1500)
+    await until(lambda: any(s.kind == "voisins" for s in table.core.adapter.open_bets(table.core.engine)))
     for page in pages.values():
         await page.locator("#roulette-racetrack-toggle").tap()
         await page.locator("[aria-label='neighbours 17']").wait_for(state="visible")
