@@ -14,7 +14,8 @@ from controller import table_cli
 from controller.analysis import REPORTS, HouseEdgeOptions
 from controller.games.base import RulesConfigError
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Croupier live-dealer table controller.")
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="Croupier live-dealer table controller.",
+                  rich_markup_mode=None)  # the plain help: a flag reads as a flag (the rich panels print "<bool>" after it)
 
 
 def installed_version() -> str:

@@ -210,7 +210,8 @@ def register(app: typer.Typer) -> None:
 def main() -> None:
     """``python -m controller.table_cli``: these commands alone (the whole command line is
     ``croupier``, controller/cli.py, which registers them; this module never imports it)."""
-    app = typer.Typer(no_args_is_help=True, add_completion=False, help="Croupier: run a table, recall its rounds.")
+    app = typer.Typer(no_args_is_help=True, add_completion=False, help="Croupier: run a table, recall its rounds.",
+                      rich_markup_mode=None)  # plain help: a flag reads as a flag, not "<bool>"
     register(app)
     app()
 

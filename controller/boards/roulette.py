@@ -8,9 +8,10 @@ with both balls on red adds two to ``red``).
 * ``last``: the last ``last`` spins (default 20), newest first; the newest has ``newest`` true.
 * ``hot`` / ``cold``: over the last ``window`` spins (default 100), the ``top`` (default 5)
   numbers hit most / least. Ties are broken the same way every time: a hot number hit more
-  recently ranks first, a cold number hit longer ago (or never) ranks first, then layout order
-  (0, 00, 1..36). Cold numbers are chosen from every pocket of the wheel, so a number not hit in
-  the window is the coldest; hot numbers are only numbers hit at least once.
+  recently ranks first, a cold number hit longer ago ranks first, then layout order (0, 00,
+  1..36). Both list only numbers hit in the window: a board shows what was seen. Cold is empty
+  until the window holds ``cold_after`` spins (as many as the wheel has pockets): before that,
+  "hit least" says nothing but which numbers have not come up yet.
 * ``counts`` over the same window: colours, dozens, columns, odd/even, low/high and zeros
   (0 and 00; a zero is neither odd nor even, low nor high, in no dozen or column).
 """
@@ -71,6 +72,8 @@ class RouletteBoards(Board):
     #: every spin read, and how many the hot, cold and counts are taken over
     spins: int
     window: int
+    #: spins the window holds before cold numbers are told (the wheel's pockets)
+    cold_after: int
     last: tuple[Spin, ...]
     hot: tuple[NumberHits, ...]
     cold: tuple[NumberHits, ...]
@@ -122,6 +125,7 @@ def from_spins(spins: Iterable[Sequence[str]], kind: WheelKind = WheelKind.EUROP
         balls=len(spun[-1]) if spun else 0,
         spins=len(spun),
         window=len(recent),
+        cold_after=len(pockets),
         last=tuple(Spin(balls=tuple(Ball(number=n, colour=colour(n)) for n in balls), newest=i == 0)
                    for i, balls in enumerate(reversed(spun[-last:]))),
         **_hot_and_cold(recent, pockets, top),
@@ -138,7 +142,8 @@ def _hot_and_cold(recent: Sequence[tuple[str, ...]], pockets: Iterable[str], top
             ago[n] = min(ago[n], i)
     ordered = sorted(ago, key=lambda n: (-hits[n], ago[n], sort_key(n)))
     hot = [n for n in ordered if hits[n]][:top]
-    cold = sorted(ago, key=lambda n: (hits[n], -ago[n], sort_key(n)))[:top] if recent else []
+    seen = [n for n in ago if hits[n]]
+    cold = sorted(seen, key=lambda n: (hits[n], -ago[n], sort_key(n)))[:top] if len(recent) >= len(ago) else []
 
     def rows(numbers: list[str]) -> tuple[NumberHits, ...]:
         return tuple(NumberHits(number=n, colour=colour(n), hits=hits[n]) for n in numbers)

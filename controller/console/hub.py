@@ -133,7 +133,7 @@ class ConsoleHub:
         view["recall_allowed"] = self.core.engine is None or self.core.hold is not None
         view["restart"] = self.core.hold is not None and self.core.hold.code == "table.restart"
         view["sign_in_known"] = "sign_in" in inputs.COMMANDS
-        view["pit_notice"] = self.pit_notices.latest
+        view["pit_notices"] = list(self.pit_notices.recent)
         for name, extra in self.extras.items():
             view[name] = extra()
         self.version += 1

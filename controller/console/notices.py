@@ -4,6 +4,7 @@ command, then what the table said because of it; a command the table refused is 
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,8 @@ TOLD = {
 }
 #: what the table said because of a pit command, told instead (its amounts already in money)
 DETAIL = ("round.correction_applied", "round.correction_rejected", "table.round.void")
+#: the pit's latest acts kept for the dealer: an approval then a rejection are both told
+KEPT = 5
 
 
 @dataclass
@@ -33,11 +36,17 @@ class _Asked:
 
 
 class PitNotices:
-    """The latest thing the pit did, as ``{"seq", "text", "sender"}`` (``None`` until the pit acts)."""
+    """The last ``KEPT`` things the pit did, oldest first, each ``{"seq", "text", "sender"}``; the
+    page shows every one the dealer has not read yet."""
 
     def __init__(self) -> None:
-        self.latest: dict[str, Any] | None = None
+        self.recent: deque[dict[str, Any]] = deque(maxlen=KEPT)
         self._asked: _Asked | None = None
+
+    @property
+    def latest(self) -> dict[str, Any] | None:
+        """The last thing the pit did (``None`` until the pit acts)."""
+        return self.recent[-1] if self.recent else None
 
     def on_entry(self, entry: Entry) -> None:
         if entry.kind in inputs.INPUT_KINDS:
@@ -55,7 +64,7 @@ class PitNotices:
         asked, self._asked = self._asked, None
         if asked is None or asked.refused:
             return
-        self.latest = {"seq": asked.seq, "text": asked.detail or asked.text, "sender": asked.sender}
+        self.recent.append({"seq": asked.seq, "text": asked.detail or asked.text, "sender": asked.sender})
 
     @staticmethod
     def _read(entry: Entry) -> _Asked | None:

@@ -34,13 +34,10 @@ def ways_out(options: Iterable[str]) -> str:
 
 
 def hold_prompt(hold: Mapping[str, Any]) -> str:
-    """The prompt while the table holds: what happened and the ways out, never the hold's code."""
+    """The prompt while the table holds: what happened and the ways out, never the hold's code.
+    The HOLD banner above it marks the hold and shows the held cards: each is said once."""
     message = suits_in(str(hold.get("message") or "the table holds"))
-    held = [c for c in hold.get("cards") or [] if isinstance(c, str)]
-    said = f"HOLD: {message[:1].upper()}{message[1:]}"
-    if held:
-        said += f" (held: {cards_text(held)})"
-    return f"{said} — {ways_out(hold.get('options') or [])}"
+    return f"{message[:1].upper()}{message[1:]} — {ways_out(hold.get('options') or [])}"
 
 
 def _local(stamp: Any, zone: str | None) -> datetime | None:

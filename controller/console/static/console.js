@@ -72,10 +72,12 @@ function showResult(msg) {
   else setResult("refused", `refused: ${msg.message}`);
 }
 function setResult(kind, text) {
-  const r = $("result");
-  r.className = kind;
-  r.textContent = text;
-  r.dataset.kind = kind;
+  // the answer shows where the dealer looks: in the recall while it is open (it covers the prompt)
+  for (const r of [$("result"), $("recall-result")]) {
+    r.className = kind;
+    r.textContent = text;
+    r.dataset.kind = kind;
+  }
 }
 
 // ---------------------------------------------------------------- sign-in
@@ -100,12 +102,21 @@ async function logout() {
 }
 
 // ---------------------------------------------------------------- rendering
-let shownRound = null; // a refusal is about the round it was given in: cleared once the table moved on
+let shownStep = null; // the round and phase the shown answer was given in
+let shownHold = null; // the hold shown
 function render() {
   const v = view;
-  if (v.round !== shownRound) {
-    if (shownRound !== null && $("result").dataset.kind === "refused") setResult("", "");
-    shownRound = v.round;
+  // a refusal is about the step it was given in, an answer about the play before a hold: both
+  // are stale once the table moved on
+  const step = `${v.round}/${v.phase}`;
+  if (step !== shownStep) {
+    if (shownStep !== null && $("result").dataset.kind === "refused") setResult("", "");
+    shownStep = step;
+  }
+  const held = v.hold ? v.hold.message : null;
+  if (held !== shownHold) {
+    if (held && $("result").dataset.kind === "ok") setResult("", "");
+    shownHold = held;
   }
   $("table-name").textContent = `${v.table} · ${v.game}`;
   $("round").textContent = v.round ? `round ${v.round}` : "no round";
@@ -117,9 +128,9 @@ function render() {
   off.textContent = v.offline.length ? `OFFLINE: ${v.offline.join(", ")} — check the cable and power` : "";
   const hold = $("hold-banner");
   hold.hidden = !v.hold || v.restart;
-  if (v.hold) setText(hold, `HOLD — ${v.hold.message}` +
-    (v.hold.cards.length ? ` — held cards: ${v.hold.cards.map(cardText).join(" ")}` : "") +
-    ` — ways out: ${v.actions.map((a) => a.label).join(" or ")}`);
+  // the prompt says what happened and the ways out (they are the only buttons): the banner only
+  // marks the hold and shows the held cards, so nothing is said twice
+  if (v.hold) setText(hold, "HOLD" + (v.hold.cards.length ? ` — held cards: ${v.hold.cards.map(cardText).join(" ")}` : ""));
   renderNotice(v);
   renderRestart(v);
   renderFelt(v);
@@ -132,21 +143,21 @@ function render() {
   if (v.simulator) $("sim-status").dataset.state = v.simulator.state;
 }
 
-// what the pit did to the table: shown until the dealer has read it; what the page said
-// before it (a result, a refusal) is stale once the pit acted
+// what the pit did to the table: every act the dealer has not read yet, until Got it; what the
+// page said before it (a result, a refusal) is stale once the pit acted
 let noticeShown = null;
 function renderNotice(v) {
-  const n = v.pit_notice;
   const read = Number(store.getItem("console-notice-read") || "0");
-  const show = Boolean(n) && n.seq > read;
-  $("notice").hidden = !show;
-  if (!show) return;
-  if (n.seq !== noticeShown) {
-    noticeShown = n.seq;
-    if (n.sender !== me) setResult("", "");  // the sender's own answer is not stale
+  const unread = (v.pit_notices || []).filter((n) => n.seq > read);
+  $("notice").hidden = unread.length === 0;
+  if (!unread.length) return;
+  const newest = unread[unread.length - 1];
+  if (newest.seq !== noticeShown) {
+    noticeShown = newest.seq;
+    if (newest.sender !== me) setResult("", "");  // the sender's own answer is not stale
   }
-  setText($("notice-text"), sentence(n.text));
-  $("notice").dataset.seq = n.seq;
+  keyed($("notice-text"), unread, (n) => n.seq, (n) => el("div", { "data-notice": n.seq }), (node, n) => setText(node, sentence(n.text)));
+  $("notice").dataset.seq = newest.seq;
 }
 function noticeRead() {
   store.setItem("console-notice-read", $("notice").dataset.seq || "0");
@@ -161,14 +172,16 @@ function renderRestart(v) {
   keyedActions($("restart-actions"), v.actions);
 }
 
-// what a settled bet came to, in the dealer's words: "paid" only for money paid, the win told
-// apart from the stake returned
+// what a settled bet came to, in the dealer's words: the win over the stake told apart from
+// what was returned
 function settledWords(stake, payout) {
   if (payout === null || payout === undefined) return "";
   if (payout === 0) return "lost";
   if (payout < stake) return `${money(payout)} returned`;
   if (payout === stake) return `stake returned (${money(payout)})`;
-  return `won ${money(payout - stake)}, paid ${money(payout)} with the stake`;
+  // a bet over several chips (a sector, a neighbours bet) wins on some of them: what it returned
+  // in all, and how much more than its whole stake that is
+  return `won ${money(payout - stake)} over the stake, ${money(payout)} returned`;
 }
 
 function betsEl(bets) {
@@ -192,9 +205,11 @@ function renderFelt(v) {
         h.state && h.cards.length ? el("div", { class: "state", "data-state": h.state, text: h.state }) : null,
         betsEl(h.bets))));
   }));
+  // the spin's balls and multipliers once there are some (its phase is in the top bar and the Wheel panel;
   const spin = $("spin");
-  spin.hidden = !v.spin;
-  if (v.spin) {
+  // (one ball is the prompt's winning number: shown there, once)
+  spin.hidden = !v.spin || (v.spin.balls.length < 2 && !Object.keys(v.spin.multipliers).length);
+  if (!spin.hidden) {
     spin.replaceChildren(...[el("h2", { text: `Spin: ${v.spin.phase}` }),  // the DOM's own call writes a null as "null"
       v.spin.balls.length ? el("div", { class: "numbers" }, "balls ", ...v.spin.balls.map(numberEl)) : null,
       Object.keys(v.spin.multipliers).length ? el("div", { text: "multipliers " +
@@ -299,8 +314,13 @@ function renderWidget() {
   }
 }
 
-// bet kinds as the dealer says them (the pages' one wording: croupier.js)
-const kindWords = Croupier.betWords;
+// bet kinds as the dealer says them (the pages' one wording: croupier.js); a neighbours bet
+// says its spread ("17 and 3 neighbours each side", not "neighbours 17 3")
+function kindWords(kind) {
+  const [name, spot, n] = String(kind).split(":");
+  if (name === "neighbours" && spot && n) return `${spot} and ${n} neighbour${n === "1" ? "" : "s"} each side`;
+  return Croupier.betWords(kind);
+}
 
 // one choice among buttons (box, bet kind): the chosen one is pressed
 function choices(id, label, values, text, chosen, onPick) {
@@ -334,7 +354,9 @@ function renderBetForm(w, box) {
   } }, "Place bet");
   box.replaceChildren(el("h2", { text: "Key a bet" }),
     el("div", { class: "field" }, el("span", { class: "label", text: "box" }), choices("bet-box", "box", boxes, String, bet.box, (n) => { bet.box = n; seat(n); })),
-    w.kinds.length > 1 ? el("div", { class: "field" }, el("span", { class: "label", text: "bet" }), choices("bet-kind", "bet", w.kinds, kindWords, bet.kind, (k) => { bet.kind = k; })) : null,
+    // one bet kind: nothing to choose (a left-out part is no child: the DOM writes a null as "null")
+    ...(w.kinds.length > 1 ? [el("div", { class: "field" }, el("span", { class: "label", text: "bet" }),
+      choices("bet-kind", "bet", w.kinds, kindWords, bet.kind, (k) => { bet.kind = k; }))] : []),
     el("div", { class: "field" }, el("span", { class: "label", text: "player" }), player),
     chipRow, el("div", { class: "field" }, "amount ", shown, place));
 }
@@ -360,10 +382,10 @@ function renderFooter(v) {
         onclick: () => send("acknowledge_alert", { alert: a.seq }) }, "Acknowledge") : ""));
   if (typeof Boards !== "undefined") Boards.render($("boards"), v.boards); // the result boards (controller/web/static/boards.js)
   const hist = $("history");
-  if (v.history.last_numbers) {
-    hist.replaceChildren(el("h2", { text: "Last 20 numbers" }), el("div", { class: "numbers", id: "last-numbers" },
-      ...v.history.last_numbers.map(numberEl)));
-  } else if (v.history.bead_plate) {
+  // a game with result boards shows its last numbers or bead plate there, once (the boards panel)
+  hist.hidden = Boolean(v.boards && v.boards.game);
+  if (hist.hidden) hist.replaceChildren();
+  else if (v.history.bead_plate) {
     hist.replaceChildren(el("h2", { text: "Bead plate" }), el("div", { class: "bead", id: "bead-plate" },
       ...v.history.bead_plate.map((b) => el("span", { class: b.winner || "", text: (b.winner || "?")[0].toUpperCase() }))));
   } else hist.replaceChildren(el("h2", { text: "Limits" }), ...Object.entries(v.limits)
@@ -393,21 +415,28 @@ function keyedMinor(text) {
 
 function recallRound(r) {
   const rows = r.bets.map((b) => {
-    const input = el("input", { type: "text", inputmode: "decimal", "aria-label": `corrected payout of box ${b.box}.${b.hand} ${kindWords(b.kind)}`, size: "8",
+    const what = `box ${b.box}.${b.hand} ${kindWords(b.kind)}`;
+    const cells = [el("td", { text: `box ${b.box}.${b.hand}` }), el("td", { text: kindWords(b.kind) }),
+      el("td", { text: b.player || "—" }), el("td", { text: money(b.stake) }), el("td", { text: settledWords(b.stake, b.payout) })];
+    // a void round paid nothing and returned every stake: there is no payout to correct
+    if (r.status === "void") return el("tr", {}, ...cells, el("td", { text: "void: nothing to correct" }));
+    const input = el("input", { type: "text", inputmode: "decimal", "aria-label": `corrected payout of ${what}`, size: "8",
       placeholder: view.currency.code });
+    const reason = el("input", { type: "text", class: "reason", maxlength: "200", autocomplete: "off",
+      "aria-label": `reason for correcting ${what}`, placeholder: "reason" });
     const fix = el("button", { disabled: true, onclick: () => {
       const payout = keyedMinor(input.value);  // an empty or unreadable field is never a payout of 0
       if (payout === null) { setResult("refused", "refused: key the corrected payout first"); return; }
-      const reason = window.prompt(`Correct box ${b.box}.${b.hand} ${kindWords(b.kind)} from ${money(b.payout)} to ${money(payout)}: reason?`);
-      if (!reason) return;
+      const why = reason.value.trim();
+      if (!why) { setResult("refused", "refused: say why the payout is corrected"); return; }
       const change = { box: b.box, hand: b.hand, kind: b.kind, payout };
       if (b.player) change.player = b.player;
-      send("correct", { round: r.round, reason, changes: [change] });
+      send("correct", { round: r.round, reason: why, changes: [change] });
     } }, "Request correction");
-    input.addEventListener("input", () => { fix.disabled = keyedMinor(input.value) === null; });
-    return el("tr", {}, el("td", { text: `box ${b.box}.${b.hand}` }), el("td", { text: kindWords(b.kind) }),
-      el("td", { text: b.player || "—" }), el("td", { text: money(b.stake) }), el("td", { text: settledWords(b.stake, b.payout) }),
-      el("td", {}, input, fix));
+    const ready = () => { fix.disabled = keyedMinor(input.value) === null || !reason.value.trim(); };
+    input.addEventListener("input", ready);
+    reason.addEventListener("input", ready);
+    return el("tr", {}, ...cells, el("td", {}, input, reason, fix));
   });
   return el("div", { class: "recall-round", "data-round": r.round },
     el("h2", { text: `Round ${r.round} · ${r.status} · closed ${r.closed}${r.dealer ? " · dealer " + r.dealer : ""}` }),

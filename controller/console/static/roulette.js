@@ -1,8 +1,8 @@
 // Roulette layout of the dealer console (docs/console.md, "Roulette"): the table's own layout,
 // race track and double-ball bets as the server offers them (only what the rules take; sent
 // once in a layout message, the snapshots name it by spin.layout_id), a chip tray from the
-// table's limits, the betting window's countdown in the table's clock, the last numbers and
-// the hot and cold ones. Every cell is a button named by what it bets ("17", "split 17-20",
+// table's limits, the betting window's countdown in the table's clock (the last numbers, hot
+// and cold are the result boards', beside the layout: console.js). Every cell is a button named by what it bets ("17", "split 17-20",
 // "voisins"); the DOM is built once per offer and updated in place.
 "use strict";
 const RouletteLayout = (() => {
@@ -52,10 +52,7 @@ const RouletteLayout = (() => {
           el("button", { id: "roulette-spread-down", "aria-label": "fewer neighbours", text: "−", onclick: () => moveSpread(-1) }),
           el("span", { id: "roulette-spread" }),
           el("button", { id: "roulette-spread-up", "aria-label": "more neighbours", text: "+", onclick: () => moveSpread(1) })) : null,
-        el("div", { id: `${strip.id}-cells`, class: "rl-pocket-cells" }))),
-      el("div", { class: "rl-pace" },
-        ...[["last", "last"], ["hot", "hot"], ["cold", "cold"]].map(([id, label]) => el("div", { id: `roulette-${id}-row` },
-          el("span", { class: "rl-label", text: `${label} ` }), el("span", { id: `roulette-${id}`, class: "numbers" })))));
+        el("div", { id: `${strip.id}-cells`, class: "rl-pocket-cells" }))));
   }
 
   function cellButton(cell, size) {
@@ -79,6 +76,7 @@ const RouletteLayout = (() => {
     if (cell.type === "neighbours") return cell.name.split(" ")[1];
     if (cell.type === "both_on") return cell.name.split(" ").pop();
     if (cell.type === "column") return `col ${cell.name.split(" ")[1]}`;
+    if (cell.type === "low" || cell.type === "high") return cell.name.split(" ")[1];
     return cell.name;
   }
 
@@ -112,25 +110,6 @@ const RouletteLayout = (() => {
     return on;
   }
 
-  const colourClass = (n) => (n === "0" || n === "00" ? "n-green" : RED.has(Number(n)) ? "n-red" : "n-black");
-  const numberSpan = (n) => el("span", { class: colourClass(n), text: n });
-  const RED = new Set([1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36]);
-
-  // numbers keyed by place (the same number may come up twice): each span updated in place
-  function drawNumbers(node, numbers, mark) {
-    const items = numbers.map((n, i) => ({ n, i }));
-    node.parentElement.hidden = items.length === 0;
-    keyed(node, items, (x) => x.i, (x) => numberSpan(x.n), (span, x) => {
-      setText(span, x.n);
-      span.className = colourClass(x.n);
-    });
-    [...node.children].forEach((span, i) => {
-      span.classList.toggle("newest", mark && i === 0);
-      if (mark && i === 0) span.setAttribute("aria-label", `${span.textContent}, newest`);
-      else span.removeAttribute("aria-label");
-    });
-  }
-
   function draw() {
     const v = view;
     const layout = v.spin.layout;
@@ -139,6 +118,8 @@ const RouletteLayout = (() => {
     if (spread === null) spread = layout.neighbours.default;
     if (box > layout.boxes) box = 1;
     const betting = v.actions.some((a) => a.command === "bet");
+    // betting closed: the layout is only to look at, and gives its room to the settled bets (roulette.css)
+    document.getElementById("roulette").classList.toggle("closed", !betting);
 
     keyed(document.getElementById("roulette-chips"), layout.chips, (c) => c,
       (c) => el("button", { class: "rl-chip", onclick: () => { chip = c; draw(); } }),
@@ -182,12 +163,6 @@ const RouletteLayout = (() => {
     document.getElementById("roulette").classList.toggle("pockets-open",
       Object.keys(STRIPS).some((place) => open[place] && byPlace[place].some(perPocket)));
 
-    const h = v.history || {};
-    drawNumbers(document.getElementById("roulette-last"), h.last_numbers || [], true);
-    // hot and cold are the result boards' (controller/boards), so every panel shows the same ones
-    const b = v.boards && v.boards.game === "roulette" ? v.boards : {};
-    drawNumbers(document.getElementById("roulette-hot"), (b.hot || []).map((x) => x.number), false);
-    drawNumbers(document.getElementById("roulette-cold"), (b.cold || []).map((x) => x.number), false);
     tick();
   }
 
@@ -198,6 +173,7 @@ const RouletteLayout = (() => {
     const w = view.betting;
     node.classList.remove("closing");
     node.removeAttribute("aria-label");
+    node.classList.toggle("said", !w || !w.ends);  // words, not a count: smaller type
     if (!w) { setText(node, view.spin && view.spin.phase !== "betting" ? "no more bets" : ""); return; }
     const now = Date.now() + offset;
     if (!w.ends) {
@@ -205,9 +181,15 @@ const RouletteLayout = (() => {
       return;
     }
     const left = Math.max(0, Math.ceil((Date.parse(w.ends) - now) / 1000));
+    node.classList.toggle("closing", left <= 5);
+    if (left === 0) {  // longer than the last window: the wheel calls no more bets any moment, not "0 s" on and on
+      node.classList.add("said");
+      setText(node, "last bets");
+      node.setAttribute("aria-label", "betting closes any moment");
+      return;
+    }
     setText(node, `${left} s`);
     node.setAttribute("aria-label", `betting closes in ${left} seconds`);
-    node.classList.toggle("closing", left <= 5);
   }
 
   // The console calls this with each snapshot: root is the layout's section.

@@ -15,6 +15,7 @@ const Boards = (() => {
   const LETTER = { banker: "B", player: "P", tie: "T" };
   const WORD = { banker: "Banker", player: "Player", tie: "Tie" };
   const ROAD_NAMES = { big_eye_boy: "Big eye boy", small_road: "Small road", cockroach_pig: "Cockroach pig" };
+  const count = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
   // A six-row grid of width columns, in an SVG with an accessible name.
   function grid(name, rows, width, label, cell = CELL) {
@@ -46,7 +47,7 @@ const Boards = (() => {
 
   function beadPlate(plate, counts) {
     const out = grid("bead plate", plate.rows, plate.width,
-      `Bead plate: ${counts.hands} hands, banker ${counts.banker}, player ${counts.player}, tie ${counts.tie}`);
+      `Bead plate: ${count(counts.hands, "hand")}, banker ${counts.banker}, player ${counts.player}, tie ${counts.tie}`);
     for (const c of plate.cells) {
       const x = centre(c.col), y = centre(c.row);
       const g = svg("g", { class: `bead ${c.winner}`, "data-col": c.col, "data-row": c.row, "data-winner": c.winner,
@@ -62,7 +63,7 @@ const Boards = (() => {
   }
 
   function bigRoad(road) {
-    const label = `Big road: ${road.cells.length} wins in ${road.columns.length} columns`
+    const label = `Big road: ${count(road.cells.length, "win")} in ${count(road.columns.length, "column")}`
       + (road.leading_ties ? `, ${road.leading_ties} tie${road.leading_ties > 1 ? "s" : ""} before the first win` : "");
     const out = grid("big road", road.rows, road.width, label);
     for (const c of road.cells) {
@@ -106,12 +107,12 @@ const Boards = (() => {
   function baccarat(b) {
     const c = b.counts;
     return [
-      el("p", { class: "board-counts", text: `${c.hands} hands · banker ${c.banker} · player ${c.player} · tie ${c.tie}`
+      el("p", { class: "board-counts", text: `${count(c.hands, "hand")} · banker ${c.banker} · player ${c.player} · tie ${c.tie}`
         + ` · naturals ${c.naturals} · banker pairs ${c.banker_pairs} · player pairs ${c.player_pairs}` }),
       beadPlate(b.bead_plate, c), bigRoad(b.big_road),
       el("div", { class: "derived" }, derivedRoad(b.big_eye_boy), derivedRoad(b.small_road), derivedRoad(b.cockroach_pig)),
       askLine(b.ask),
-    ];
+    ].filter(Boolean);  // no ask line on a new shoe: no child (the DOM writes a null as "null")
   }
 
   const chip = (ball, extra = "") => el("span", { class: `chip ${ball.colour} ${extra}`.trim(), text: ball.number });
@@ -124,12 +125,16 @@ const Boards = (() => {
   function roulette(b) {
     if (!b.spins) return [el("p", { class: "board-note", text: "No spins yet." })];
     const c = b.counts;
+    const over = b.window === 1 ? "last spin" : `last ${b.window}`;
     return [
-      section(`Last ${b.last.length} spins (newest first)`, el("ol", { class: "last-spins" }, ...b.last.map((spin) =>
+      section(b.last.length === 1 ? "Last spin" : `Last ${b.last.length} spins (newest first)`, el("ol", { class: "last-spins" }, ...b.last.map((spin) =>
         el("li", { class: spin.newest ? "newest" : null, "data-numbers": spin.balls.map((x) => x.number).join(" ") },
           ...spin.balls.map((ball) => chip(ball)), spin.newest ? el("span", { class: "newest-tag", text: "newest" }) : null)))),
-      hits(b.hot, `Hot (last ${b.window})`), hits(b.cold, `Cold (last ${b.window})`),
-      el("p", { class: "board-counts", text: `over ${c.spins} spins: red ${c.red} · black ${c.black} · zero ${c.zero}`
+      hits(b.hot, `Hot (${over})`),
+      // cold is only told once the window holds enough spins to say which numbers come up least
+      b.cold.length ? hits(b.cold, `Cold (${over})`)
+        : section("Cold", el("p", { class: "board-note", text: `not enough history yet (${b.window} of ${b.cold_after} spins)` })),
+      el("p", { class: "board-counts", text: `over ${count(c.spins, "spin")}: red ${c.red} · black ${c.black} · zero ${c.zero}`
         + ` · odd ${c.odd} · even ${c.even} · low ${c.low} · high ${c.high}`
         + ` · dozens ${c.dozen.join("/")} · columns ${c.column.join("/")}` }),
     ];

@@ -45,12 +45,13 @@ async def test_markup_keyed_as_a_player_name_shows_as_text_and_runs_nothing(chro
 
 
 async def test_the_spin_panel_shows_no_null_while_nothing_is_to_show(chromium: Any, console_table: Any) -> None:
-    """A spin with no balls and no multipliers yet: the panel says its phase and nothing else
-    (the DOM's own replaceChildren wrote a left-out part as the text "null")."""
+    """A spin with no balls and no multipliers yet: no spin panel (its phase is in the top bar and
+    the Wheel panel); the DOM's own replaceChildren wrote a left-out part as the text "null"."""
     table = await console_table("roulette")
     page = await signed_in(chromium, table.url, "dana")
     table.harness.loop.command("open_round", "dealer")
     await table.harness.loop.settled()
-    await until_js(page, "!document.getElementById('spin').hidden")
-    spin = await page.locator("#spin").inner_text()
-    assert spin.startswith("Spin: ") and "null" not in spin and "undefined" not in spin
+    await until_js(page, "document.getElementById('phase').textContent === 'betting'")
+    assert await page.locator("#spin").is_hidden()
+    said = await page.evaluate("document.body.innerText")
+    assert "null" not in said and "undefined" not in said

@@ -1,13 +1,13 @@
 """The console at the screens it runs on: every control the dealer needs now is on the screen
 without scrolling, at 1280x800, 1024x600 and portrait 800x1280 (asserted from element boxes).
 
-The screenshots are the README's (docs/images/console-*.png): this test regenerates them."""
+The README's pictures are taken after a shift instead (test_console_shift.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tests.integration.browser.conftest import readme_shot, signed_in, tap
+from tests.integration.browser.conftest import shot, signed_in, tap
 from tests.integration.browser.test_console_play import key_bet, sim_card
 from tests.integration.browser.test_console_procedures import deal_to_decision
 
@@ -51,8 +51,8 @@ async def test_every_control_is_on_screen_at_each_size(chromium: Any, console_ta
     for size, page in pages.items():  # betting, the bet form open: the form's every control
         await tap(page, "bet")
         await page.wait_for_selector("#bet-place")
+        await shot(page, f"console-betting-fresh-{size}")
         await fits(page, f"{size} betting")
-        await readme_shot(page, f"console-betting-{size}")
 
     await deal_to_decision(dealer, table, opened=True)
     for size, page in pages.items():  # a decision: every option and Void round
@@ -60,7 +60,7 @@ async def test_every_control_is_on_screen_at_each_size(chromium: Any, console_ta
         await fits(page, f"{size} decision")
         prompt_px = await page.evaluate("parseFloat(getComputedStyle(document.getElementById('prompt')).fontSize)")
         assert prompt_px >= 28, f"{size}: the prompt is {prompt_px} px"  # readable at arm's length
-        await readme_shot(page, f"console-blackjack-{size}")
+        await shot(page, f"console-blackjack-fresh-{size}")
 
     await sim_card(dealer, table)  # TD leaves the shoe while box 1 decides: the table holds
     for size, page in pages.items():  # a hold: its ways out (Burn, Void) are on the screen

@@ -4,7 +4,6 @@ round voided), and what the page said before is cleared; a correction names ever
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from controller.table import inputs
@@ -48,13 +47,15 @@ async def test_the_dealer_is_told_what_the_pit_did(chromium: Any, console_table:
     await field.fill("abc")
     assert await fix.is_disabled()
     before = len(table.harness.of_kind("command"))
-    dealer.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept("paid short")))
     await field.fill("25")
+    assert await fix.is_disabled()  # the reason is asked in the page, by its own named field
+    await settled.get_by_label("reason for correcting box 1.1 main").fill("paid short")
     await fix.click()
-    await result_text(dealer, "ok")
+    await until_js(dealer, "document.getElementById('recall-result').dataset.kind === 'ok'")
+    assert await dealer.locator("#recall-result").is_visible()  # the answer shows in the recall, not under it
     (asked,) = table.harness.of_kind("command")[before:]
+    assert asked.payload["reason"] == "paid short"
     assert asked.payload["changes"] == [{"box": 1, "hand": 1, "kind": "main", "payout": 2500, "player": "seat 1"}]
-    await dealer.click("#recall-close")
     (pending,) = table.core.book.pending()
 
     await pit.evaluate(f"() => send('approve_correction', {{correction: {pending['correction']}}})")
@@ -62,6 +63,17 @@ async def test_the_dealer_is_told_what_the_pit_did(chromium: Any, console_table:
     said = await notice(dealer, "approved")
     assert "20.00 EUR -> 25.00 EUR" in said, said
     assert await dealer.text_content("#result") == ""  # the stale "done" of the correction is gone
+
+    # a second correction, rejected before the dealer read the approval: both are told
+    await field.fill("30")
+    await settled.get_by_label("reason for correcting box 1.1 main").fill("paid short again")
+    await fix.click()
+    await until(lambda: len(table.core.book.pending()) == 1)
+    (second,) = table.core.book.pending()
+    await pit.evaluate(f"() => send('reject_correction', {{correction: {second['correction']}, reason: 'no'}})")
+    said = await notice(dealer, "rejected")
+    assert "20.00 EUR -> 25.00 EUR" in said, said
+    await dealer.click("#recall-close")
     await dealer.click("#notice-ok")
     await until_js(dealer, "document.getElementById('notice').hidden")
 

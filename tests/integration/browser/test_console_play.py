@@ -110,8 +110,8 @@ async def test_a_roulette_spin_played_from_the_console(chromium: Any, console_ta
     await until_js(page, "document.getElementById('prompt').textContent.includes('19 red')")
     await tap(page, "settle")
     await result_text(page, "ok")
-    await page.wait_for_selector("#last-numbers span")
-    assert (await page.text_content("#last-numbers")).strip() == "19"
+    await page.wait_for_selector("#boards ol.last-spins li")
+    assert await page.get_attribute("#boards ol.last-spins li.newest", "data-numbers") == "19"
     (record,) = table.harness.rounds()
     assert record["outcome"]["numbers"] == ["19"]
     # two chips on one spot make one bet

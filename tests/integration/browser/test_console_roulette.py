@@ -123,6 +123,19 @@ def cell(page: Any, name: str) -> Any:
     return page.get_by_role("button", name=name, exact=True)
 
 
+async def reach(page: Any, name: str) -> None:
+    """Bring cell ``name`` on screen: the per-pocket bets stand in the layout's place while open,
+    so a pocket's cell opens them and a layout cell closes them."""
+    if await cell(page, name).count():
+        return
+    if name.startswith(("neighbours ", "both on ")):
+        await show_pockets(page, "neighbours…" if name.startswith("neighbours ") else "both on…")
+    else:
+        for toggle in await page.get_by_role("button", expanded=True).all():
+            await toggle.tap()
+    await cell(page, name).wait_for(state="visible")
+
+
 async def show_pockets(page: Any, toggle: str) -> None:
     """Open a strip's per-pocket bets (``neighbours…``, ``both on…``), kept behind a toggle."""
     await cell(page, toggle).tap()
@@ -139,6 +152,7 @@ async def open_round(page: Any) -> None:
 async def key(page: Any, names: list[str], chip: str) -> None:
     await cell(page, f"chip {chip}").tap()
     for name in names:
+        await reach(page, name)
         await cell(page, name).tap()
         await answered(page)
 
@@ -174,8 +188,9 @@ async def test_a_european_round_keyed_on_the_layout_pays_as_the_rule_book(chromi
     await open_round(page)
     await show_pockets(page, "neighbours…")
     # every cell is named by what it bets; the ones a single-zero table refuses are not there
-    for name in ("0", "17", "split 17-20", "street 16-18", "corner 17-21", "line 16-21", "dozen 2", "column 1",
-                 "red", "voisins", "tiers", "orphelins", "jeu zéro", "neighbours 17"):
+    for name in ("neighbours 17", "0", "17", "split 17-20", "street 16-18", "corner 17-21", "line 16-21", "dozen 2",
+                 "column 1", "red", "voisins", "tiers", "orphelins", "jeu zéro"):
+        await reach(page, name)
         assert await cell(page, name).count() == 1, name
     for refused in ("00", "five 0-00-1-2-3", "first four 0-1-2-3", "both balls on one number", "both on 17"):
         assert await cell(page, refused).count() == 0, refused
@@ -208,10 +223,13 @@ async def test_a_european_round_keyed_on_the_layout_pays_as_the_rule_book(chromi
     await until_js(page, "/^\\d+ s$/.test(document.getElementById('roulette-countdown').textContent)")
     window = await page.evaluate("view.betting")
     assert window["window_s"] > 0 and window["ends"] > window["opened"], window
-    await until_js(page, "document.querySelector('#roulette-last span.newest')?.textContent === '19'")
-    assert await page.text_content("#roulette-hot") == "19"
-    cold = await page.locator("#roulette-cold span").all_text_contents()
-    assert cold == ["0", "1", "2", "3", "4"]  # not come up yet, in layout order
+    # the last numbers, hot and cold are the result boards', shown once, beside the layout
+    await until_js(page, "document.querySelector('#boards ol.last-spins li.newest')?.dataset.numbers === '19'")
+    assert await page.locator("#boards [data-board^='Hot'] li").evaluate_all("ls => ls.map(l => l.dataset.number)") == ["19"]
+    assert await page.locator("#roulette-last, #last-numbers").count() == 0
+    boards = await page.inner_text("#boards")
+    assert "Last spin\n" in boards or "LAST SPIN\n" in boards, boards  # not "Last 1 spins"
+    assert "not enough history yet (1 of 37 spins)" in boards, boards  # no cold numbers never seen
     await shot(page, "console-roulette-european")
     await clean_text(page)
 

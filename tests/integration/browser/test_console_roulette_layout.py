@@ -3,14 +3,14 @@
 screen without scrolling at 1280x800, 1024x600 and portrait 800x1280, every touch target at
 least ``TOUCH_PX`` on its short side (asserted from element boxes).
 
-The screenshots are the README's (docs/images/console-roulette-*.png): this test regenerates them."""
+The README's pictures are taken after a shift instead (test_console_shift.py)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from tests.integration.browser.conftest import PASSWORD, readme_shot, signed_in, until_js
+from tests.integration.browser.conftest import PASSWORD, shot, signed_in, until_js
 from tests.integration.browser.test_console_layout import SCREENS, fits
 from tests.integration.browser.test_console_roulette import answered, cell, key, wheel_table
 from tests.support.waiting import Arrivals
@@ -53,7 +53,7 @@ async def test_the_roulette_layout_is_on_screen_at_each_size(chromium: Any, whee
     for size, page in pages.items():
         await cell(page, "17").wait_for(state="visible")
         await until_js(page, "!document.querySelector('#roulette-grid button').disabled")
-        await readme_shot(page, f"console-roulette-{size}")
+        await shot(page, f"console-roulette-fresh-{size}")
     for size, page in pages.items():
         seen = await page.evaluate(LAYOUT_BOXES)
         assert seen["missing"] == [], f"{size}: not shown: {seen['missing']}"

@@ -66,7 +66,7 @@ async def test_every_word_on_the_console_is_the_dealers(chromium: Any, console_t
     # the settled bets reach the page with the table's next snapshot
     await until_js(page, "document.querySelector(\"[data-box='1'] .bets\")?.textContent.includes('won')")
     said = await read_clean(page, "settled")
-    assert "won 10.00 EUR, paid 20.00 EUR with the stake" in said, said  # the win told apart from the stake
+    assert "won 10.00 EUR over the stake, 20.00 EUR returned" in said, said  # the win told apart from the stake
     assert "Perfect Pairs · card 4711: 5.00 EUR → lost" in said, said  # "paid" only for money paid
     await tap(page, "settle")
     await result_text(page, "ok")

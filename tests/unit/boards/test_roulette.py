@@ -41,19 +41,25 @@ def test_cold_numbers_are_the_least_hit_and_longest_ago():
     boards = from_spins(spins, top=3)
     assert [(c.number, c.hits) for c in boards.cold] == [("0", 1), ("1", 1), ("2", 1)]
     assert [(h.number, h.hits) for h in boards.hot] == [("5", 3), ("17", 2), ("36", 1)]
-    # over the last three spins only, the cold numbers are never hit there: layout order
+    # over the last three spins only there is not enough history to call a number cold
     narrow = from_spins(spins, top=3, window=3)
-    assert [(c.number, c.hits) for c in narrow.cold] == [("0", 0), ("1", 0), ("2", 0)]
+    assert narrow.cold == () and narrow.cold_after == 37
     assert narrow.window == 3 and narrow.spins == 40 and narrow.counts.spins == 3
 
 
+def test_cold_lists_only_numbers_seen_and_waits_for_enough_history():
+    # one spin: "cold" would be 36 numbers never seen; nothing is told until 37 spins
+    assert from_spins(single(["17"])).cold == ()
+    spins = single(["17"] * 36 + ["5"])
+    boards = from_spins(spins)
+    assert [(c.number, c.hits) for c in boards.cold] == [("5", 1), ("17", 36)]  # never a number not hit
+
+
 def test_a_cold_tie_within_one_double_ball_spin_falls_to_layout_order():
-    # 3 and 1 land together, then 4 and 6 twice: the 33 pockets never hit come first (layout
-    # order), then 1 and 3 (one hit, same spin: layout order), then 4 and 6
-    cold = from_spins([("3", "1"), ("4", "6"), ("4", "6")], top=40).cold
-    assert len(cold) == 37
-    assert [c.number for c in cold[:3]] == ["0", "2", "5"]
-    assert [(c.number, c.hits) for c in cold[-4:]] == [("1", 1), ("3", 1), ("4", 2), ("6", 2)]
+    # 3 and 1 land together, then 4 and 6 in each of 36 spins: 1 and 3 (one hit, same spin:
+    # layout order), then 4 and 6 (tied: layout order); the pockets never hit are not cold
+    cold = from_spins([("3", "1")] + [("4", "6")] * 36, top=40).cold
+    assert [(c.number, c.hits) for c in cold] == [("1", 1), ("3", 1), ("4", 36), ("6", 36)]
 
 
 def test_counts_by_colour_dozen_column_and_even_chances():
@@ -69,7 +75,7 @@ def test_american_zeros_count_as_zero_and_00_follows_0():
     boards = from_spins(single(["00", "0", "27", "00"]), WheelKind.AMERICAN, top=2)
     assert boards.counts.zero == 3 and boards.counts.red == 1
     assert [(h.number, h.hits) for h in boards.hot] == [("00", 2), ("27", 1)]  # 27 hit after 0
-    assert [c.number for c in boards.cold] == ["1", "2"]
+    assert boards.cold == ()  # four spins of a 38-pocket wheel: not enough to call a number cold
     assert boards.wheel is WheelKind.AMERICAN
 
 
@@ -131,5 +137,7 @@ def test_counts_add_up_over_the_window(numbers: list[str], window: int):
     hot = {h.number for h in boards.hot}
     assert min((h.hits for h in boards.hot), default=0) >= max((counted[n] for n in counted if n not in hot), default=0)
     cold = {c.number for c in boards.cold}
-    assert len(cold) == (5 if numbers else 0)
-    assert max((counted[n] for n in cold), default=0) <= min(counted[n] for n in EUROPEAN_ORDER if n not in cold)
+    enough = boards.window >= boards.cold_after
+    assert len(cold) == (min(5, len(counted)) if enough else 0)
+    assert all(counted[n] > 0 for n in cold)  # only numbers seen in the window
+    assert max((counted[n] for n in cold), default=0) <= min((counted[n] for n in counted if n not in cold), default=10**6)

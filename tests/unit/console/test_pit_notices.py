@@ -40,3 +40,12 @@ def test_a_rejected_correction_says_why_and_an_approval_says_the_amounts() -> No
                                                          "payout 20.00 EUR -> 25.00 EUR"}))
     notices.settle()
     assert notices.latest is not None and notices.latest["text"].endswith("payout 20.00 EUR -> 25.00 EUR")
+
+
+def test_an_approval_then_a_rejection_are_both_kept_for_the_dealer() -> None:
+    notices = PitNotices()
+    notices.on_entry(pit(3, "approve_correction", correction=4))
+    notices.on_entry(pit(5, "reject_correction", correction=6, reason="no camera footage"))
+    notices.settle()
+    assert [n["text"] for n in notices.recent] == ["The pit (petra) approved correction 4",
+                                                   "The pit (petra) rejected correction 6 (no camera footage)"]

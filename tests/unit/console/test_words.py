@@ -37,7 +37,8 @@ def test_a_hold_prompt_names_no_code_and_says_the_ways_out() -> None:
     said = hold_prompt({"code": "blackjack.card.insurance_open", "message": "insurance is still open for box 2",
                         "options": ["void_round", "burn"], "cards": ["8D"]})
     assert "blackjack.card" not in said and "void_round" not in said
-    assert said.startswith("HOLD: Insurance is still open for box 2 (held: 8♦)")
+    assert said.startswith("Insurance is still open for box 2 — ")
+    assert "8♦" not in said and "HOLD" not in said  # the HOLD banner shows the held cards: said once
     assert said.endswith("— Void the round or Burn the held cards")
 
 
