@@ -31,6 +31,7 @@ from controller.runtime.recovery import device_sync, replay
 from controller.runtime.snapshot import Snapshots
 from controller.sd_notify import Notifier
 from controller.table import inputs
+from controller.table.betting import BettingTime
 from controller.table.core import TableCore
 from controller.table.registry import adapter_for
 from controller.terminal.keyboard import read_commands
@@ -41,6 +42,11 @@ def build_core(config: TableConfig) -> TableCore:
     adapter = adapter_for(config.table.game)
     return TableCore(config.table.id, adapter, config.game_rules(), config.table.preset,
                      config.table.burn_on_new_shoe, config.table.currency, config.table.currency_digits)
+
+
+def betting_time(config: TableConfig) -> BettingTime:
+    """The table's betting time and remote bets (``[table] betting_s``, ``remote``, ``seal_grace_s``)."""
+    return BettingTime(config.table.betting_s, config.table.seal_grace_s, config.table.remote)
 
 
 class FeedListener:
@@ -92,12 +98,14 @@ async def run_table(
         inputs.TABLE_STARTED,
         {"replayed": result.inputs, "written": result.written, "resumed_round": result.round_id,
          "game": config.table.game, "preset": config.table.preset, "rules": config.game_rules().model_dump(mode="json"),
-         "burn_on_new_shoe": config.table.burn_on_new_shoe, "hold_open_round": True},
+         "burn_on_new_shoe": config.table.burn_on_new_shoe, "hold_open_round": True,
+         "betting": betting_time(config).dump()},
         source="table", round_id=core.round_id,
     )
     core.restarted()  # as replay will do at this entry next time
     core.pace_goal = (config.protection.pace_target, config.protection.pace_window_s)  # None: the game's default target
     core.set_burn(config.table.burn_on_new_shoe)
+    core.betting.set_time(betting_time(config))  # as replay will do at this entry next time
     loop = TableLoop(core, journal)
     loop.applied_hooks.append(Snapshots(journal).applied)
     if metrics is not None:
