@@ -65,7 +65,7 @@ def test_remote_close_waits_for_the_seal_then_closes_with_it() -> None:
     live.cmd("bet", box=1, amount=500, kind="red")
     effects = live.cmd("close_betting")
     assert live.core.betting.status == SEALING
-    assert [e for e in effects if isinstance(e, Deadline)][0].source == SEAL_TIMER
+    assert next(e for e in effects if isinstance(e, Deadline)).source == SEAL_TIMER
     assert "studio's seal" in live.core.prompt()
     live.cmd("bet", box=1, amount=500, kind="black")
     assert codes(live)[-1] == "roulette.closed"  # the felt is closed while the table waits
