@@ -53,7 +53,10 @@ class FeedListener:
     """Keeps the pit feed's retained ``prompt`` and ``state`` current and wakes it per entry."""
 
     def __init__(self, feed: Any) -> None:
+        from controller.feed.studio import BettingLeaf
+
         self.feed = feed
+        self.betting = BettingLeaf(feed)  # the studio's retained ``betting`` (docs/studio.md)
 
     def on_entry(self, entry: Any) -> None:
         self.feed.notify()
@@ -61,10 +64,12 @@ class FeedListener:
     def on_prompt(self, prompt: str, core: TableCore) -> None:
         self.feed.set_prompt({"text": prompt, "round": core.round_id})
         self.feed.set_state(core.state)  # built when sent: most are replaced before
+        self.betting.update(core)
 
     def on_state(self, core: TableCore) -> None:
         """The prompt is the same but the pit's view changed (open alerts, corrections)."""
         self.feed.set_state(core.state)
+        self.betting.update(core)
 
 
 async def run_table(
@@ -229,9 +234,29 @@ async def _start_feed(config: TableConfig, journal: Journal, loop: TableLoop,
     feed = Feed.connect(broker, journal, config.table.id, on_command)
     feed.admission = loop.admission  # pit commands rate-limited, refusals counted (admission.py)
     feed.link.on_alarm.append(link_alarm(loop, FEED_LINK))  # a dead broker or a taken session is loud
+    studio = _studio_inbox(config, journal, loop, feed)
     await stack.enter_async_context(feed)
-    loop.listeners.append(FeedListener(feed))
+    if studio is not None:
+        await stack.enter_async_context(studio)
+    listener = FeedListener(feed)
+    loop.listeners.append(listener)
+    listener.on_state(loop.core)  # the betting leaf at the feed's start
     return broker
+
+
+def _studio_inbox(config: TableConfig, journal: Journal, loop: TableLoop, feed: Any) -> Any:
+    """A remote table reads the studio's seal and totals (``croupier/<table>/studio``) on the feed's link."""
+    if not config.table.remote:
+        return None
+    from controller.feed.studio import StudioInbox
+
+    def on_message(message: Any) -> None:
+        try:
+            loop.submit(inputs.STUDIO, message, "studio")
+        except inputs.InputRefused as refused:  # the disk is full: the studio sends again or the grace closes
+            loop.admission.refused("studio", refused.code, refused.message)
+
+    return StudioInbox(feed, journal, on_message, loop.admission)
 
 
 async def _start_spots(config: TableConfig, journal: Journal, loop: TableLoop, stack: contextlib.AsyncExitStack,

@@ -54,6 +54,16 @@ class Topics:
         return self._topic("command")
 
     @property
+    def betting(self) -> str:
+        """The open round's betting status for the studio (retained, docs/studio.md)."""
+        return self._topic("betting")
+
+    @property
+    def studio(self) -> str:
+        """The studio's seal and totals for a remote table (docs/studio.md)."""
+        return self._topic("studio")
+
+    @property
     def head(self) -> str:
         """The journal's head (retained): ``{"v":1,"table","seq","hash","ts"}`` (controller/feed/feed.py)."""
         return self._topic("head")
