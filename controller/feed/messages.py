@@ -15,6 +15,7 @@ from controller.journal import Entry
 
 VERSION = 1
 ROUND_CLOSED = "round_closed"
+REMOTE_SETTLED = "remote_settled"
 ALERT = "alert"
 
 

@@ -15,6 +15,7 @@ import aiomqtt
 import pytest
 
 from controller import broker_config
+from controller.feed.schemas import FEED_MESSAGES
 from tests.integration.mqtt_security.conftest import TABLES, FloorBroker
 from tests.support.waiting import until
 
@@ -68,6 +69,8 @@ class FakeStudio:
         async for message in self._client.messages:
             body = json.loads(bytes(message.payload)) if isinstance(message.payload, bytes | bytearray) else None
             if isinstance(body, dict):
+                leaf = str(message.topic).rsplit("/", 1)[1]
+                FEED_MESSAGES[leaf].model_validate(body)  # what the contract's schema says (docs/schemas/)
                 (self.betting if str(message.topic).endswith("/betting") else self.rounds).append(body)
                 self.arrived.set()
 
