@@ -31,6 +31,9 @@ def report_csv(report: dict[str, Any]) -> str:
     for pit, t in report["pits"].items():
         w.writerow([day, shift, "pit", pit, "", pit, "", *(_cell(t.get(c)) for c in TABLE_COLUMNS)])
     w.writerow([day, shift, "floor", "", "", "", "", *(_cell(report["floor"].get(c)) for c in TABLE_COLUMNS)])
+    remote = report.get("remote") or {}
+    for table_id, r in (remote.get("tables") or {}).items():  # the remote players' lines (docs/studio.md)
+        w.writerow([day, shift, "remote", table_id, "", "", "", r["rounds"], "", "", r["drop"], "", r["win"]])
     w.writerow([])
     w.writerow(["day", *DEALER_COLUMNS])
     for d in report["dealers"]:
