@@ -82,8 +82,11 @@ class FakeStudio:
         return last.get("round"), last.get("status")
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.publish(json.dumps(message).encode())
+
+    async def publish(self, payload: bytes, retain: bool = False) -> None:
         assert self._client is not None
-        await self._client.publish(f"croupier/{self.table}/studio", json.dumps(message).encode(), qos=1)
+        await self._client.publish(f"croupier/{self.table}/studio", payload, qos=1, retain=retain)
 
 
 def seal(round_id: str, ident: str, stake: int = 500) -> dict[str, Any]:

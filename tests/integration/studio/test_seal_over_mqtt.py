@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,13 @@ async def run_with(path: Path, play: Callable[[TableLoop], Awaitable[None]]) -> 
 async def test_betting_closes_with_the_studios_seal_and_its_totals_are_journaled(
         tmp_path: Path, studio_floor: FloorBroker) -> None:
     async with FakeStudio(studio_floor) as studio:
+        # retained: the table would take it again on every resubscription, so it is refused
+        await studio.publish(json.dumps(seal("bj1-000001", "seal-retained")).encode(), retain=True)
+
         async def play(loop: TableLoop) -> None:
+            await until(lambda: any(e.payload.get("source") == "studio" for e in loop.journal.latest(inputs.ALERT)),
+                        "the retained message's refusal", within=20)
+            await studio.publish(b"", retain=True)  # cleared
             loop.command("open_round", "dealer")
             await studio.wait(lambda: studio.status()[1] == "open", "the betting leaf says open")
             round_id = studio.betting[-1]["round"]
@@ -64,6 +71,8 @@ async def test_betting_closes_with_the_studios_seal_and_its_totals_are_journaled
             loop.command("bet", "dealer", box=1, amount=1000, player="A")
             loop.command("close_betting", "dealer")
             await studio.wait(lambda: studio.status() == (round_id, "sealing"), "the betting leaf says sealing")
+            await studio.publish(b"not json")  # refused at the edge, never journaled as an input
+            await studio.publish(b'{"v":1,"id":"x","type":"seal","round":"' + b"r" * 5000 + b'"}')
             await studio.send(seal(round_id, "seal-1"))
             await studio.wait(lambda: studio.status() == (round_id, "closed"), "the betting leaf says closed")
             assert studio.betting[-1]["sealed"] is True
@@ -82,6 +91,9 @@ async def test_betting_closes_with_the_studios_seal_and_its_totals_are_journaled
     assert all(e.source == "studio" for e in studio_inputs)
     (totals,) = [e.payload for e in entries if e.kind == inputs.REMOTE_SETTLED]
     assert totals["drop"] == 0 and totals["win"] == 500 and totals["refunded"] == 500
+    refused = [e.payload for e in entries if e.kind == inputs.ALERT and e.payload.get("source") == "studio"]
+    assert refused and all(a["code"] == "input.refused" for a in refused)  # counted, one alert a window
+    assert "retained studio message" in refused[0]["message"]
     seal_seq = studio_inputs[0].seq
     close = next(e for e in entries if e.kind == inputs.COMMAND and e.payload["command"] == "close_betting")
     assert close.seq < seal_seq  # the felt closed first, the seal closed betting
