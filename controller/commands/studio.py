@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, Strict, StringConstraints, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, Strict, StringConstraints, TypeAdapter, ValidationError, model_validator
 
 from controller.commands.models import MAX_AMOUNT, BetKind, Name, Payout, RoundRef
 from controller.jsonbound import InputRefused, check_json
@@ -55,6 +55,12 @@ class Settled(StudioMessage):
     type: Literal["settled"] = "settled"
     paid: Annotated[int, Strict(), Field(ge=0, le=MAX_AMOUNT * 1000)]
     refunded: Payout
+
+    @model_validator(mode="after")
+    def _refunds_within_stakes(self) -> Settled:
+        if self.refunded > self.stake:
+            raise ValueError(f"refunded {self.refunded} is more than the stake {self.stake}")
+        return self
 
     @property
     def drop(self) -> int:

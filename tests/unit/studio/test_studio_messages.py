@@ -41,6 +41,11 @@ def test_a_wrong_message_is_refused_saying_what(change: dict[str, Any], said: st
         read_studio(json.dumps({**SEAL, **change}).encode())
 
 
+def test_totals_that_return_more_than_was_staked_are_refused() -> None:
+    with pytest.raises(InputRefused, match="more than the stake"):
+        read_studio(json.dumps({**SETTLED, "refunded": 1501}).encode())
+
+
 def test_size_and_depth_are_bounded_before_the_parser() -> None:
     with pytest.raises(InputRefused):
         read_studio(b'{"x": "' + b"a" * MAX_PAYLOAD + b'"}')
