@@ -351,6 +351,9 @@ class TableCore:
     def cause(self) -> int:
         return self._entry.seq if self._entry else 0
 
+    def entry_round(self) -> str | None:
+        return self._entry.round_id if self._entry else None
+
     def ts(self) -> str:
         return self._entry.ts if self._entry else ""
 

@@ -52,6 +52,7 @@ class RemoteTable(Protocol):
     def draw_due(self) -> bool: ...
     def cause(self) -> int: ...
     def source(self) -> str: ...
+    def entry_round(self) -> str | None: ...
     def ts(self) -> str: ...
 
 
@@ -80,9 +81,10 @@ def progressed(table: RemoteTable) -> None:
 
 def close_betting(table: RemoteTable) -> None:
     """The dealer's or a timer's ``close_betting``. A timer's that comes after the close (the
-    dealer closed first, the seal came first) does nothing: no refusal, no alert."""
+    dealer closed first, the seal came first), or that was journaled while another round was
+    open (its entry's round), does nothing: no refusal, no alert."""
     source = table.source()
-    if source in TIMERS and not table.betting.due(source):
+    if source in TIMERS and (not table.betting.due(source) or table.entry_round() != table.betting.round_id):
         return
     if source == SEAL_TIMER:
         unsealed(table, f"no seal within {table.betting.time.seal_grace_s} s")

@@ -59,6 +59,18 @@ def test_a_timer_close_after_the_dealers_is_no_refusal() -> None:
     assert not [a for a in live.alerts() if a["severity"] != "info"]
 
 
+def test_a_timer_journaled_in_the_last_round_does_not_close_the_next() -> None:
+    live = roulette_live(BettingTime(betting_s=15))
+    live.cmd("open_round")
+    live.cmd("close_betting")
+    ball(live)
+    live.cmd("settle")
+    live.cmd("open_round")
+    stale = live.journal.append(inputs.COMMAND, inputs.command("close_betting"), source=TIMER, round_id="rl-000001")
+    assert live.core.step(stale) == []
+    assert live.core.betting.status == OPEN and live.core.betting.round_id == "rl-000002"
+
+
 def test_remote_close_waits_for_the_seal_then_closes_with_it() -> None:
     live = roulette_live(BettingTime(betting_s=15, seal_grace_s=3, remote=True))
     live.cmd("open_round")
