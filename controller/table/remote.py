@@ -121,7 +121,7 @@ def studio_input(table: RemoteTable, message: Seal | Settled) -> None:
 def _seal(table: RemoteTable, seal: Seal) -> None:
     desk = table.betting
     ours = seal.round == table.round_id
-    if ours and desk.status == OPEN and desk.deadline is not None and table.ts() >= desk.deadline:
+    if ours and desk.status == OPEN and desk.deadline is not None and table.ts() >= desk.deadline and table.hold is None:
         table.engine_action(CloseBetting())  # sent at the deadline before the table's timer: the felt closes now
     if ours and desk.status == SEALING:
         closed(table, {**seal.journal_form(), "seq": table.cause()})

@@ -131,6 +131,17 @@ def test_a_seal_of_another_round_or_while_betting_is_open_is_late() -> None:
     assert codes(live)[-1] == "studio.seal_late" and live.core.betting.status == SEALING
 
 
+def test_a_seal_sent_at_the_deadline_before_the_tables_timer_closes_betting_with_it() -> None:
+    live = roulette_live(BettingTime(betting_s=15, remote=True))
+    live.cmd("open_round")
+    assert live.core.betting.deadline is not None
+    entry = live.journal.append(inputs.STUDIO, seal("rl-000001"), source="studio", round_id="rl-000001",
+                                ts=live.core.betting.deadline)
+    live.core.step(entry)
+    assert live.core.betting.status == CLOSED and live.core.betting.sealed
+    assert timer_close(live) == []  # the table's own timer, just after: nothing left to close
+
+
 def test_no_draw_while_sealing_the_draw_once_sealed() -> None:
     live = roulette_live(BettingTime(remote=True))
     live.core.started_with(live.core.adapter.rules("lightning", {}, {}))
