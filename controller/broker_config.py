@@ -11,6 +11,9 @@ each publish only what it owns (docs/security.md, docs/protocols.md for the topi
 - the pit dashboard's account (``pit``): every table's topics in, and alone the ``command`` topics out;
 - read-only accounts (``viewer``): the feed topics in, nothing out;
 - the back office's account (``--backoffice``), read-only like a viewer, plus the pit commands;
+- a studio's account (``--studio NAME=T1,T2``, docs/studio.md): alone it writes those tables'
+  ``studio`` topic (its seal and totals), and it reads their ``betting``, ``round``, ``state`` and
+  ``head``; those tables' controllers read their ``studio`` topic and write ``betting``;
 - on a central broker (``--central``), one account per pit bridge (``bridge-<pit>``) that may
   write only its own pit's tables' forwarded topics, and read their ``command`` only when the
   pit takes commands from the centre; no table or spot account (those log in at their pit).
@@ -37,10 +40,13 @@ from pathlib import Path
 
 from controller.feed.messages import Topics
 
-#: the topics a controller publishes for the pit: every leaf the feed has, but ``command``, and
-#: ``head`` (the journal's published head, docs/protocols.md)
+#: the topics a controller publishes for the pit: every leaf the feed has, but those it reads
+#: (``command``, ``studio``), and ``head`` (the journal's published head, docs/protocols.md)
 FEED_LEAVES = tuple(dict.fromkeys(
-    [name for name, value in vars(Topics).items() if isinstance(value, property) and name != "command"] + ["head"]))
+    [name for name, value in vars(Topics).items() if isinstance(value, property) and name not in ("command", "studio")]
+    + ["head"]))
+#: what a studio reads of its tables (docs/studio.md)
+STUDIO_LEAVES = ("betting", "round", "state", "head")
 #: what a pit's bridge forwards to the central broker (not ``event`` or ``prompt``: the busy ones)
 BRIDGED_LEAVES = ("round", "alert", "ledger", "online", "head", "state")
 #: what the back office reads (docs/backoffice.md)
@@ -103,19 +109,44 @@ class PitBridge:
         return f"bridge-{self.name}"
 
 
+def _members(option: str, spec: str, members: str, tables: list[Table]) -> tuple[str, ...]:
+    """The table ids of ``T1,T2`` in ``--option NAME=T1,T2``: from ``--tables``, at least one."""
+    known = {t.id for t in tables}
+    ids = tuple(filter(None, (m.strip() for m in members.split(","))))
+    unknown = [t for t in ids if t not in known]
+    if not ids or unknown:
+        raise ValueError(f"{option} {spec!r}: tables from --tables, at least one ({', '.join(unknown)} unknown)")
+    return ids
+
+
+@dataclass(frozen=True)
+class Studio:
+    """The remote players' studio (``croupier studio``) and the tables it takes bets for."""
+
+    username: str
+    tables: tuple[str, ...]
+
+
+def parse_studios(specs: Iterable[str], tables: list[Table]) -> list[Studio]:
+    """``studio=rl1,bj1``: the studio's account name and its tables."""
+    out: list[Studio] = []
+    for spec in specs:
+        name, sep, members = spec.partition("=")
+        if not sep or not USER_NAME.fullmatch(name):
+            raise ValueError(f"--studio {spec!r}: NAME=T1,T2 (the studio's account, then its tables)")
+        out.append(Studio(name, _members("--studio", spec, members, tables)))
+    return out
+
+
 def parse_bridges(specs: Iterable[str], tables: list[Table]) -> list[PitBridge]:
     """``north=bj1,bj2`` (``north+commands=...``: the centre may command that pit's tables)."""
-    known = {t.id for t in tables}
     out: list[PitBridge] = []
     for spec in specs:
         name, sep, members = spec.partition("=")
         name, plus, flag = name.partition("+")
         if not sep or not USER_NAME.fullmatch(name) or (plus and flag != "commands"):
             raise ValueError(f"--pit-bridge {spec!r}: PIT=T1,T2 (or PIT+commands=T1,T2)")
-        ids = tuple(filter(None, (m.strip() for m in members.split(","))))
-        unknown = [t for t in ids if t not in known]
-        if not ids or unknown:
-            raise ValueError(f"--pit-bridge {spec!r}: tables from --tables, at least one ({', '.join(unknown)} unknown)")
+        ids = _members("--pit-bridge", spec, members, tables)
         taken = {t for b in out for t in b.tables} & set(ids)
         if taken:
             raise ValueError(f"--pit-bridge {spec!r}: {sorted(taken)[0]} is in two pits")
@@ -125,21 +156,24 @@ def parse_bridges(specs: Iterable[str], tables: list[Table]) -> list[PitBridge]:
 
 def accounts(tables: Iterable[Table], pit: str = "pit", readers: Iterable[str] = ("viewer",), *,
              backoffice: str | None = None, bridges: Iterable[PitBridge] = (), central: bool = False,
-             bind_client_ids: bool = False) -> list[Account]:
+             bind_client_ids: bool = False, studios: Iterable[Studio] = ()) -> list[Account]:
     """Every account of the floor with a fresh random password and the topics it may use."""
     tables = list(tables)
     bridges = list(bridges)
+    studios = list(studios)
+    remote = {t for s in studios for t in s.tables}
     names = [pit, *readers, *([backoffice] if backoffice else [])]
     for name in names:
         if not USER_NAME.fullmatch(name):
             raise ValueError(f"account name {name!r}: letters, digits, '.', '-' and '_' only")
-    out = [a for t in ([] if central else tables) for a in _table_accounts(t, bind_client_ids)]
+    out = [a for t in ([] if central else tables) for a in _table_accounts(t, bind_client_ids, t.id in remote)]
     pit_topics = [(access, f"croupier/{t.id}/{leaf}") for t in tables for access, leaf in (("read", "#"), ("write", "command"))]
     out.append(_account(pit, pit_topics))
     for reader in readers:
         out.append(_account(reader, [("read", f"croupier/{t.id}/{leaf}") for t in tables for leaf in FEED_LEAVES]))
     if backoffice:
         out.append(_account(backoffice, [("read", f"croupier/{t.id}/{leaf}") for t in tables for leaf in BACKOFFICE_LEAVES]))
+    out += [_studio_account(studio) for studio in ([] if central else studios)]
     out += [_bridge_account(bridge) for bridge in bridges]
     taken = [a.username for a in out]
     clash = sorted({n for n in taken if taken.count(n) > 1})
@@ -148,25 +182,35 @@ def accounts(tables: Iterable[Table], pit: str = "pit", readers: Iterable[str] =
     return out
 
 
-def _table_accounts(t: Table, bind_client_ids: bool) -> list[Account]:
-    """A table's controller (and, with ``bind_client_ids``, its spots link's) account, and one per bet spot."""
+def _table_accounts(t: Table, bind_client_ids: bool, remote: bool) -> list[Account]:
+    """A table's controller (and, with ``bind_client_ids``, its spots link's) account, and one per
+    bet spot; a ``remote`` table's controller reads the studio's seal and totals too."""
     root = f"croupier/{t.id}"
     controller = [("write", f"{root}/{leaf}") for leaf in FEED_LEAVES]
     controller += [("read", f"{root}/head")]  # its last run's retained head, checked at start (feed.py)
     controller += [("read", f"{root}/command")]
+    studio_link = [("read", f"{root}/studio")] if remote else []  # the studio's seal and totals
     spot_link = [("write", f"{root}/spot/+/lamp"), ("read", f"{root}/spot/+/press"), ("read", f"{root}/spot/+/online")]
     if bind_client_ids:
         # one connection per account: the table's spots link gets its own account, same password
-        own = _account(f"{t.id}-controller", controller)
+        own = _account(f"{t.id}-controller", controller + studio_link)
         out = [own, Account(f"{t.id}-spots", own.password, tuple(spot_link))]
     else:
         # one account for both of the table's links, its rights in the order they always had
-        out = [_account(f"{t.id}-controller", [*controller[:-1], spot_link[0], controller[-1], *spot_link[1:]])]
+        out = [_account(f"{t.id}-controller", [*controller[:-1], spot_link[0], controller[-1], *spot_link[1:],
+                                               *studio_link])]
     for n in range(1, t.spots + 1):
         spot = f"{root}/spot/{n}"
         out.append(_account(f"{t.id}-spot-{n}", [("write", f"{spot}/press"), ("write", f"{spot}/online"),
                                                   ("read", f"{spot}/lamp")]))
     return out
+
+
+def _studio_account(studio: Studio) -> Account:
+    """A studio writes its tables' ``studio`` topic and reads what it needs of them (docs/studio.md)."""
+    rights = [("write", f"croupier/{t}/studio") for t in studio.tables]
+    return _account(studio.username, rights + [("read", f"croupier/{t}/{leaf}") for t in studio.tables
+                                               for leaf in STUDIO_LEAVES])
 
 
 def _bridge_account(bridge: PitBridge) -> Account:
@@ -324,7 +368,7 @@ def generate(out: Path, tables: list[Table], *, tls: TlsPaths | None, make_ca: b
              port: int = 8883, bind: str | None = None, pit: str = "pit", readers: Iterable[str] = ("viewer",),
              client_certificates: bool = False, install_dir: Path | None = None, backoffice: str | None = None,
              bridges: Iterable[PitBridge] = (), central: bool = False, bridge_to: BridgeTo | None = None,
-             bind_client_ids: bool = False) -> list[str]:
+             bind_client_ids: bool = False, studios: Iterable[Studio] = ()) -> list[str]:
     """Everything ``croupier broker-config`` writes; returns what to tell the operator.
     ValueError (or ``lab_ca.CaError``) on anything it cannot do, before writing a file."""
     if (out / "mosquitto.conf").exists():
@@ -334,8 +378,9 @@ def generate(out: Path, tables: list[Table], *, tls: TlsPaths | None, make_ca: b
     bridges = list(bridges)
     if central and bridge_to is not None:
         raise ValueError("a central broker has no bridge of its own: give --central or --bridge-to, not both")
+    studios = list(studios)
     floor = accounts(tables, pit, readers, backoffice=backoffice, bridges=bridges, central=central,
-                     bind_client_ids=bind_client_ids)
+                     bind_client_ids=bind_client_ids, studios=studios)
     home = (install_dir or out).absolute()
     notes: list[str] = []
     if make_ca:
@@ -362,6 +407,9 @@ def generate(out: Path, tables: list[Table], *, tls: TlsPaths | None, make_ca: b
     for b in bridges:
         notes.append(f"pit {b.name}: its broker bridges here as {b.username} (secrets/{b.username}.secret: give it to "
                      f"that pit's broker-config as --bridge-password-file)")
+    for s in studios:
+        notes.append(f"studio {s.username} ({', '.join(s.tables)}): its broker URL is mqtts://{s.username}@{hosts[0]}:{port}"
+                     f"?cafile=/etc/croupier/ca.pem; set [table] remote = true on those tables")
     if backoffice:
         notes.append(f"back office: [mqtt] broker = \"mqtts://{backoffice}@{hosts[0]}:{port}?cafile=/etc/croupier/ca.pem\"")
     for t in [] if central or not bind_client_ids else tables:

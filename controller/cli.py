@@ -167,6 +167,9 @@ def broker_config(
         help="with --bridge-to: the central broker's secrets/bridge-<name>.secret")] = None,
     bridge_commands: Annotated[bool, typer.Option("--bridge-commands", help="with --bridge-to: take command from the centre")]
     = False,
+    studio: Annotated[list[str] | None, typer.Option(
+        help="NAME=T1,T2: the remote players' studio's account and the tables it takes bets for (docs/studio.md)")]
+    = None,
     bind_client_ids: Annotated[bool, typer.Option(
         "--bind-client-ids/--shared-client-ids",
         help="each client's id is its user name, so no password can take another client's session (a table's "
@@ -193,7 +196,7 @@ def broker_config(
                             bridges=bc.parse_bridges(pit_bridge or [], floor),
                             bridge_to=bc.bridge_to(bridge_to, bridge_name, bridge_cafile, bridge_password_file,
                                                    bridge_commands),
-                            bind_client_ids=bind_client_ids)
+                            bind_client_ids=bind_client_ids, studios=bc.parse_studios(studio or [], floor))
     except (ValueError, CaError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -53,6 +53,12 @@ class TableSection(_Strict):
     currency_digits: int = Field(default=2, ge=0, le=3)
     #: the table's local time zone (IANA), for the times its console shows; None: the table PC's
     time_zone: str | None = None
+    #: the betting time in seconds: opening betting starts it and its end closes betting (0: the dealer closes)
+    betting_s: int = Field(0, ge=0, le=600)
+    #: the table takes remote bets from the studio (docs/studio.md): betting closes with its seal
+    remote: bool = False
+    #: how long a remote table waits for the studio's seal before it closes without it (its bets returned)
+    seal_grace_s: int = Field(3, ge=1, le=60)
 
     @field_validator("time_zone")
     @classmethod

@@ -35,6 +35,7 @@ from controller.runtime.recovery import Replay, device_sync, replay
 from controller.runtime.snapshot import Snapshots
 from controller.sd_notify import Notifier
 from controller.table import inputs
+from controller.table.betting import BettingTime
 from controller.table.core import TableCore
 from controller.table.registry import adapter_for
 from controller.terminal.printer import Printer
@@ -46,11 +47,19 @@ def build_core(config: TableConfig) -> TableCore:
                      config.table.burn_on_new_shoe, config.table.currency, config.table.currency_digits)
 
 
+def betting_time(config: TableConfig) -> BettingTime:
+    """The table's betting time and remote bets (``[table] betting_s``, ``remote``, ``seal_grace_s``)."""
+    return BettingTime(config.table.betting_s, config.table.seal_grace_s, config.table.remote)
+
+
 class FeedListener:
-    """Keeps the pit feed's retained ``prompt`` and ``state`` current and wakes it per entry."""
+    """Keeps the pit feed's retained ``prompt``, ``state`` and ``betting`` current and wakes it per entry."""
 
     def __init__(self, feed: Any) -> None:
+        from controller.feed.studio import BettingLeaf
+
         self.feed = feed
+        self.betting = BettingLeaf(feed)  # the studio's retained ``betting`` (docs/studio.md)
 
     def on_entry(self, entry: Any) -> None:
         self.feed.notify()
@@ -58,10 +67,12 @@ class FeedListener:
     def on_prompt(self, prompt: str, core: TableCore) -> None:
         self.feed.set_prompt({"text": prompt, "round": core.round_id})
         self.feed.set_state(core.state)  # built when sent: most are replaced before
+        self.betting.update(core)
 
     def on_state(self, core: TableCore) -> None:
         """The prompt is the same but the pit's view changed (open alerts, corrections)."""
         self.feed.set_state(core.state)
+        self.betting.update(core)
 
 
 class TableRuntime:
@@ -119,12 +130,14 @@ class TableRuntime:
             {"replayed": result.inputs, "written": result.written, "resumed_round": result.round_id,
              "game": config.table.game, "preset": config.table.preset,
              "rules": config.game_rules().model_dump(mode="json"),
-             "burn_on_new_shoe": config.table.burn_on_new_shoe, "hold_open_round": True},
+             "burn_on_new_shoe": config.table.burn_on_new_shoe, "hold_open_round": True,
+             "betting": betting_time(config).dump()},
             source="table", round_id=core.round_id,
         )
         core.restarted()  # as replay will do at this entry next time
         core.pace_goal = (config.protection.pace_target, config.protection.pace_window_s)  # None: the game's default
         core.set_burn(config.table.burn_on_new_shoe)
+        core.betting.set_time(betting_time(config))  # as replay will do at this entry next time
         return result
 
     async def start(self, *, console_simulator: bool = True) -> None:
@@ -187,11 +200,32 @@ class TableRuntime:
         feed = Feed.connect(broker, self.journal, self.config.table.id, on_command)
         feed.admission = loop.admission  # pit commands rate-limited, refusals counted (admission.py)
         feed.link.on_alarm.append(link_alarm(loop, FEED_LINK))  # a dead broker or a taken session is loud
+        studio = self._studio_inbox(feed)
         await self._stack.enter_async_context(feed)
-        loop.listeners.append(FeedListener(feed))
+        if studio is not None:
+            await self._stack.enter_async_context(studio)
+        listener = FeedListener(feed)
+        loop.listeners.append(listener)
+        listener.on_state(loop.core)  # the betting leaf at the feed's start
         self.feed, self.broker = feed, broker
         if self.metrics is not None:
             self.metrics.watch_feed_lag(lambda: feed.stats.lag)
+
+    def _studio_inbox(self, feed: Any) -> Any:
+        """A remote table reads the studio's seal and totals (``croupier/<table>/studio``) on the feed's link."""
+        if not self.config.table.remote:
+            return None
+        from controller.feed.studio import StudioInbox
+
+        loop = self.loop
+
+        def on_message(message: Any) -> None:
+            try:
+                loop.submit(inputs.STUDIO, message, "studio")
+            except inputs.InputRefused as refused:  # the disk is full: the studio sends again or the grace closes
+                loop.admission.refused("studio", refused.code, refused.message)
+
+        return StudioInbox(feed, self.journal, on_message, loop.admission)
 
     async def _start_spots(self) -> None:
         """The bet spots, when ``[devices.spots]`` is enabled (watermarks restored from the journal)."""

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, TypeAdapter
 
 from controller.commands.models import BY_NAME, DEALER_NAMES
 from controller.commands.parse import PitCommand
+from controller.commands.studio import AnyStudio
 from controller.feed.schemas import FEED_MESSAGES
 from drivers import events as common_events
 from drivers.events import DeviceEvent
@@ -56,6 +57,8 @@ SCHEMAS: dict[str, tuple[str, Any]] = {
     "spot-press": ("croupier/<table>/spot/<n>/press: bet spot -> controller, QoS 1", PressPayload),
     "spot-lamp": ("croupier/<table>/spot/<n>/lamp: controller -> bet spot, retained", LampPayload),
     "pit-command": ("croupier/<table>/command: pit dashboard -> controller, QoS 1, never retained", PitCommand),
+    "studio": ("croupier/<table>/studio: the studio -> a remote table, QoS 1, never retained (docs/studio.md)",
+               AnyStudio),
     "command": ("a dealer command (the dealer line, the console's args with its name; journaled as command)",
                 _dealer_commands()),
     "wheel-events": ("Cammegh SS2 driver events (croupier listen wheel --json; journaled device events)",
@@ -65,7 +68,7 @@ SCHEMAS: dict[str, tuple[str, Any]] = {
     "spot-events": ("bet-spot driver events (croupier listen spots --json; journaled device events)",
                     _events(spot_events, common_events)),
     **{f"feed-{leaf}": (f"croupier/<table>/{leaf}: controller -> pit, QoS 1"
-                        + (", retained" if leaf in ("state", "prompt", "ledger") else ""), model)
+                        + (", retained" if leaf in ("state", "prompt", "ledger", "betting") else ""), model)
        for leaf, model in FEED_MESSAGES.items()},
 }
 

@@ -264,6 +264,29 @@ class CommandRow:
 
 
 @dataclass(frozen=True, slots=True)
+class RemoteRow:
+    """What the studio paid on a round's remote bets (a ``remote_settled`` entry, docs/studio.md);
+    the latest by seq is the round's (totals sent again after a correction replace the first)."""
+
+    table: str
+    round: str
+    seq: int
+    ts: datetime
+    count: int
+    stake: int
+    paid: int
+    refunded: int
+
+
+class RemoteIn(_Lenient):
+    round: str = Field(min_length=1, max_length=64)
+    count: Amount
+    stake: Amount
+    paid: Amount
+    refunded: Amount
+
+
+@dataclass(frozen=True, slots=True)
 class HeadRow:
     head: HeadIn
 
@@ -288,7 +311,8 @@ class Rejected:
     reason: str
 
 
-Row = RoundRow | AlertRow | DealerRow | CommandRow | HeadRow | TableRow | Rejected | IntakeAlert | ConflictRow
+Row = (RoundRow | AlertRow | DealerRow | CommandRow | HeadRow | TableRow | RemoteRow | Rejected | IntakeAlert
+       | ConflictRow)
 
 
 def table_of(topic: str) -> tuple[str, str] | None:
@@ -356,7 +380,7 @@ def _rows(leaf: str, body: dict[str, Any]) -> list[Row]:
 
 def event_rows(event: EventIn) -> list[Row]:
     """The journal entries the back office keeps from the ``event`` stream: dealer sign-in and
-    sign-out, pit commands, and the game a (re)started table plays."""
+    sign-out, pit commands, the game a (re)started table plays, and the studio's remote totals."""
     p = event.payload
     if event.kind == "command" and p.get("command") in ("sign_in", "sign_out"):
         dealer = p.get("dealer")
@@ -367,6 +391,9 @@ def event_rows(event: EventIn) -> list[Row]:
         return [CommandRow(event.table, event.seq, event.ts, event.round, str(name)[:64] if name else "?",
                            str(sender)[:64] if sender is not None else None,
                            str(ident)[:64] if ident is not None else None, p)]
+    if event.kind == "remote_settled":
+        r = RemoteIn.model_validate(p)
+        return [RemoteRow(event.table, r.round, event.seq, event.ts, r.count, r.stake, r.paid, r.refunded)]
     if event.kind == "table_started" and isinstance(p.get("game"), str):
         preset = p.get("preset")
         return [TableRow(event.table, p["game"][:32], preset[:64] if isinstance(preset, str) else None, event.ts)]

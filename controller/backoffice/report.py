@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 
 import psycopg
 
-from controller.backoffice import dealers, tallies, wheel
+from controller.backoffice import dealers, remote, tallies, wheel
 from controller.backoffice import edges as bet_edges
 from controller.backoffice.snapshot import snapshot
 from controller.floor.gaming_day import Period, day_of, gaming_day, shifts
@@ -128,6 +128,7 @@ class Reporter:
             "pits": {pit or "(no pit)": _totals(rows) for pit, rows in sorted(pits.items())},
             "floor": _totals(list(tables.values())),
             "dealers": [row for period in periods for row in self._dealers(spec, period)],
+            "remote": remote.section(self.conn, params),  # the remote players', beside the felt's (docs/studio.md)
         }
 
     def _tables(self, params: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -35,6 +35,7 @@ from controller.backoffice.records import (
     HeadRow,
     IntakeAlert,
     Rejected,
+    RemoteRow,
     RoundRow,
     Row,
     TableRow,
@@ -79,6 +80,13 @@ DEALER_SQL = """
 INSERT INTO dealer_events (table_id, seq, ts, action, dealer) VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING"""
 HEAD_SQL = "INSERT INTO journal_heads (table_id, seq, hash, ts) VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING"
 REJECTED_SQL = "INSERT INTO rejected (topic, payload, reason) VALUES (%s, %s, %s)"
+#: a round's remote totals: the latest by seq wins, so totals sent again replace and never add
+REMOTE_SQL = """
+INSERT INTO remote_rounds (table_id, round_id, seq, ts, bets, stake, paid, refunded) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)
+ON CONFLICT (table_id, round_id) DO UPDATE SET seq = EXCLUDED.seq, ts = EXCLUDED.ts, bets = EXCLUDED.bets,
+    stake = EXCLUDED.stake, paid = EXCLUDED.paid, refunded = EXCLUDED.refunded
+WHERE remote_rounds.seq < EXCLUDED.seq"""
+
 INTAKE_ALERT_SQL = "INSERT INTO intake_alerts (table_id, round_id, version, code, message) VALUES (%s, %s, %s, %s, %s)"
 CONFLICT_SQL = """
 INSERT INTO round_conflicts (table_id, round_id, version, record) VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING"""
@@ -126,6 +134,8 @@ def statements(row: Row) -> list[tuple[str, tuple[Any, ...]]]:
                                _json(row.payload)))]
     if isinstance(row, DealerRow):
         return [(DEALER_SQL, (row.table, row.seq, row.ts, row.action, row.dealer))]
+    if isinstance(row, RemoteRow):
+        return [(REMOTE_SQL, (row.table, row.round, row.seq, row.ts, row.count, row.stake, row.paid, row.refunded))]
     if isinstance(row, HeadRow):
         h = row.head
         return [(HEAD_SQL, (h.table, h.seq, h.hash, h.ts))]

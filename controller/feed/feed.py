@@ -137,18 +137,19 @@ class Feed:
         before they are sent), it is built and stamped only when sent."""
         if callable(state):
             build = state
-            self._snapshot(self.topics.state, lambda: self._stamped(build()))
+            self.put_retained(self.topics.state, lambda: self._stamped(build()))
         else:
-            self._snapshot(self.topics.state, self._stamped(state))
+            self.put_retained(self.topics.state, self._stamped(state))
 
     def _stamped(self, state: dict[str, Any]) -> dict[str, Any]:
         seq, digest = self.journal.head()
         return {**state, "journal": {"seq": seq, "hash": digest}}
 
     def set_prompt(self, prompt: dict[str, Any]) -> None:
-        self._snapshot(self.topics.prompt, prompt)
+        self.put_retained(self.topics.prompt, prompt)
 
-    def _snapshot(self, topic: str, body: dict[str, Any] | Callable[[], dict[str, Any]]) -> None:
+    def put_retained(self, topic: str, body: dict[str, Any] | Callable[[], dict[str, Any]]) -> None:
+        """A retained snapshot of the table on ``topic`` (``state``, ``prompt``, ``betting``), coalesced."""
         self._snapshots.put(topic, body, self._round, utc_now())
         self._wake.set()
 

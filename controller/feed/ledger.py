@@ -5,17 +5,21 @@ pit has seen. A later ``round_closed`` for a round already counted (a correction
 earlier record instead of counting the round twice. What a void round returned is a refund,
 counted apart from the totals (the handle excludes it); the bets that stood in a void round
 count in the totals like a settled round's (controller/round_money.py).
+
+A remote table's ``remote_settled`` entries (what the studio paid on a round's remote bets,
+docs/studio.md) are counted beside the felt's: each round's latest totals once, so the totals
+the studio sends again after a correction replace the earlier ones.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from controller.feed.messages import ROUND_CLOSED, VERSION
+from controller.feed.messages import REMOTE_SETTLED, ROUND_CLOSED, VERSION
 from controller.journal import Entry
 from controller.round_money import net_of_refunds, returned
 
@@ -52,10 +56,16 @@ class LedgerTotals:
     void_stake_total: int = 0
     seq: int = 0  # the journal entry these totals run through
     round: str | None = None  # the last round counted
+    remote_rounds: int = 0
+    remote_stake_total: int = 0
+    remote_paid_total: int = 0
+    remote_refunded_total: int = 0
 
     def message(self, table: str, ts: str) -> dict[str, Any]:
         body = asdict(self)
         round_id = body.pop("round")
+        if not self.remote_rounds:  # a table without remote bets: the message as it always was
+            body = {k: v for k, v in body.items() if not k.startswith("remote_")}
         return {"v": VERSION, "table": table, "round": round_id, "ts": ts, **body}
 
 
@@ -64,6 +74,8 @@ class Ledger:
 
     def __init__(self) -> None:
         self._by_round: dict[str, RoundTotals] = {}
+        #: round -> the studio's latest (stake, paid, refunded) of it
+        self._remote: dict[str, tuple[int, int, int]] = {}
         self._totals = LedgerTotals()
         self.rejected = 0  # round_closed entries whose record could not be counted
 
@@ -73,6 +85,8 @@ class Ledger:
 
     def apply(self, entry: Entry) -> bool:
         """True when the totals changed."""
+        if entry.kind == REMOTE_SETTLED:
+            return self._remote_settled(entry)
         if entry.kind != ROUND_CLOSED:
             return False
         try:
@@ -100,13 +114,36 @@ class Ledger:
         self._by_round[round_id] = record
         while len(self._by_round) > ROUNDS_KEPT:  # corrections reach only recent rounds
             del self._by_round[next(iter(self._by_round))]
-        self._totals = LedgerTotals(settled, void, stake, payout, refunds, entry.seq, round_id)
+        self._totals = replace(self._totals, rounds_settled=settled, rounds_void=void, stake_total=stake,
+                               payout_total=payout, void_stake_total=refunds, seq=entry.seq, round=round_id)
+        return True
+
+    def _remote_settled(self, entry: Entry) -> bool:
+        p = entry.payload
+        figures = (p.get("stake"), p.get("paid"), p.get("refunded"))
+        if not isinstance(p.get("round"), str) or not all(type(f) is int and f >= 0 for f in figures):
+            self.rejected += 1
+            log.error("remote_settled seq %d not counted in the ledger: %r", entry.seq, figures)
+            return False
+        t = self._totals
+        new = p["round"] not in self._remote
+        before = self._remote.pop(p["round"], (0, 0, 0))
+        now = (int(p["stake"]), int(p["paid"]), int(p["refunded"]))
+        self._remote[p["round"]] = now
+        while len(self._remote) > ROUNDS_KEPT:
+            del self._remote[next(iter(self._remote))]
+        self._totals = replace(
+            t, seq=entry.seq, remote_rounds=t.remote_rounds + new,
+            remote_stake_total=t.remote_stake_total + now[0] - before[0],
+            remote_paid_total=t.remote_paid_total + now[1] - before[1],
+            remote_refunded_total=t.remote_refunded_total + now[2] - before[2])
         return True
 
     def state(self) -> dict[str, Any]:
         """Totals and the recent rounds, as JSON, for ``from_state`` (saved beside the feed cursor)."""
         return {"totals": asdict(self._totals),
-                "rounds": {r: [t.status, t.stake_total, t.payout_total] for r, t in self._by_round.items()}}
+                "rounds": {r: [t.status, t.stake_total, t.payout_total] for r, t in self._by_round.items()},
+                "remote": {r: list(figures) for r, figures in self._remote.items()}}
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> Ledger:
@@ -114,4 +151,6 @@ class Ledger:
         ledger._totals = LedgerTotals(**state["totals"])
         for round_id, (status, stake, payout) in state["rounds"].items():
             ledger._by_round[round_id] = RoundTotals(status=status, stake_total=stake, payout_total=payout)
+        for round_id, (stake, paid, refunded) in state.get("remote", {}).items():
+            ledger._remote[round_id] = (stake, paid, refunded)
         return ledger

@@ -15,6 +15,7 @@ from controller.journal import Entry
 
 VERSION = 1
 ROUND_CLOSED = "round_closed"
+REMOTE_SETTLED = "remote_settled"
 ALERT = "alert"
 
 
@@ -52,6 +53,16 @@ class Topics:
     @property
     def command(self) -> str:
         return self._topic("command")
+
+    @property
+    def betting(self) -> str:
+        """The open round's betting status for the studio (retained, docs/studio.md)."""
+        return self._topic("betting")
+
+    @property
+    def studio(self) -> str:
+        """The studio's seal and totals for a remote table (docs/studio.md)."""
+        return self._topic("studio")
 
     @property
     def head(self) -> str:

@@ -54,8 +54,8 @@ class EventMessage(Envelope):
     model_config = ConfigDict(title="feed event")
 
     seq: Seq
-    kind: str = Field(description="the entry's kind: device, command, pit_command, draw (inputs); alert, "
-                                  "round_closed, table_started (what the table wrote)")
+    kind: str = Field(description="the entry's kind: device, command, pit_command, draw, studio (inputs); alert, "
+                                  "round_closed, remote_settled, table_started (what the table wrote)")
     source: str = Field(description="who or what gave the input: a device (shoe, wheel, spot-3), dealer, "
                                     "player:<id>, pit:<sender>, pit-command (refused pit commands), table")
     payload: dict[str, Any] = Field(description="the entry as journaled; for alert and round_closed the "
@@ -127,6 +127,30 @@ class JournalProof(_Strict):
     rows: list[JournalRow] = Field(min_length=1, max_length=64, description="consecutive rows, oldest first")
 
 
+class RemoteSettled(_Strict):
+    """What the studio paid on a closed round's remote bets (a ``remote_settled`` entry)."""
+
+    round: str = Field(description="the round")
+    id: str = Field(description="the studio message's id")
+    count: int = Field(ge=0, description="remote bets settled")
+    stake: Amount = Field(description="their stakes")
+    paid: int = Field(ge=0, description="what the studio paid back, returned stakes of winning bets included")
+    refunded: Amount = Field(description="stakes returned because the round was void or its seal missing")
+    drop: Amount = Field(description="stake - refunded: the remote drop")
+    win: int = Field(description="stake - paid: the house's remote win (negative: the players won)")
+    cause: int = Field(ge=1, description="the journal seq of the studio's message")
+
+
+class RemoteRound(_Strict):
+    """A remote table's round: the studio's seal that closed its betting, and what it settled."""
+
+    sealed: bool = Field(description="betting closed with the studio's seal; false: without it, every remote bet "
+                                     "of the round is returned (docs/studio.md)")
+    seal: dict[str, Any] | None = Field(description="the seal as journaled (count, stake, kinds, players, digest, "
+                                                    "seq of its journal entry)")
+    settled: RemoteSettled | None = Field(description="the studio's totals, once they came (a later record only)")
+
+
 class RoundMessage(Envelope):
     """``croupier/<table>/round`` (QoS 1): a closed round, the record ``croupier recall --json``
     prints; a correction publishes the round again, whole, with one more ``corrections`` item."""
@@ -151,6 +175,9 @@ class RoundMessage(Envelope):
     corrections: list[Correction] = Field(description="approved corrections, oldest first")
     journal: JournalProof | None = Field(None, description="a corrected record only (since 2026-12): the journal "
                                                            "rows that back it (docs/protocols.md, \"Corrections\")")
+
+
+    remote: RemoteRound | None = Field(None, description="a table taking remote bets only ([table] remote)")
 
 
 class AlertMessage(Envelope):
@@ -283,6 +310,32 @@ class LedgerMessage(Envelope):
     void_stake_total: Amount = Field(description="stakes void rounds returned (minor units); the bets that stood "
                                                  "in a void round count in stake_total and payout_total")
     seq: int = Field(ge=0, description="the journal entry these totals run through")
+    remote_rounds: int = Field(0, ge=0, description="rounds the studio settled remote bets on")
+    remote_stake_total: Amount = Field(0, description="their remote stakes (each round's latest totals)")
+    remote_paid_total: int = Field(0, ge=0, description="what the studio paid back on them")
+    remote_refunded_total: Amount = Field(0, description="remote stakes returned (void rounds, missing seals)")
+
+
+class BettingMessage(Envelope):
+    """``croupier/<table>/betting`` (QoS 1, retained): the open round's betting status, for the
+    studio (docs/studio.md)."""
+
+    model_config = ConfigDict(title="feed betting")
+
+    status: Literal["open", "sealing", "closed", "none"] = Field(
+        description="open: bets are taken; sealing: the felt is closed and the table waits for the studio's seal; "
+                    "closed: the close is journaled (sealed says whether with the seal); none: no round open")
+    opened: Timestamp | None = Field(description="when betting opened (the journaled open)")
+    deadline: Timestamp | None = Field(description="the betting time's end; null: the dealer closes")
+    seq: int = Field(ge=0, description="the journal seq of the entry that made this status")
+    game: str = Field(description="the game")
+    currency: str = Field(pattern=r"^[A-Z]{3}$", description="ISO 4217 code of the table's money")
+    digits: int = Field(ge=0, le=4, description="minor-unit digits of that currency")
+    limits: dict[str, Annotated[list[int], Field(min_length=2, max_length=2)]] = Field(
+        description="per bet kind [min, max] in minor units")
+    remote: bool = Field(description="the table takes remote bets (it waits for the seal)")
+    sealed: bool | None = Field(None, description="closed: whether the seal was in the close")
+    grace_end: Timestamp | None = Field(None, description="sealing: when the table closes without the seal")
 
 
 #: topic leaf -> the model of what is published there (``online`` is a bare ``1`` or ``0``)
@@ -293,6 +346,7 @@ FEED_MESSAGES: dict[str, type[Envelope]] = {
     "state": StateMessage,
     "prompt": PromptMessage,
     "ledger": LedgerMessage,
+    "betting": BettingMessage,
 }
 
 

@@ -26,6 +26,9 @@ def report_csv(report: dict[str, Any], level: str = "tables") -> str:
         rows += [[day, shift, "pit", pit, None, pit, None, *(t.get(c) for c in TABLE_COLUMNS)]
                  for pit, t in report["pits"].items()]
         rows.append([day, shift, "floor", None, None, None, None, *(report["floor"].get(c) for c in TABLE_COLUMNS)])
+        remote = report.get("remote") or {}  # the remote players' lines (docs/studio.md): rounds, drop, win
+        rows += [[day, shift, "remote", table_id, None, None, None, r["rounds"], None, None, r["drop"], None, r["win"],
+                  *(None for _ in TABLE_COLUMNS[6:])] for table_id, r in (remote.get("tables") or {}).items()]
         return sheet(["day", "shift", "level", "id", "game", "pit", "currency", *TABLE_COLUMNS], rows)
     if level == "dealers":
         return sheet(["day", *DEALER_COLUMNS], [[day, *(d.get(c) for c in DEALER_COLUMNS)] for d in report["dealers"]])

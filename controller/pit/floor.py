@@ -4,7 +4,8 @@ Pure: from every table's model, the rule-set edges known so far, and ``now`` (wa
 seconds). Money is summed per currency (tables of two currencies are never added together):
 drop and win from each table's retained ``ledger`` (since its journal began), hold = win /
 drop, and the theoretical edge weighted by each table's drop over the tables whose edge is
-known. Rounds per hour count the rounds closed in the last hour that the dashboard holds.
+known; the remote players' drop and win (docs/studio.md) beside the felt's. Rounds per hour
+count the rounds closed in the last hour that the dashboard holds.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from controller.pit.model import TableModel
+from controller.pit.model import TableModel, remote_money
 from controller.pit.stats import parse_ts
 
 HOUR_S = 3600.0
@@ -59,7 +60,12 @@ def floor_totals(tables: Iterable[TableModel], edges: Mapping[str, float], now: 
         code = model.state.get("currency") if isinstance(model.state.get("currency"), str) else fallback[0]
         digits = model.state.get("currency_digits")
         sums = money.setdefault(str(code), {"currency": code, "currency_digits": digits if isinstance(digits, int)
-                                            else fallback[1], "drop": 0, "win": 0, "edged_drop": 0, "edged": 0.0})
+                                            else fallback[1], "drop": 0, "win": 0, "edged_drop": 0, "edged": 0.0,
+                                            "remote_drop": 0, "remote_win": 0})
+        remote = remote_money(model.ledger)
+        if remote is not None:
+            sums["remote_drop"] += remote["drop"]
+            sums["remote_win"] += remote["win"]
         sums["drop"] += stake
         sums["win"] += stake - payout
         edge = edges.get(model.table)
@@ -73,6 +79,7 @@ def floor_totals(tables: Iterable[TableModel], edges: Mapping[str, float], now: 
             "currency": sums["currency"], "currency_digits": sums["currency_digits"], "drop": sums["drop"],
             "win": sums["win"], "hold": sums["win"] / sums["drop"] if sums["drop"] else None,
             "edge": sums["edged"] / sums["edged_drop"] if sums["edged_drop"] else None,
+            "remote_drop": sums["remote_drop"], "remote_win": sums["remote_win"],
         })
     return {"money": by_currency, "rounds_last_hour": rounds_hour, "tables": status,
             "updated": updated or None}

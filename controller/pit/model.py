@@ -44,6 +44,17 @@ def severity_rank(severity: object) -> int:
     return SEVERITY_RANK.get(str(severity), len(SEVERITY_RANK))
 
 
+def remote_money(ledger: dict[str, Any]) -> dict[str, int] | None:
+    """The remote players' drop and win from a table's ``ledger`` (docs/studio.md), None when it
+    took no remote bets: drop = stakes - refunds, win = stakes - what the studio paid back."""
+    figures = [ledger.get(k) for k in ("remote_rounds", "remote_stake_total", "remote_paid_total",
+                                       "remote_refunded_total")]
+    if not all(isinstance(f, int) and not isinstance(f, bool) for f in figures) or not figures[0]:
+        return None
+    rounds, stake, paid, refunded = (int(f) for f in figures)  # type: ignore[arg-type]
+    return {"rounds": rounds, "drop": stake - refunded, "win": stake - paid}
+
+
 @dataclass
 class TableModel:
     """One table's latest snapshots and recent history."""
@@ -114,6 +125,7 @@ class TableModel:
             "closed": state.get("closed"),
             "prompt": self.prompt.get("text"),
             "ledger": {k: self.ledger.get(k) for k in ("rounds_settled", "rounds_void", "stake_total", "payout_total")},
+            "remote": remote_money(self.ledger),
             "pace": state.get("pace") if isinstance(state.get("pace"), dict) else None,
             "updated": self.updated or None,
             "alerts": alerts[:5],

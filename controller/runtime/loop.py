@@ -8,6 +8,12 @@ table's state, so inputs are applied in journal order whatever their source. Eff
 them: output entries to the journal, the shoe gate, a new shoe. Listeners (the console
 printer, the pit feed, simulated actors) see each entry, each new prompt, and every quiet
 moment (queue empty, all effects done).
+
+A betting time's end (a ``Deadline`` effect, and after a restart the replayed state's) is a
+timer on the injected clock that journals ``close_betting`` from source ``timer`` (or
+``timer:seal``, the studio's seal not in within its grace) when it passes, if the round still
+waits for it and the table does not hold: the deadline is the journaled open's ``ts`` plus the
+betting time, so a restart re-arms it where it was, and one already past closes at once.
 """
 
 from __future__ import annotations
@@ -15,19 +21,23 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections import deque
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any, Protocol
 
-from controller.commands.models import Command
+from controller.commands.models import CloseBetting, Command
 from controller.commands.parse import PitCommand, parse_order, parse_pit
+from controller.commands.studio import Seal, Settled, parse_studio
 from controller.journal import Entry, Journal, JournalFull
 from controller.runtime.admission import RATE_LIMITED, Admission
 from controller.runtime.outage import DISK_FULL, OutputWriter
 from controller.table import inputs
 from controller.table.core import TableCore
-from controller.table.effects import DeviceCommand, Draw, Effect, Gate, LoadShoe, Record
+from controller.table.effects import Deadline, DeviceCommand, Draw, Effect, Gate, LoadShoe, Record
 from controller.table.holds import ERROR, alert
+from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.device import Device
 from drivers.errors import DeviceUnavailable, DriverError
 from drivers.events import DeviceEvent
@@ -47,8 +57,16 @@ class Listener(Protocol):
 
 
 class TableLoop:
-    def __init__(self, core: TableCore, journal: Journal, shoe: Device | None = None) -> None:
+    def __init__(self, core: TableCore, journal: Journal, shoe: Device | None = None, *,
+                 clock: Clock = SYSTEM_CLOCK, wall: Callable[[], float] = time.time) -> None:
+        """``clock`` waits the betting time's deadlines; ``wall`` (seconds since the epoch) is
+        what a deadline's ``ts`` is measured against."""
         self.core = core
+        self.clock = clock
+        self.wall = wall
+        #: the deadlines armed (round, source), and those whose close is journaled but not yet applied
+        self._timers: dict[tuple[str | None, str], asyncio.Task[None]] = {}
+        self._fired: set[tuple[str | None, str]] = set()
         self.journal = journal
         #: the table's open devices by name ("shoe", "wheel"): every effect that needs a device
         #: is one ``await device.command(name, **arguments)`` (docs/devices.md)
@@ -62,7 +80,7 @@ class TableLoop:
         self._queue: asyncio.Queue[Entry] = asyncio.Queue()
         #: input entries' seq -> the model the edge validated (the driver's own event, the
         #: command), until the entry is stepped: the core gets the model, not the dict again
-        self._events: dict[int, DeviceEvent | Command] = {}
+        self._events: dict[int, DeviceEvent | Command | Seal | Settled] = {}
         self._changed = asyncio.Condition()
         self._prompt = ""
         self._pit_serial = -1
@@ -79,21 +97,25 @@ class TableLoop:
         self._background: set[asyncio.Task[None]] = set()
 
     # ------------------------------------------------------------------ inputs
-    def submit(self, kind: str, payload: dict[str, Any] | Command | PitCommand, source: str) -> Entry:
+    def submit(self, kind: str, payload: dict[str, Any] | Command | PitCommand | Seal | Settled, source: str) -> Entry:
         """Journal one input (committed when this returns) and queue it to be applied; the
         entry (its ``seq`` is the ``cause`` of any alert it raises).
 
         A command is admitted (its source's rate limit) and, unless it comes as its model
         (checked by the caller's edge already), read into its model (controller/commands/): a
         refused one raises ``InputRefused`` to the caller and is journaled at most as a counted
-        refusal alert, never as an input (admission.py). The core is handed the model.
+        refusal alert, never as an input (admission.py). The core is handed the model. A studio
+        message (``studio``) is read into its model the same way (controller/commands/studio.py).
         """
         if kind not in inputs.INPUT_KINDS:
             raise ValueError(f"not an input kind: {kind!r}")
         if self.writer.full:
             raise inputs.InputRefused(DISK_FULL, self.writer.refuse())
-        order: Command | None = None
-        if kind == inputs.COMMAND:
+        order: Command | Seal | Settled | None = None
+        if kind == inputs.STUDIO:
+            order = payload if isinstance(payload, Seal | Settled) else parse_studio(payload)
+            payload = order.journal_form()
+        elif kind == inputs.COMMAND:
             if not self.admission.admit(source):
                 raise inputs.InputRefused(RATE_LIMITED, f"too many commands from {source}: wait a moment")
             try:
@@ -171,17 +193,23 @@ class TableLoop:
     async def run(self) -> None:
         """Drain the queue until cancelled."""
         self.announce()
-        while True:
-            entry = await self._queue.get()
-            self._busy = True
-            self._tell(entry)
-            effects = self.core.step(entry, self._events.pop(entry.seq, None))
-            await self.carry_out(effects)
-            for hook in self.applied_hooks:
-                hook(self.core, entry)
-            self.steps += 1
-            self._busy = False
-            await self._after_change()
+        self._rearm()  # a restart: the replayed state's deadline, where it was
+        try:
+            while True:
+                entry = await self._queue.get()
+                self._busy = True
+                self._tell(entry)
+                effects = self.core.step(entry, self._events.pop(entry.seq, None))
+                await self.carry_out(effects)
+                for hook in self.applied_hooks:
+                    hook(self.core, entry)
+                self.steps += 1
+                self._busy = False
+                self._rearm()
+                await self._after_change()
+        finally:
+            for task in list(self._timers.values()):
+                task.cancel()
 
     async def _after_change(self) -> None:
         """Tell listeners and waiters what changed; wake the quiet hooks once nothing is queued."""
@@ -204,6 +232,8 @@ class TableLoop:
                 self.writer.write(effect.kind, effect.payload, effect.round_id)
             elif isinstance(effect, Draw):
                 self.draw(effect)
+            elif isinstance(effect, Deadline):
+                self.arm(effect)
             elif isinstance(effect, DeviceCommand):
                 await self._device_command(effect.device, effect.name)
             elif "shoe" in self.devices:  # a table without a shoe (a wheel game) has no gate
@@ -220,6 +250,44 @@ class TableLoop:
             return
         payload = core.adapter.draw(core.engine, secrets.token_bytes(32))
         self.submit(inputs.DRAW, {**payload, "round": effect.round_id}, "rng:secrets")
+
+    def arm(self, deadline: Deadline) -> None:
+        """Journal the close at ``deadline.at`` (once per round and source)."""
+        key = (deadline.round_id, deadline.source)
+        if key in self._timers or key in self._fired:
+            return
+        task = asyncio.get_running_loop().create_task(self._timer(deadline, key), name=f"deadline {key}")
+        self._timers[key] = task
+        task.add_done_callback(lambda _: self._timers.pop(key, None))
+
+    def _rearm(self) -> None:
+        """Arm what the table waits for now (a deadline no longer pending is forgotten)."""
+        pending = self.core.betting.deadlines()
+        self._fired &= {(d.round_id, d.source) for d in pending}
+        for deadline in pending:
+            self.arm(deadline)
+
+    async def _timer(self, deadline: Deadline, key: tuple[str | None, str]) -> None:
+        at = datetime.fromisoformat(deadline.at.replace("Z", "+00:00")).timestamp()
+        delay = at - self.wall()
+        if delay > 0:
+            await self.clock.sleep(delay)
+        core = self.core
+
+        def due() -> bool:
+            return deadline in core.betting.deadlines()
+
+        async with self._changed:  # not while the table holds: the close comes when it is released
+            await self._changed.wait_for(lambda: not due() or (core.hold is None and not self.writer.full))
+        if not due():
+            return
+        self._fired.add(key)
+        try:
+            self.submit(inputs.COMMAND, CloseBetting(), deadline.source)
+        except inputs.InputRefused as refused:
+            self._fired.discard(key)
+            log.warning("the %s close of round %s was not journaled: %s", deadline.source, deadline.round_id,
+                        refused.message)
 
     async def _device_command(self, name: str, command: str, **arguments: Any) -> None:
         """``command`` to the device ``name``; a driver failure (a timeout, a dropped line, a

@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from controller.journal import Journal
 from controller.runtime import snapshot
 from controller.table import inputs
+from controller.table.betting import BettingTime
 from controller.table.core import TableCore
 from controller.table.effects import DeviceCommand, Draw, Effect, Record
 from controller.table.game_device import resumption
@@ -61,6 +62,7 @@ class _Outputs:
     closed: set[tuple[str, int]]  # (round, corrections applied): a correction is a record of its own
     alerts: set[tuple[int, str]]  # (cause, code)
     last_input: int = 0
+    others: set[tuple[str, int]] = field(default_factory=set)  # (kind, cause): remote totals
 
 
 def _scan(journal: Journal, after: int, until: int) -> _Outputs:
@@ -71,6 +73,8 @@ def _scan(journal: Journal, after: int, until: int) -> _Outputs:
             out.closed.add((str(e.payload.get("round")), len(e.payload.get("corrections") or [])))
         elif e.kind == inputs.ALERT:
             out.alerts.add((int(e.payload.get("cause", 0)), str(e.payload.get("code"))))
+        elif e.kind == inputs.REMOTE_SETTLED:
+            out.others.add((e.kind, int(e.payload.get("cause", 0))))
         elif e.kind in inputs.INPUT_KINDS:
             out.last_input = e.seq
     return out
@@ -139,6 +143,7 @@ def _started(core: TableCore, payload: dict[str, Any]) -> None:
     if "rules" in payload:  # rounds opened after that start: the rules it journaled
         core.started_with(core.adapter.rules_from_dump(payload["rules"]))
     core.set_burn(int(payload.get("burn_on_new_shoe", 0)))
+    core.betting.set_time(BettingTime.from_payload(payload))  # the betting time and remote bets of that start
 
 
 def _known(effect: Record, seen: _Outputs) -> bool:
@@ -153,6 +158,11 @@ def _known(effect: Record, seen: _Outputs) -> bool:
         if akey in seen.alerts:
             return True
         seen.alerts.add(akey)
+    elif effect.kind == inputs.REMOTE_SETTLED:
+        okey = (effect.kind, int(effect.payload.get("cause", 0)))
+        if okey in seen.others:
+            return True
+        seen.others.add(okey)
     return False
 
 

@@ -27,18 +27,19 @@ the table with the ``table.entry_unapplicable`` alert naming its seq, and the ta
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from operator import attrgetter
 from typing import Any
 
 from controller.commands import models as cmd
 from controller.commands.models import Command
+from controller.commands.studio import Seal, Settled
 from controller.games.base import Deal, GameRules, RuleError
 from controller.journal import Entry
 from controller.shoe import ImpossibleCard
-from controller.table import device_input, inputs, view
+from controller.table import device_input, inputs, remote, view
 from controller.table.alerts import TABLE_SOURCE, AlertBook
+from controller.table.betting import SEALING, BettingDesk
 from controller.table.corrections import CorrectionBook
 from controller.table.dealers import DealerDesk
 from controller.table.dispatch import DEALER_HANDLERS, journaled
@@ -47,17 +48,16 @@ from controller.table.events import parse_event
 from controller.table.game_device import apply_device_step, resumption
 from controller.table.games.base import Engine, GameAdapter
 from controller.table.health import DeviceHealth
-from controller.table.holds import ERROR, INFO, WARNING, Hold, HoldDesk, alert, refused_in_hold, released
+from controller.table.holds import ERROR, INFO, WARNING, Hold, HoldDesk, alert, refused_in_hold, released, unapplicable
 from controller.table.opening import check_can_open
 from controller.table.phases import BETTING, IDLE, PLAYING, SETTLING
 from controller.table.pit import PitDesk, pit_command
 from controller.table.record import round_record, void_said, void_settlements
-from controller.table.refusal import Refusal
+from controller.table.refusal import Refusal, game_action
 from controller.table.rounds import RoundBook
 from controller.table.shoe_device import ShoeDevice, ShoeState
 from drivers.events import DeviceEvent
 
-log = logging.getLogger(__name__)
 __all__ = ["BETTING", "IDLE", "PLAYING", "SETTLING", "TABLE_SOURCE", "Refusal", "ShoeState", "TableCore"]
 
 
@@ -112,6 +112,7 @@ class TableCore:
                                       burn_on_new_shoe, adapter.uses_shoe)
         self.book = CorrectionBook()
         self.alert_book = AlertBook()
+        self.betting = BettingDesk()  # the betting time and the studio's seal (docs/studio.md)
         self.pace_goal: tuple[int | None, int] = (None, 1800)  # [protection] pace_target (None: the game's), pace_window_s
         #: why the last bet-spot press was refused, shown with the prompt until the state changes
         self.notice: str | None = None
@@ -127,7 +128,7 @@ class TableCore:
         return self.round.engine is not None
 
     # ------------------------------------------------------------------ stepping
-    def step(self, entry: Entry, given: DeviceEvent | Command | None = None) -> list[Effect]:
+    def step(self, entry: Entry, given: DeviceEvent | Command | Seal | Settled | None = None) -> list[Effect]:
         """Apply one journaled input; the effects to carry out, in order. ``given`` is the
         entry's model as the edge validated it (a driver's event, a command); on replay it is
         read from the journaled payload."""
@@ -144,20 +145,16 @@ class TableCore:
                 pit_command(self, order, str(entry.payload.get("sender", "")))
             elif entry.kind == inputs.DRAW:
                 self._draw(entry.payload)
+            elif entry.kind == inputs.STUDIO:
+                remote.studio_input(self, given if isinstance(given, Seal | Settled) else remote.journaled(entry.payload))
         except Refusal as refusal:
             self.alert(WARNING, refusal.code, refusal.text(*self.currency), refused=entry.payload,
                        dealer=self.round_dealer or self.dealer)
         except Exception as exc:  # noqa: BLE001 - whatever it is, this entry must not brick the table
-            self._unapplicable(entry, exc)
+            unapplicable(self, entry, exc)
         if self.serial != serial:
             self.notice = None
         return self._out
-
-    def _unapplicable(self, entry: Entry, exc: Exception) -> None:
-        log.error("journal entry %s (%s) cannot be applied: %r", entry.seq, entry.kind, exc)
-        message = f"journal entry {entry.seq} ({entry.kind}) cannot be applied: {type(exc).__name__}: {exc}"[:300]
-        options = ("void_round",) if self.engine is not None else ("dismiss",)
-        self.raise_hold("table.entry_unapplicable", message, options, cause=entry.seq, entry=entry.seq)
 
     def restarted(self, hold_open_round: bool = True) -> None:
         """The process (re)started: devices are offline until they report, faults stay active
@@ -262,23 +259,16 @@ class TableCore:
         handler = DEALER_HANDLERS.get(type(order))
         if handler is None:  # a game's own command (Russian poker: exchange, misdeal)
             name, args = order.name(), order.arguments()
-            self.engine_action(self.game_action(lambda: self.adapter.game_action(name, args)))
+            self.engine_action(game_action(lambda: self.adapter.game_action(name, args)))
         else:
             handler(self, order)
-
-    @staticmethod
-    def game_action(make: Callable[[], Any]) -> Any:
-        try:
-            return make()
-        except RuleError as exc:
-            raise Refusal(exc.rule, exc.message, exc.said) from None
 
     def open_round(self) -> None:
         check_can_open(self)
         shoe_round = self.shoe_device.round_opened()
         self.round.open(self.table_id, self.adapter.new_round(self.rules), self.ts(), self.dealer, shoe_round)
         self.changed()
-        self.emit(Gate(locked=True))
+        self._out += [Gate(locked=True), *self.betting.opened_round(self.round.round_id or "", self.ts(), self.cause())]
         own = self.adapter.device
         if own is not None:
             self._out += [DeviceCommand(own, name) for name in self.adapter.open_commands(self.rules)]
@@ -322,12 +312,14 @@ class TableCore:
     def advanced(self) -> None:
         self.round.progressed()
         self.changed()
+        remote.progressed(self)
         if self.round.draw(self.draw_due()):
             self.emit(Draw(self.round_id))
 
     def draw_due(self) -> bool:
         """The open round needs its random draw (made by the loop, journaled as a ``draw`` input)."""
-        return self.engine is not None and self.hold is None and self.adapter.draw_due(self.engine)
+        return (self.engine is not None and self.hold is None and self.betting.status != SEALING
+                and self.adapter.draw_due(self.engine))
 
     def _draw(self, payload: dict[str, Any]) -> None:
         if not self.draw_due():
@@ -342,7 +334,9 @@ class TableCore:
             table=self.table_id, round_id=self.round_id, game=self.adapter.game, opened=self.opened,
             closed=self.ts(), status=status, outcome=outcome, settlements=settlements,
             dealer=self.round_dealer, shoe=self.shoe.shoe_id, shoe_round=self.shoe_round,
+            remote=self.betting.remote_part(),
         )
+        self.betting.round_closed(self.cause())
         self.emit(Record(inputs.ROUND_CLOSED, record, self.round_id))
         self.emit(Gate(locked=True))
         self.book.closed(record)
@@ -356,6 +350,9 @@ class TableCore:
 
     def cause(self) -> int:
         return self._entry.seq if self._entry else 0
+
+    def entry_round(self) -> str | None:
+        return self._entry.round_id if self._entry else None
 
     def ts(self) -> str:
         return self._entry.ts if self._entry else ""

@@ -33,6 +33,12 @@ class CorrectionBook:
         while len(self.records) > CORRECTABLE_ROUNDS:
             del self.records[next(iter(self.records))]
 
+    def remote_settled(self, round_id: str, totals: dict[str, Any]) -> None:
+        """What the studio settled on the round: kept in its record (``remote.settled``), so the
+        versions a correction makes carry it (docs/studio.md)."""
+        record = self.records[round_id]
+        self.records[round_id] = {**record, "remote": {**record["remote"], "settled": totals}}
+
     def pending(self) -> list[dict[str, Any]]:
         """The requests waiting for the pit, as its ``state`` lists them."""
         return [{**{k: c[k] for k in ("correction", "round", "reason", "requested_by")},

@@ -11,15 +11,15 @@ from typing import Any, Protocol
 from controller.commands import models as cmd
 from controller.commands.models import Command
 from controller.commands.parse import from_journal
-from controller.games.base import ClearBets, CloseBetting, Decide, GameRules, PlaceBet
+from controller.games.base import ClearBets, Decide, GameRules, PlaceBet
 from controller.jsonbound import InputRefused
 from controller.table.dealers import DealerDesk
-from controller.table.effects import Gate
 from controller.table.games.base import Engine, GameAdapter
 from controller.table.holds import INFO
 from controller.table.phases import SETTLING
 from controller.table.pit import PitTable, request_correction
-from controller.table.refusal import Refusal
+from controller.table.refusal import Refusal, game_action
+from controller.table.remote import close_betting
 from controller.table.result_check import CheckedTable, second_card, second_source
 from controller.table.shoe_device import ShoeDevice, ShoeTable
 
@@ -63,14 +63,7 @@ class CommandTable(PitTable, ShoeTable, CheckedTable, Protocol):
 
     def engine_action(self, action: Any) -> None: ...
 
-    def game_action(self, make: Callable[[], Any]) -> Any: ...
-
     def close(self, status: str, settlements: list[Any], **more: Any) -> None: ...
-
-
-def _close_betting(table: CommandTable, order: cmd.CloseBetting) -> None:
-    table.engine_action(CloseBetting())
-    table.emit(Gate(locked=False))
 
 
 def _void_round(table: CommandTable, order: cmd.VoidRound) -> None:
@@ -87,7 +80,7 @@ def _key_card(table: CommandTable, order: cmd.KeyCard) -> None:
 def _key_result(table: CommandTable, order: cmd.KeyResult) -> None:
     if second_source(table, str(order.number)):  # the wheel gave it: the dealer's key checks it
         return
-    table.engine_action(table.game_action(lambda: table.adapter.keyed_result(str(order.number))))
+    table.engine_action(game_action(lambda: table.adapter.keyed_result(str(order.number))))
 
 
 def _settle(table: CommandTable, order: cmd.Settle) -> None:
@@ -118,7 +111,7 @@ DEALER_HANDLERS: dict[type[Command], Callable[[Any, Any], None]] = {
     cmd.OpenRound: lambda t, o: t.open_round(),
     cmd.Bet: lambda t, o: t.engine_action(PlaceBet(o.box, o.kind or "main", o.amount, o.player or "")),
     cmd.ClearBets: lambda t, o: t.engine_action(ClearBets(o.box, o.player)),
-    cmd.CloseBetting: _close_betting,
+    cmd.CloseBetting: lambda t, o: close_betting(t),
     cmd.Decide: lambda t, o: t.engine_action(Decide(o.box, o.action, o.hand or 1, o.player or "", o.amount)),
     cmd.Settle: _settle,
     cmd.KeyCard: _key_card,

@@ -48,4 +48,14 @@ class Draw:
     round_id: str | None
 
 
-Effect = Record | Gate | LoadShoe | DeviceCommand | Draw
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """At ``at`` (the journal's ISO-8601 UTC), journal ``close_betting`` from ``source`` (``timer``:
+    the betting time's end; ``timer:seal``: the seal's grace is over) if ``round_id`` still waits."""
+
+    round_id: str | None
+    source: str
+    at: str
+
+
+Effect = Record | Gate | LoadShoe | DeviceCommand | Draw | Deadline

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from controller.games.base import GameRules, RuleError
+from controller.table.betting import SEALING, BettingDesk
 from controller.table.effects import DeviceCommand, Draw, Effect, Gate
 from controller.table.games.base import DeviceStep, Engine, GameAdapter
 from controller.table.holds import ERROR, WARNING, Hold
@@ -23,6 +24,9 @@ class GameDeviceTable(Protocol):
 
     @property
     def hold(self) -> Hold | None: ...
+
+    @property
+    def betting(self) -> BettingDesk: ...
 
     @property
     def phase(self) -> str: ...
@@ -87,8 +91,8 @@ def resumption(table: GameDeviceTable) -> list[Effect]:
     the random draw the round waits for (never journaled before it is made: made now)."""
     out: list[Effect] = []
     if table.adapter.uses_shoe:
-        out.append(Gate(locked=table.hold is not None or (table.phase in (IDLE, BETTING)
-                                                          and table.shoe.burn_left == 0)))
+        out.append(Gate(locked=table.hold is not None or table.betting.status == SEALING
+                        or (table.phase in (IDLE, BETTING) and table.shoe.burn_left == 0)))
     own = table.adapter.device
     if own is not None and table.engine is not None and table.phase != SETTLING and table.hold is None:
         out += [DeviceCommand(own, name) for name in table.adapter.open_commands(table.rules)]

@@ -15,6 +15,7 @@ An *alert* is the journaled notice of a hold or of a refused input (which change
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -128,3 +129,12 @@ def alert(
         payload["options"] = list(hold.options)
     payload.update({k: v for k, v in detail.items() if v is not None})
     return payload
+
+
+def unapplicable(table: Any, entry: Any, exc: Exception) -> None:
+    """A journaled entry the core cannot apply (whatever it raised) holds the table, naming its seq."""
+    logging.getLogger("controller.table.core").error("journal entry %s (%s) cannot be applied: %r",
+                                                     entry.seq, entry.kind, exc)
+    message = f"journal entry {entry.seq} ({entry.kind}) cannot be applied: {type(exc).__name__}: {exc}"[:300]
+    options = ("void_round",) if table.engine is not None else ("dismiss",)
+    table.raise_hold("table.entry_unapplicable", message, options, cause=entry.seq, entry=entry.seq)

@@ -33,11 +33,13 @@ def round_record(
     dealer: str | None = None,
     shoe: str | None = None,
     shoe_round: int | None = None,
+    remote: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``dealer`` signed in when the round opened (None: nobody), ``shoe`` the id of the shoe it
-    was dealt from and ``shoe_round`` its index in that shoe (1 for the shoe's first round)."""
+    was dealt from and ``shoe_round`` its index in that shoe (1 for the shoe's first round);
+    ``remote`` (a table taking remote bets only): ``{"sealed", "seal", "settled"}`` (docs/studio.md)."""
     bets = bet_rows(settlements)
-    return {
+    record = {
         "v": VERSION,
         "table": table,
         "round": round_id,
@@ -54,6 +56,9 @@ def round_record(
         "payout_total": sum(b["payout"] for b in bets),
         "corrections": corrections or [],
     }
+    if remote is not None:
+        record["remote"] = remote
+    return record
 
 
 def void_settlements(result: VoidResult) -> tuple[list[Settlement], dict[str, Any]]:

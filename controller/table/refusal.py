@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
+from controller.games.base import RuleError
 from controller.money import Worded, worded
 
 
@@ -17,3 +21,11 @@ class Refusal(Exception):
 
     def text(self, currency: str, digits: int = 2) -> str:
         return worded(self.message, self.said, currency, digits)
+
+
+def game_action(make: Callable[[], Any]) -> Any:
+    """What ``make`` builds of the game's rules; a rule it breaks is a ``Refusal``."""
+    try:
+        return make()
+    except RuleError as exc:
+        raise Refusal(exc.rule, exc.message, exc.said) from None

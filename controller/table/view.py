@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from controller.games.base import GameRules
+from controller.table.betting import CLOSED, SEALING, BettingDesk
 from controller.table.corrections import CorrectionBook
 from controller.table.games.base import Engine, GameAdapter
 from controller.table.health import DeviceHealth
@@ -58,6 +59,8 @@ class ViewedTable(Protocol):
     def round(self) -> RoundBook: ...
     @property
     def pace_goal(self) -> tuple[int | None, int]: ...
+    @property
+    def betting(self) -> BettingDesk: ...
     def ts(self) -> str: ...
 
 
@@ -85,6 +88,8 @@ def _instruction(core: ViewedTable) -> str:
         if own and fault:
             return f"{own.capitalize()} fault ({fault}): wait until it is re-powered and healthy"
         return "Open betting"
+    if core.betting.status == SEALING:
+        return "Betting closed: waiting for the studio's seal"
     if core.phase == SETTLING:
         return core.adapter.done_prompt(core.engine)
     return core.adapter.prompt(core.engine, core.engine.expects())
@@ -111,6 +116,23 @@ def state(core: ViewedTable) -> dict[str, Any]:
         "corrections_pending": core.book.pending(),
         "pace": core.round.close_times.pace(core.ts(), core.pace_goal[0] or core.adapter.pace_target, core.pace_goal[1]),
     }
+
+
+def betting(core: ViewedTable) -> dict[str, Any]:
+    """The retained ``betting`` message's body (docs/protocols.md, the studio's contract):
+    the open round's betting status, its deadline, what the table takes."""
+    desk = core.betting
+    body: dict[str, Any] = {
+        "round": desk.round_id, "status": desk.status, "opened": desk.opened, "deadline": desk.deadline,
+        "seq": desk.seq, "game": core.adapter.game, "currency": core.currency[0], "digits": core.currency[1],
+        "limits": {kind: [limit["min"], limit["max"]] for kind, limit in limits(core.rules).items()},
+        "remote": desk.remote if desk.round_id else desk.time.remote,
+    }
+    if desk.status == CLOSED:
+        body["sealed"] = desk.sealed
+    if desk.status == SEALING:
+        body["grace_end"] = desk.grace_end
+    return body
 
 
 #: id(rules) -> (rules, their limits as the state shows them); the rules held, so no id is reused

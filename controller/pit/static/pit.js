@@ -196,6 +196,8 @@ function tileNodes(t) {
       el("dt", { text: "limits" }), el("dd", { class: "limits", text: limitsRange(t.limits, money) }),
       el("dt", { text: "devices" }), el("dd", {}, ...devicesNodes(t.devices)),
       el("dt", { text: "rounds" }), el("dd", { class: "rounds-settled", text: `${text(ledger.rounds_settled)} settled · hold ${holdText(ledger)}` }),
+      ...(t.remote ? [el("dt", { text: "remote" }), el("dd", { class: "remote",
+        text: `drop ${money(t.remote.drop)} · win ${money(t.remote.win)}` })] : []),
       ...(paceOf(t) ? [el("dt", { text: "pace" }), el("dd", { class: "pace" + (paceOf(t).below ? " below" : ""),
         text: paceOf(t).text + (paceOf(t).below ? " · below target" : "") })] : []),
       el("dt", { text: "updated" }), el("dd", { class: "updated", text: timeOfSeconds(t.updated) }),
@@ -216,6 +218,9 @@ function renderTotals(totals) {
     const holdCls = typeof m.hold === "number" && m.hold < 0 ? "neg" : "";
     figures.push(figure(money(m.drop), "drop"), figure(money(m.win), "win", holdCls),
       figure(pct(m.hold), "hold", holdCls), figure(pct(m.edge), "theoretical edge"));
+    if (m.remote_drop || m.remote_win) {
+      figures.push(figure(money(m.remote_drop), "remote drop"), figure(money(m.remote_win), "remote win"));
+    }
   }
   if (!figures.length) figures.push(figure(money0(0), "drop"));
   figures.push(figure(String(totals.rounds_last_hour ?? 0), "rounds in the last hour"),

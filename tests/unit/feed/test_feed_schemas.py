@@ -94,4 +94,4 @@ def test_every_field_of_every_feed_message_is_documented() -> None:
                     for name, info in model.model_fields.items()
                     if not info.description and name not in ("v", "table", "round", "ts", "seq")]
     assert undocumented == []
-    assert set(FEED_MESSAGES) == {"event", "round", "alert", "state", "prompt", "ledger"}
+    assert set(FEED_MESSAGES) == {"event", "round", "alert", "state", "prompt", "ledger", "betting"}

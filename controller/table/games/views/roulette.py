@@ -103,7 +103,9 @@ def _ts(when: datetime) -> str:
 
 
 class BettingWindow:
-    """When betting opened and when it will close, in the table's clock (journal ``ts``).
+    """When betting opened and when it will close, in the table's clock (journal ``ts``). A table
+    with a betting time (``[table] betting_s``) shows its journaled deadline, the one the studio's
+    ``betting`` leaf carries; otherwise the window is measured, as follows.
 
     The wheel closes betting by itself after a time set on the wheel, which the table is never
     told; so the window is measured: from the step that opened betting (a round opened, a void
@@ -131,6 +133,10 @@ class BettingWindow:
         betting is not open."""
         if not _betting(self.core) or self.opened is None:
             return None
+        desk = self.core.betting  # the table's own betting time: the deadline the studio is shown too
+        if desk.deadline is not None and desk.opened is not None and desk.round_id == self.core.round_id:
+            window = (_time(desk.deadline) - _time(desk.opened)).total_seconds()
+            return {"opened": desk.opened, "ends": desk.deadline, "window_s": window, "now": utc_now()}
         ends = None if self.last_s is None else _ts(_time(self.opened) + timedelta(seconds=self.last_s))
         return {"opened": self.opened, "ends": ends, "window_s": self.last_s, "now": utc_now()}
 
