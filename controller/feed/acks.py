@@ -13,6 +13,8 @@ from collections import Counter, deque
 from dataclasses import dataclass
 
 from controller.feed.messages import Message
+from controller.feed.retained import Retained
+from controller.feed.stats import FeedStats
 from drivers.mqtt import MqttLink, OutboxFull
 
 
@@ -84,3 +86,21 @@ def publish_entry(link: MqttLink, acks: AckTracker, messages: list[Message], seq
             raise  # half an entry queued: give the link an outbox limit above the window
         acks.sent(seq=seq if last else None)
     return True
+
+
+def publish_snapshots(link: MqttLink, acks: AckTracker, snapshots: Retained, stats: FeedStats) -> None:
+    """Each coalesced retained snapshot not already in flight to the link, counted (until the
+    outbox is full: the rest wait for the next round, newer by then)."""
+    for topic in snapshots.topics():
+        if topic in acks.retained_in_flight:
+            continue
+        payload = snapshots.payload(topic)
+        if payload is None:
+            stats.snapshots_unencodable += 1
+            continue
+        try:
+            link.publish(topic, payload, retain=True)
+        except OutboxFull:
+            return
+        acks.sent(retained=topic)
+        snapshots.sent(topic)

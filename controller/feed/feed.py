@@ -27,7 +27,7 @@ from collections.abc import Callable
 from itertools import islice
 from typing import Any
 
-from controller.feed.acks import AckTracker, publish_entry
+from controller.feed.acks import AckTracker, publish_entry, publish_snapshots
 from controller.feed.cursors import CursorSaver
 from controller.feed.head import HEAD_CHECK_WAIT, HEAD_INTERVAL, HEAD_MISMATCH, HEAD_VERSION, HeadWitness
 from controller.feed.inbox import PIT_SOURCE, REFUSAL_SOURCE, CommandHandler, CommandInbox
@@ -38,7 +38,7 @@ from controller.feed.retained import Retained
 from controller.feed.stats import FeedStats
 from controller.journal import Entry, Journal, JournalFull, utc_now
 from controller.runtime.admission import Admission
-from drivers.mqtt import MqttLink, OutboxFull, Outgoing
+from drivers.mqtt import MqttLink, Outgoing
 
 log = logging.getLogger(__name__)
 
@@ -317,18 +317,7 @@ class Feed:
         if ledger_changed:
             self._queue_ledger()
         self._head.queue_due(self._snapshots)
-        for topic in self._snapshots.topics():
-            if topic not in self._acks.retained_in_flight:
-                payload = self._snapshots.payload(topic)
-                if payload is None:
-                    self.stats.snapshots_unencodable += 1
-                    continue
-                try:
-                    self.link.publish(topic, payload, retain=True)
-                except OutboxFull:
-                    return
-                self._acks.sent(retained=topic)
-                self._snapshots.sent(topic)
+        publish_snapshots(self.link, self._acks, self._snapshots, self.stats)
 
     async def _wait(self) -> None:
         """Until an append, the link drained, an acknowledgement round, a cursor save falling
