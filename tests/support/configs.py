@@ -141,3 +141,17 @@ def _value(value: Any) -> str:
     if isinstance(value, Mapping):
         return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
     raise TypeError(f"no TOML for {value!r}")
+
+
+def relocated_example(raw: dict[str, Any], directory: Path) -> dict[str, Any]:
+    """An example config's TOML (``config/*.toml``, read as a dict) with its journal and journal key
+    moved into ``directory``: the key made there (as ``croupier init`` makes it) so the journal is
+    keyed from its first row, and nothing written beside the examples."""
+    from controller.journal_keyed import write_new_key
+
+    table_id = raw["table"]["id"]
+    key = directory / f"{table_id}.key"
+    if not key.exists():
+        write_new_key(key)
+    return {**raw, "table": {**raw["table"], "journal": str(directory / f"{table_id}.journal")},
+            "journal": {**raw.get("journal", {}), "key_file": str(key)}}

@@ -29,6 +29,7 @@ from controller.runtime.wheel import open_wheel
 from drivers.clock import ScaledClock
 from simulators.wheel import Timings
 from tests.integration.table.conftest import Harness
+from tests.support.configs import relocated_example
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "config"
 #: the demo's tables (controller/demo.py), by the game the test asks for
@@ -72,8 +73,7 @@ class BettingClock(ScaledClock):
 def shift_config(game: str, directory: Path) -> TableConfig:
     """The demo's config of ``game`` with its journal in ``directory`` and no broker."""
     source = CONFIG_DIR / CONFIGS[game]
-    raw = tomllib.loads(source.read_text())
-    raw["table"]["journal"] = str(directory / f"{raw['table']['id']}.journal")
+    raw = relocated_example(tomllib.loads(source.read_text()), directory)
     raw["mqtt"] = {"broker": "none"}
     return TableConfig.model_validate({**raw, "base": source.parent})
 

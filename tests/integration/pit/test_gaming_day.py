@@ -37,6 +37,7 @@ from tests.integration.browser.conftest import readme_shot, shot, until_js
 from tests.integration.pit.conftest import accounts
 from tests.integration.pit.page_text import assert_clean
 from tests.integration.pit.test_browser import open_pit
+from tests.support.configs import relocated_example
 from tests.support.waiting import until, until_awaited
 
 ROUNDS = 60
@@ -56,8 +57,7 @@ LAYOUT = """() => {
 
 def shift_config(name: str, directory: Path, broker: str) -> TableConfig:
     """A demo table's config on the test's broker and journal directory, its wheel fast."""
-    raw = tomllib.loads((CONFIG_DIR / name).read_text())
-    raw["table"]["journal"] = str(directory / f"{raw['table']['id']}.journal")
+    raw = relocated_example(tomllib.loads((CONFIG_DIR / name).read_text()), directory)
     raw["mqtt"] = {"broker": broker, "insecure": True}
     wheel = raw.get("devices", {}).get("wheel", {})
     if "simulated" in wheel:
