@@ -32,3 +32,13 @@ def test_the_pit_and_the_ledger_agree_on_a_void_with_standing_bets() -> None:
     totals = ledger.totals
     assert (totals.stake_total, totals.payout_total, totals.void_stake_total) == (5000, 3500, 1000 + 3000)
     assert (totals.rounds_settled, totals.rounds_void) == (1, 2)
+
+
+def test_a_ledger_restored_from_its_state_still_knows_what_a_void_returned() -> None:
+    ledger = Ledger()
+    ledger.apply(Entry(1, "2026-12-01T10:00:00Z", "r1", "round_closed", "table", {**VOIDED, "round": "r1"}))
+    restored = Ledger.from_state(ledger.state())
+    # the same round's record again (a redelivery, a correction) replaces it: the totals stay
+    restored.apply(Entry(2, "2026-12-01T10:00:01Z", "r1", "round_closed", "table", {**VOIDED, "round": "r1"}))
+    assert (restored.totals.stake_total, restored.totals.payout_total, restored.totals.void_stake_total) == \
+        (3000, 3000, 1000)

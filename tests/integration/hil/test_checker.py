@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from controller.config import load
+from controller.feed.ledger import Ledger
 from controller.games.roulette.engine import RouletteRound
 from controller.hil.checker import check
 from controller.hil.mqtt import PitWatcher
 from controller.hil.replay import SpinTruth
 from controller.hil.rig import Spin
 from controller.hil.tail import Row
+from controller.journal import Entry
 
 ROOT = Path(__file__).resolve().parents[3]
 RULES = load(ROOT / "config" / "roulette-european.toml").game_rules()
@@ -108,3 +110,23 @@ def test_a_pit_that_missed_an_event_or_a_ledger_is_incomplete() -> None:
 
 def test_a_round_still_open_at_the_end_counts_its_bets_as_lost_before_the_result() -> None:
     assert verdict(journal()[:-2]).lost_bets == 2  # bets in, no more bets, no number, never closed
+
+
+def test_a_void_round_counts_its_bets_that_stood_as_the_pit_ledger_counts_them() -> None:
+    """bj-ru6-000826 of the seed-31 soak, in small: a round voided after one bet was settled
+    (a blackjack paid at once: 500 staked, 1250 paid, it stands) and another returned (300). The
+    pit's ledger (the feed's own fold) and the soak's reading of the journal must agree on it."""
+    rows = journal()
+    rows[-1].payload.update(
+        status="void", stake_total=800, payout_total=1550,
+        bets=[bet("straight:17", 500, 1250), bet("black", 300, 300)],
+        outcome={"void": {"reason": "lost card", "returned": [1], "stands": [0], "returned_total": 300,
+                          "stands_payout_total": 1250}})
+    ledger = Ledger()
+    closed = rows[-1]
+    ledger.apply(Entry(closed.seq, "2026-01-01T00:00:00Z", closed.round_id, "round_closed", "table", closed.payload))
+    t = ledger.totals
+    assert (t.rounds_settled, t.rounds_void, t.stake_total, t.payout_total) == (0, 1, 500, 1250)
+    v = verdict(rows, pit=pit_with(rows, ledger=(t.rounds_settled, t.rounds_void, t.stake_total, t.payout_total)))
+    assert (v.rounds_void, v.stake_total, v.payout_total) == (1, 500, 1250)
+    assert not [n for n in v.examples if n.startswith("pit ledger")]
