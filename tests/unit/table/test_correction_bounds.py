@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from controller.games.baccarat import baccarat_rules
 from controller.games.blackjack.rules import blackjack_rules
+from controller.games.catch_a_wave.rules import catch_a_wave_rules
 from controller.games.roulette.rules import roulette_rules
+from controller.games.russian_poker.rules import russian_poker_rules
+from controller.games.three_card_blackjack.rules import three_card_blackjack_rules
 from controller.table.registry import adapter_for
 
 ROULETTE = adapter_for("roulette")
@@ -45,3 +49,22 @@ def test_a_kind_the_layout_does_not_know_has_no_bound() -> None:
 ])
 def test_blackjack(preset: str, overrides: dict[str, object], kind: str, stake: int, most: int) -> None:
     assert BLACKJACK.most_returned(blackjack_rules(preset, overrides), kind, stake) == most
+
+
+@pytest.mark.parametrize(("game", "rules", "kind", "stake", "most"), [
+    ("baccarat", baccarat_rules(), "player", 1000, 2000),  # 1:1
+    ("baccarat", baccarat_rules(), "banker", 1000, 1950),  # 1:1 less 5 %
+    ("baccarat", baccarat_rules(), "tie", 1000, 9000),  # 8:1
+    ("catch-a-wave", catch_a_wave_rules(), "main", 1000, 7000),  # a caught wave, 6:1
+    ("catch-a-wave", catch_a_wave_rules("standard", {"wave_calls": 10}), "main", 1000, 10_000),  # standing 9 calls ahead
+    ("three-card-blackjack", three_card_blackjack_rules(), "ante", 1000, 2000),
+    ("three-card-blackjack", three_card_blackjack_rules(), "play", 1000, 2000),
+    ("three-card-blackjack", three_card_blackjack_rules(), "ace_plus", 100, 100 + 100 * 100),  # A-A-A 100:1
+    ("russian-poker", russian_poker_rules(), "ante", 1000, 2000),
+    ("russian-poker", russian_poker_rules(), "raise", 2000, 2000 + 2000 * 100),  # royal flush 100:1
+    ("russian-poker", russian_poker_rules(), "bonus", 100, 100 + 100 * 1000),  # royal flush 1000:1
+    ("russian-poker", russian_poker_rules(), "exchange", 1000, 0),  # the fee is the house's
+])
+def test_the_other_games(game: str, rules: object, kind: str, stake: int, most: int) -> None:
+    assert adapter_for(game).most_returned(rules, kind, stake) == most  # type: ignore[arg-type]
+    assert adapter_for(game).most_returned(rules, "no_such_bet", stake) is None  # type: ignore[arg-type]
