@@ -121,8 +121,7 @@ class TableLoop:
         return entry
 
     def _check_correction(self, order: Correct) -> None:
-        """A correction the table would refuse (a payout more than its bet can return...) is
-        refused here, never journaled."""
+        """A correction paying more than its bet can return is refused here, never journaled."""
         try:
             check_correction(self.core, order)
         except Refusal as refusal:

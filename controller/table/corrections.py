@@ -46,14 +46,25 @@ class CorrectionBook:
                 source: str, ts: str) -> dict[str, Any]:
         """The dealer's request (its shape checked by the ``Correct`` model), recorded as pending
         (Refusal saying why the round cannot be corrected so)."""
-        rows = self.check(round_id, changes, bound)
+        rows = self.rows(round_id, changes, bound)
         self.corrections[seq] = {"correction": seq, "round": round_id, "reason": reason, "status": "pending",
                                  "requested_by": source, "requested": ts, "changes": rows}
         return self.corrections[seq]
 
-    def check(self, round_id: str, changes: Sequence[Change], bound: Bound) -> list[dict[str, Any]]:
-        """The rows a request would change, or Refusal: the table's edge asks this before it
-        journals a ``correct``, the core again when it applies one."""
+    def check_payouts(self, round_id: str, changes: Sequence[Change], bound: Bound) -> None:
+        """The table's edge, before it journals a ``correct``: Refusal when a corrected payout is
+        more than its bet can return. A round or bet this book does not know (yet: the round may
+        be closing) is left to the core, which refuses it with its alert."""
+        record = self.records.get(round_id)
+        try:
+            rows = changed_rows(record, changes) if record is not None else []
+        except Refusal:
+            return
+        for row in rows:
+            check_bound(row, bound(row["kind"], row["stake"]))
+
+    def rows(self, round_id: str, changes: Sequence[Change], bound: Bound) -> list[dict[str, Any]]:
+        """The rows a request changes, or Refusal saying why the round cannot be corrected so."""
         record = self.records.get(round_id)
         if record is None:
             raise Refusal("table.correct.unknown_round", f"no closed round {round_id!r} to correct "

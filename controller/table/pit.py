@@ -65,6 +65,7 @@ class PitTable(Protocol):
 
     #: the table's currency and its minor-unit digits (alerts say money with them)
     currency: tuple[str, int]
+
     @property
     def adapter(self) -> GameAdapter:
         """The game (what a bet can return bounds a correction), with ``rules``."""
@@ -168,9 +169,9 @@ def correction_bound(core: PitTable) -> Bound:
 
 
 def check_correction(core: PitTable, order: Correct) -> None:
-    """The table's edge: Refusal for a ``correct`` the table would refuse (an unknown or void
-    round, a bet it does not name, a payout more than the bet can return), before it is journaled."""
-    core.book.check(order.round, order.changes, correction_bound(core))
+    """The table's edge: Refusal for a ``correct`` whose payout is more than its bet can return,
+    before it is journaled."""
+    core.book.check_payouts(order.round, order.changes, correction_bound(core))
 
 
 def request_correction(core: PitTable, order: Correct) -> None:
