@@ -45,6 +45,22 @@ class CardTruth:
         self.cards: dict[tuple[int, int], str] = {}
         self.epoch = 1
         self.last_n = 0
+        self.table_n = 0  # the table's shoe count as the journal shows it (``counted``)
+
+    def counted(self, p: Mapping[str, Any]) -> bool:
+        """Move the table's shoe count on by one journaled shoe row (a card, an unread card, a
+        lost card's report), as the table's shoe does; False for a card that skips past the
+        count: the table holds on it (``shoe.lost_card``) and deals nothing."""
+        event = p.get("type")
+        if event == "lost_card":
+            self.table_n = max(self.table_n, int(p.get("got_n", 0)) - 1)
+            return False
+        n = int(p.get("n", 0))
+        if n < self.table_n - NEW_SHOE_DROP:  # a new shoe: its count starts again
+            self.table_n = 0
+        skipped = n > self.table_n + 1 and self.table_n > 0
+        self.table_n = max(self.table_n, n)
+        return event == "card" and not skipped
 
     def card(self, n: int) -> str | None:
         for d in self.drawn[len(self.cards):]:
@@ -136,10 +152,11 @@ class RoundReplay:
             return None
         event = p.get("type")
         if event == "card" and isinstance(truth, CardTruth):
+            dealt = truth.counted(p)
             card = truth.card(int(p["n"]))
             if card is None or card != p.get("card"):
                 self.card_mismatches.append(f"n={p.get('n')}: table read {p.get('card')}, rig dealt {card}")
-            return Deal(card) if card is not None else None
+            return Deal(card) if card is not None and dealt else None
         if isinstance(self.engine, RouletteRound):
             if event == "no_more_bets" and self.engine.phase is Phase.BETTING:
                 return CloseBetting()

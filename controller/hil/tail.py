@@ -111,8 +111,11 @@ def follow_round(current: RoundReplay | None, row: Row, new_engine: Callable[[],
                  truth: CardTruth | SpinTruth | None) -> RoundReplay | None:
     """Apply one journal row to the round it belongs to (a new round starts a fresh engine);
     a card or result outside any round still moves the truth on."""
+    if row.kind == "device" and row.payload.get("type") in ("noread", "lost_card") and isinstance(truth, CardTruth):
+        truth.counted(row.payload)  # the table's shoe count moves on; nothing is dealt
     if row.round_id is None:
         if row.kind == "device" and row.payload.get("type") == "card" and isinstance(truth, CardTruth):
+            truth.counted(row.payload)
             truth.card(int(row.payload.get("n", 0)))
         elif row.kind == "device" and row.payload.get("type") == "winning_number" and isinstance(truth, SpinTruth):
             truth.number(int(row.payload.get("spin", 0)))
