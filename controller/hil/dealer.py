@@ -1,11 +1,11 @@
 """The soak's dealer at its shoe: pulls the next card through the gate when the table's round,
 recomputed from the journal, asks for one (docs/hil.md).
 
-One card at a time: the next is drawn only once the last one is in the journal (or the table
-journaled it lost after it was drawn, ``shoe.lost_card``, or it is given up for lost after
-``LOST_AFTER`` seconds, the shoe holding no frame to send again), the shoe is plugged in and
-the controller that will read it has started, so a card is never drawn for a table that is not
-there to take it.
+One card at a time: the next is drawn only once the last one is in the journal (or it is known
+lost: the table journaled it lost after it was drawn, ``shoe.lost_card``, or its frame went
+with the shoe's power, or it is given up after ``LOST_AFTER`` seconds; in each case the shoe
+holding no frame to send again), the shoe is plugged in and the controller that will read it
+has started, so a card is never drawn for a table that is not there to take it.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ class Dealer:
                 self.waiting = None
             elif self.rig.firmware.pending == 0 and (
                     (lost is not None and lost.covers(self.waiting.n, self.drawn_at))
+                    or (self.waiting.epoch, self.waiting.n) in self.rig.lost_in_power_loss
                     or time.monotonic() - self.since > LOST_AFTER):
                 self.lost.append(self.waiting)
                 self.waiting = None

@@ -36,3 +36,23 @@ def test_a_card_the_table_journaled_lost_is_not_waited_for(tmp_path: Path) -> No
     dealer.step()
     assert time.monotonic() - dealer.since < LOST_AFTER
     assert dealer.waiting is None and [c.n for c in dealer.lost] == [102]
+
+
+def test_a_card_whose_frame_went_with_the_shoes_power_is_not_waited_for(tmp_path: Path) -> None:
+    """The controller was killed while the shoe lost power with a card's frame unacknowledged:
+    the table, restarted, never hears of that card (no ``lost_card`` either), and the dealer
+    stops waiting for it at once instead of holding the round ``LOST_AFTER`` seconds."""
+    path = tmp_path / "table.journal"
+    Journal(path).close()
+    live = LiveTable(path, lambda: BlackjackRound(blackjack_rules("ru6")), None)
+    rig = ShoeRig(tmp_path / "shoe", 1, 6)  # no link: every frame stays unacknowledged
+    dealer = Dealer(rig, live)
+    drawn = rig.draw()
+    assert drawn is not None and rig.firmware.pending == 1
+    dealer.waiting, dealer.since = drawn, time.monotonic()
+    dealer.step()
+    assert dealer.waiting is drawn  # still on its way
+    rig.power_loss()
+    rig.firmware._pending.clear()  # the HELLO of power-up, acknowledged by the driver
+    dealer.step()
+    assert dealer.waiting is None and dealer.lost == [drawn]
