@@ -123,7 +123,10 @@ class RoundReplay:
         """Holds begin with a restart that found the round open or an alert that holds; they end
         with the dealer's ``burn``, ``resume`` or ``dismiss`` (True: the row is consumed)."""
         restart_hold = kind == "table_started" and p.get("hold_open_round") and p.get("resumed_round") == self.round_id
-        if restart_hold or (kind == "alert" and p.get("hold") is True):
+        # the shoe's report of a lost card holds the table as it is applied; its alert is journaled
+        # only after inputs that came meanwhile (a card then goes aside, dealt to nobody)
+        lost_hold = kind == "device" and p.get("type") == "lost_card"
+        if restart_hold or lost_hold or (kind == "alert" and p.get("hold") is True):
             self.holding = True
         elif kind == "command" and p.get("command") in ("burn", "resume", "dismiss"):
             self.holding = False
@@ -156,7 +159,10 @@ class RoundReplay:
             card = truth.card(int(p["n"]))
             if card is None or card != p.get("card"):
                 self.card_mismatches.append(f"n={p.get('n')}: table read {p.get('card')}, rig dealt {card}")
-            return Deal(card) if card is not None and dealt else None
+            if not dealt:
+                self.holding = True  # the table holds on a card past a gap (shoe.lost_card)
+                return None
+            return Deal(card) if card is not None else None
         if isinstance(self.engine, RouletteRound):
             if event == "no_more_bets" and self.engine.phase is Phase.BETTING:
                 return CloseBetting()

@@ -134,11 +134,9 @@ def test_a_void_round_counts_its_bets_that_stood_as_the_pit_ledger_counts_them()
     assert not [n for n in v.examples if n.startswith("pit ledger")]
 
 
-def test_a_card_past_a_gap_is_not_dealt_in_the_recomputation_as_the_table_holds_on_it() -> None:
-    """bj-ru6-000955 of a 1,000-round soak, in small: after a restart the shoe's card 4 never
-    arrived and card 5 did; the table held on it (``shoe.lost_card``, cards 4..4 never arrived),
-    dealt nothing and voided the round, returning the 500 still riding. The recomputation deals
-    card 5 neither (it used to give it to the dealer, and pay the box as lost)."""
+def lost_card_round(*lost: tuple[str, dict[str, Any]]) -> Any:
+    """A blackjack round (ru6, P1 500 on box 1: TS 9H 8S, stands) whose dealer card is lost as
+    ``lost`` journals it; the table holds, voids the round and returns the 500. The verdict."""
     rid = "bj-ru6-000001"
     payloads: list[tuple[str | None, str, dict[str, Any]]] = [
         (None, "command", {"command": "open_round"}),
@@ -148,8 +146,7 @@ def test_a_card_past_a_gap_is_not_dealt_in_the_recomputation_as_the_table_holds_
         (rid, "device", {"device": "shoe", "type": "card", "card": "9H", "n": 2}),
         (rid, "device", {"device": "shoe", "type": "card", "card": "8S", "n": 3}),
         (rid, "command", {"command": "decide", "box": 1, "hand": 1, "action": "stand", "player": "P1"}),
-        (rid, "device", {"device": "shoe", "type": "card", "card": "KD", "n": 5}),
-        (rid, "alert", {"code": "shoe.lost_card", "hold": True, "cards": ["?", "KD"], "severity": "error"}),
+        *((rid, kind, p) for kind, p in lost),
         (rid, "command", {"command": "void_round", "reason": "shoe.lost_card"}),
         (rid, "round_closed", {"round": rid, "status": "void", "stake_total": 500, "payout_total": 500,
                                "bets": [bet("main", 500, 500)],
@@ -157,6 +154,30 @@ def test_a_card_past_a_gap_is_not_dealt_in_the_recomputation_as_the_table_holds_
     ]
     rows = [Row(seq, r, kind, "test", p) for seq, (r, kind, p) in enumerate(payloads, 1)]
     drawn = [DrawnCard(1, n, c) for n, c in enumerate(["TS", "9H", "8S", "2C", "KD"], 1)]
-    v = check(rows, lambda: BlackjackRound(blackjack_rules("ru6")), CardTruth(drawn), pit_with(rows, ledger=(0, 1, 0, 0)))
+    return check(rows, lambda: BlackjackRound(blackjack_rules("ru6")), CardTruth(drawn),
+                 pit_with(rows, ledger=(0, 1, 0, 0)))
+
+
+def test_a_card_past_a_gap_is_not_dealt_in_the_recomputation_as_the_table_holds_on_it() -> None:
+    """bj-ru6-000955 of a 1,000-round soak, in small: after a restart the shoe's card 4 never
+    arrived and card 5 did; the table held on it (``shoe.lost_card``, cards 4..4 never arrived),
+    dealt nothing and voided the round, returning the 500 still riding. The recomputation deals
+    card 5 neither (it used to give it to the dealer, and pay the box as lost)."""
+    v = lost_card_round(
+        ("device", {"device": "shoe", "type": "card", "card": "KD", "n": 5}),
+        ("alert", {"code": "shoe.lost_card", "hold": True, "cards": ["?", "KD"], "severity": "error"}))
+    assert (v.payout_mismatches, v.card_mismatches, v.lost_bets) == (0, 0, 0), v.examples
+    assert v.ledger_balanced
+
+
+def test_a_card_journaled_before_the_lost_card_hold_alert_is_set_aside_too() -> None:
+    """bj-ru6-000079 of a 100-round soak: the shoe reported card 4 lost, card 5 came at once and
+    was journaled before the hold's alert; the table held from the report on and set card 5
+    aside. The recomputation holds from the report too."""
+    v = lost_card_round(
+        ("device", {"device": "shoe", "type": "lost_card", "expected_n": 4, "got_n": 5}),
+        ("device", {"device": "shoe", "type": "card", "card": "KD", "n": 5}),
+        ("alert", {"code": "shoe.lost_card", "hold": True, "cards": ["?"], "severity": "error"}),
+        ("alert", {"code": "table.card_during_hold", "hold": True, "card": "KD", "severity": "error"}))
     assert (v.payout_mismatches, v.card_mismatches, v.lost_bets) == (0, 0, 0), v.examples
     assert v.ledger_balanced
