@@ -142,15 +142,18 @@ class Ledger:
     def state(self) -> dict[str, Any]:
         """Totals and the recent rounds, as JSON, for ``from_state`` (saved beside the feed cursor)."""
         return {"totals": asdict(self._totals),
-                "rounds": {r: [t.status, t.stake_total, t.payout_total] for r, t in self._by_round.items()},
+                "rounds": {r: [t.status, t.stake_total, t.payout_total, t.returned] for r, t in self._by_round.items()},
                 "remote": {r: list(figures) for r, figures in self._remote.items()}}
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> Ledger:
         ledger = cls()
         ledger._totals = LedgerTotals(**state["totals"])
-        for round_id, (status, stake, payout) in state["rounds"].items():
-            ledger._by_round[round_id] = RoundTotals(status=status, stake_total=stake, payout_total=payout)
+        for round_id, (status, stake, payout, *refunds) in state["rounds"].items():
+            # a state saved before it kept what a void returned: a void then returned every stake
+            returned = refunds[0] if refunds else (stake if status == "void" else 0)
+            ledger._by_round[round_id] = RoundTotals(status=status, stake_total=stake, payout_total=payout,
+                                                     returned=returned)
         for round_id, (stake, paid, refunded) in state.get("remote", {}).items():
             ledger._remote[round_id] = (stake, paid, refunded)
         return ledger

@@ -59,6 +59,17 @@ def banker_draws(banker_total: int, player_third: int | None) -> bool:
     return banker_total < 8 and player_third in BANKER_DRAWS_ON[banker_total]
 
 
+def bet_ratios(rules: BaccaratRules) -> dict[str, Fraction]:
+    """What each bet kind wins when its side (or the tie) wins."""
+    return {"player": rules.player_pays, "banker": rules.banker_pays, "tie": rules.tie_pays}
+
+
+def most_returned(rules: BaccaratRules, kind: str, stake: int) -> int | None:
+    """The most a ``kind`` bet of ``stake`` returns at this table, stake included (None: no such bet)."""
+    ratio = bet_ratios(rules).get(kind)
+    return None if ratio is None else win(stake, ratio, rules.rounding)
+
+
 class BaccaratRules(GameRules):
     decks: int = Field(8, ge=1, le=8)
     #: decks dealt before the cut card comes out (for the shoe and simulations)
@@ -196,7 +207,7 @@ class BaccaratRound(LedgerRound):
         won = self.winner
         r = self.rules
         rnd = r.rounding
-        ratio = {"player": r.player_pays, "banker": r.banker_pays, "tie": r.tie_pays}
+        ratio = bet_ratios(r)
         for box, kind, stake in list(self.bets.rows()):
             if kind == won:
                 payout = win(stake, ratio[kind], rnd)

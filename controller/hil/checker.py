@@ -9,7 +9,8 @@ numbers the soak's rig dealt, the pit feed as the soak's own subscriber received
   carries one bet twice;
 - the *ledger balances* when every record's totals are the sums of its bets, the recomputation
   pays every bet to the cent as the record does, and the pit's last ``ledger`` message has the
-  journal's totals;
+  journal's totals, each round counted as controller/round_money.py counts it (a void round's
+  bets that stood count, what it returned does not);
 - the *feed is complete* when the pit received every journal seq on ``event`` and every closed
   round on ``round``, each copy identical.
 """
@@ -24,6 +25,7 @@ from typing import Any
 from controller.hil.mqtt import PitWatcher
 from controller.hil.replay import CardTruth, RoundReplay, SpinTruth, settlement_key
 from controller.hil.tail import Row, follow_round
+from controller.round_money import counted
 
 
 @dataclass
@@ -102,8 +104,9 @@ def check(rows: list[Row], new_engine: Callable[[], Any], truth: CardTruth | Spi
             v.rounds_void += 1
         else:
             v.rounds_settled += 1
-            stake += sum(b["stake"] for b in bets)
-            payout += sum(b["payout"] for b in bets)
+        drop, paid = counted(rec)  # a void round's bets that stood count, as the pit's ledger counts them
+        stake += drop
+        payout += paid
     v.stake_total, v.payout_total = stake, payout
     if pit is not None and pit.ledger is not None:
         seen = (pit.ledger.get("rounds_settled"), pit.ledger.get("rounds_void"), pit.ledger.get("stake_total"),

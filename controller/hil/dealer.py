@@ -1,9 +1,11 @@
 """The soak's dealer at its shoe: pulls the next card through the gate when the table's round,
 recomputed from the journal, asks for one (docs/hil.md).
 
-One card at a time: the next is drawn only once the last one is in the journal (or given up
-for lost after ``LOST_AFTER`` seconds), the shoe is plugged in and the controller that will read
-it has started, so a card is never drawn for a table that is not there to take it.
+One card at a time: the next is drawn only once the last one is in the journal (or it is known
+lost: the table journaled it lost after it was drawn, ``shoe.lost_card``, or its frame went
+with the shoe's power, or it is given up after ``LOST_AFTER`` seconds; in each case the shoe
+holding no frame to send again), the shoe is plugged in and the controller that will read it
+has started, so a card is never drawn for a table that is not there to take it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ class Dealer:
         self.live = live
         self.waiting: DrawnCard | None = None
         self.since = 0.0
+        self.drawn_at = 0  # the journal's last seq when the card waited for was drawn
         self.lost: list[DrawnCard] = []
         self.dealt = 0
         self.ready = False  # set by the soak once the controller it started has journaled its start
@@ -29,9 +32,13 @@ class Dealer:
     def step(self) -> None:
         """Call after each ``live.poll()``."""
         if self.waiting is not None:
+            lost = self.live.lost
             if self.live.last_card_n == self.waiting.n:
                 self.waiting = None
-            elif time.monotonic() - self.since > LOST_AFTER and self.rig.firmware.pending == 0:
+            elif self.rig.firmware.pending == 0 and (
+                    (lost is not None and lost.covers(self.waiting.n, self.drawn_at))
+                    or (self.waiting.epoch, self.waiting.n) in self.rig.lost_in_power_loss
+                    or time.monotonic() - self.since > LOST_AFTER):
                 self.lost.append(self.waiting)
                 self.waiting = None
             else:
@@ -46,3 +53,4 @@ class Dealer:
             self.dealt += 1
             self.waiting = drawn
             self.since = time.monotonic()
+            self.drawn_at = self.live.tail.seq

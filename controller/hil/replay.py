@@ -45,6 +45,22 @@ class CardTruth:
         self.cards: dict[tuple[int, int], str] = {}
         self.epoch = 1
         self.last_n = 0
+        self.table_n = 0  # the table's shoe count as the journal shows it (``counted``)
+
+    def counted(self, p: Mapping[str, Any]) -> bool:
+        """Move the table's shoe count on by one journaled shoe row (a card, an unread card, a
+        lost card's report), as the table's shoe does; False for a card that skips past the
+        count: the table holds on it (``shoe.lost_card``) and deals nothing."""
+        event = p.get("type")
+        if event == "lost_card":
+            self.table_n = max(self.table_n, int(p.get("got_n", 0)) - 1)
+            return False
+        n = int(p.get("n", 0))
+        if n < self.table_n - NEW_SHOE_DROP:  # a new shoe: its count starts again
+            self.table_n = 0
+        skipped = n > self.table_n + 1 and self.table_n > 0
+        self.table_n = max(self.table_n, n)
+        return event == "card" and not skipped
 
     def card(self, n: int) -> str | None:
         for d in self.drawn[len(self.cards):]:
@@ -107,7 +123,10 @@ class RoundReplay:
         """Holds begin with a restart that found the round open or an alert that holds; they end
         with the dealer's ``burn``, ``resume`` or ``dismiss`` (True: the row is consumed)."""
         restart_hold = kind == "table_started" and p.get("hold_open_round") and p.get("resumed_round") == self.round_id
-        if restart_hold or (kind == "alert" and p.get("hold") is True):
+        # the shoe's report of a lost card holds the table as it is applied; its alert is journaled
+        # only after inputs that came meanwhile (a card then goes aside, dealt to nobody)
+        lost_hold = kind == "device" and p.get("type") == "lost_card"
+        if restart_hold or lost_hold or (kind == "alert" and p.get("hold") is True):
             self.holding = True
         elif kind == "command" and p.get("command") in ("burn", "resume", "dismiss"):
             self.holding = False
@@ -136,9 +155,13 @@ class RoundReplay:
             return None
         event = p.get("type")
         if event == "card" and isinstance(truth, CardTruth):
+            dealt = truth.counted(p)
             card = truth.card(int(p["n"]))
             if card is None or card != p.get("card"):
                 self.card_mismatches.append(f"n={p.get('n')}: table read {p.get('card')}, rig dealt {card}")
+            if not dealt:
+                self.holding = True  # the table holds on a card past a gap (shoe.lost_card)
+                return None
             return Deal(card) if card is not None else None
         if isinstance(self.engine, RouletteRound):
             if event == "no_more_bets" and self.engine.phase is Phase.BETTING:

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from drivers.shoe.codec import Card, NoRead, decode_frame
 from simulators.shoe import ShoeFirmware
 from simulators.shoe.deck import shuffler
 from simulators.shoe.firmware import LineFaults
@@ -49,6 +50,9 @@ class ShoeRig:
         self.sim = SerialShoeSim(self.firmware, link)
         self.epoch = 1
         self.drawn: list[DrawnCard] = []
+        #: (epoch, n) of the cards whose frames a power loss dropped unacknowledged: they never
+        #: reach the table, and nobody waits for them
+        self.lost_in_power_loss: set[tuple[int, int]] = set()
         self.plugged = False
         self._shoe = self.firmware.shoe
 
@@ -88,6 +92,8 @@ class ShoeRig:
 
     def power_loss(self) -> None:
         """Power lost (while unplugged): RAM gone, unacknowledged frames with it; HELLO at power-up."""
+        frames = [decode_frame(p.raw) for p in self.firmware._pending]  # what the RAM held, unacknowledged
+        self.lost_in_power_loss |= {(self.epoch, f.msg.n) for f in frames if isinstance(f.msg, Card | NoRead)}
         write = self.firmware._write
         self.firmware.detach()
         self.firmware.reset()  # with no link attached nothing is sent now

@@ -51,6 +51,20 @@ class JournalTail:
         return rows
 
 
+@dataclass(frozen=True)
+class LostCards:
+    """Cards ``expected_n`` up to ``got_n`` (not included) left the shoe unread, as the table
+    journaled at ``seq``."""
+
+    seq: int
+    expected_n: int
+    got_n: int
+
+    def covers(self, n: int, since_seq: int) -> bool:
+        """Card ``n``, drawn when the journal stood at ``since_seq``, is among them."""
+        return self.seq > since_seq and self.expected_n <= n < self.got_n
+
+
 class LiveTable:
     """The table as its journal says, followed row by row: the open round through a fresh engine,
     the shoe's card count, the closed rounds."""
@@ -62,6 +76,8 @@ class LiveTable:
         self.round: RoundReplay | None = None
         self.closed = 0
         self.last_card_n = 0
+        #: the cards the table last journaled as lost (``shoe.lost_card``)
+        self.lost: LostCards | None = None
         self.shoe_online = False
         self.last_started_seq = 0  # the newest ``table_started`` row: a controller is up and replayed
 
@@ -86,6 +102,8 @@ class LiveTable:
                 self.shoe_online = True
             if p.get("type") in ("card", "noread"):
                 self.last_card_n = int(p.get("n", 0))
+            elif p.get("type") == "lost_card":
+                self.lost = LostCards(row.seq, int(p.get("expected_n", 0)), int(p.get("got_n", 0)))
         self.round = follow_round(self.round, row, self.new_engine, self.truth)
 
 
@@ -93,8 +111,11 @@ def follow_round(current: RoundReplay | None, row: Row, new_engine: Callable[[],
                  truth: CardTruth | SpinTruth | None) -> RoundReplay | None:
     """Apply one journal row to the round it belongs to (a new round starts a fresh engine);
     a card or result outside any round still moves the truth on."""
+    if row.kind == "device" and row.payload.get("type") in ("noread", "lost_card") and isinstance(truth, CardTruth):
+        truth.counted(row.payload)  # the table's shoe count moves on; nothing is dealt
     if row.round_id is None:
         if row.kind == "device" and row.payload.get("type") == "card" and isinstance(truth, CardTruth):
+            truth.counted(row.payload)
             truth.card(int(row.payload.get("n", 0)))
         elif row.kind == "device" and row.payload.get("type") == "winning_number" and isinstance(truth, SpinTruth):
             truth.number(int(row.payload.get("spin", 0)))

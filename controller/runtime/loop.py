@@ -27,7 +27,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Protocol
 
-from controller.commands.models import CloseBetting, Command
+from controller.commands.models import CloseBetting, Command, Correct
 from controller.commands.parse import PitCommand, parse_order, parse_pit
 from controller.commands.studio import Seal, Settled, parse_studio
 from controller.journal import Entry, Journal, JournalFull
@@ -37,6 +37,8 @@ from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.effects import Deadline, DeviceCommand, Draw, Effect, Gate, LoadShoe, Record
 from controller.table.holds import ERROR, alert
+from controller.table.pit import check_correction
+from controller.table.refusal import Refusal
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.device import Device
 from drivers.errors import DeviceUnavailable, DriverError
@@ -120,6 +122,8 @@ class TableLoop:
                 raise inputs.InputRefused(RATE_LIMITED, f"too many commands from {source}: wait a moment")
             try:
                 order = payload if isinstance(payload, Command) else parse_order(payload)
+                if isinstance(order, Correct):
+                    self._check_correction(order)
             except inputs.InputRefused as refused:
                 self.admission.refused(source, refused.code, refused.message)
                 raise
@@ -137,6 +141,13 @@ class TableLoop:
             self._events[entry.seq] = order
         self._queue.put_nowait(entry)
         return entry
+
+    def _check_correction(self, order: Correct) -> None:
+        """A correction paying more than its bet can return is refused here, never journaled."""
+        try:
+            check_correction(self.core, order)
+        except Refusal as refusal:
+            raise inputs.InputRefused(refusal.code, refusal.text(*self.core.currency)) from None
 
     def command(self, name: str, source: str = "dealer", **arguments: Any) -> Entry:
         """A command given in code (simulated people, tests): ``InputRefused`` as ``submit``."""

@@ -9,12 +9,15 @@ who approved; the first record stays in the journal as it was (docs/pit.md).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from controller.commands.models import Change
 from controller.table.refusal import Refusal
+
+#: the most a bet of (kind, stake) returns at this table, stake included (None: no bound known)
+Bound = Callable[[str, int], int | None]
 
 #: closed rounds kept in memory for corrections (older ones are recalled from the journal only)
 CORRECTABLE_ROUNDS = 1000
@@ -45,10 +48,29 @@ class CorrectionBook:
                  "changes": [{k: v for k, v in row.items() if k != "index"} for row in c["changes"]]}
                 for _, c in sorted(self.corrections.items()) if c["status"] == "pending"]
 
-    def request(self, round_id: str, changes: Sequence[Change], reason: str, *, seq: int, source: str,
-                ts: str) -> dict[str, Any]:
+    def request(self, round_id: str, changes: Sequence[Change], reason: str, *, bound: Bound, seq: int,
+                source: str, ts: str) -> dict[str, Any]:
         """The dealer's request (its shape checked by the ``Correct`` model), recorded as pending
         (Refusal saying why the round cannot be corrected so)."""
+        rows = self.rows(round_id, changes, bound)
+        self.corrections[seq] = {"correction": seq, "round": round_id, "reason": reason, "status": "pending",
+                                 "requested_by": source, "requested": ts, "changes": rows}
+        return self.corrections[seq]
+
+    def check_payouts(self, round_id: str, changes: Sequence[Change], bound: Bound) -> None:
+        """The table's edge, before it journals a ``correct``: Refusal when a corrected payout is
+        more than its bet can return. A round or bet this book does not know (yet: the round may
+        be closing) is left to the core, which refuses it with its alert."""
+        record = self.records.get(round_id)
+        try:
+            rows = changed_rows(record, changes) if record is not None else []
+        except Refusal:
+            return
+        for row in rows:
+            check_bound(row, bound(row["kind"], row["stake"]))
+
+    def rows(self, round_id: str, changes: Sequence[Change], bound: Bound) -> list[dict[str, Any]]:
+        """The rows a request changes, or Refusal saying why the round cannot be corrected so."""
         record = self.records.get(round_id)
         if record is None:
             raise Refusal("table.correct.unknown_round", f"no closed round {round_id!r} to correct "
@@ -59,9 +81,9 @@ class CorrectionBook:
         if pending:
             raise Refusal("table.correct.pending", f"round {round_id} has correction {pending[0]} pending approval")
         rows = changed_rows(record, changes)
-        self.corrections[seq] = {"correction": seq, "round": round_id, "reason": reason, "status": "pending",
-                                 "requested_by": source, "requested": ts, "changes": rows}
-        return self.corrections[seq]
+        for row in rows:
+            check_bound(row, bound(row["kind"], row["stake"]))
+        return rows
 
     def _pending(self, ident: Any, command: str) -> dict[str, Any]:
         """The pending request ``ident`` names (Refusal, coded by ``command``, if none is)."""
@@ -84,6 +106,11 @@ class CorrectionBook:
     def approve(self, ident: Any, sender: str, *, seq: int, ts: str) -> tuple[dict[str, Any], dict[str, Any]]:
         """Apply a pending request: (the round's record before, its corrected record)."""
         request = self._pending(ident, "approve_correction")
+        asker = person(request["requested_by"])
+        if asker and asker == person(sender):
+            raise Refusal("pit.approve_correction.same_person",
+                          f"correction {request['correction']} was requested by {asker}: another person must "
+                          f"approve it (four eyes)")
         record = self.records.get(request["round"])
         if record is None:
             raise Refusal("pit.approve_correction.unknown", f"round {request['round']} is too old to correct here")
@@ -126,3 +153,24 @@ def changed_rows(record: dict[str, Any], changes: Sequence[Change]) -> list[dict
         rows.append({"index": found[0], "box": bet["box"], "hand": bet["hand"], "kind": bet["kind"],
                      "player": bet["player"], "stake": bet["stake"], "before": bet["payout"], "after": payout})
     return rows
+
+
+def person(source: str) -> str:
+    """Who a journaled source or a pit sender names, to tell two people apart: the account of a
+    console (``console:<user>``), else the name as given; letter case aside."""
+    head, colon, account = source.partition(":")
+    return (account if colon and head == "console" else source).strip().casefold()
+
+
+def check_bound(row: dict[str, Any], most: int | None) -> None:
+    """Refusal when a corrected payout is more than its bet can return at this table."""
+    where = f"box {row['box']}.{row['hand']} {row['kind']}"
+    if most is None:
+        raise Refusal("table.correct.unbounded", f"{where}: the game cannot say what this bet can pay, "
+                                                 f"so it is not corrected at the table")
+    if row["after"] > most:
+        after, stake = row["after"], row["stake"]
+        raise Refusal("table.correct.too_much", f"{where}: a payout of {after} is more than a bet of {stake} can "
+                                                f"return at this table ({most})",
+                      lambda money: f"{where}: a payout of {money(after)} is more than a bet of {money(stake)} "
+                                    f"can return at this table (at most {money(most)})")

@@ -26,11 +26,13 @@ from controller.commands.models import (
     Reopen,
     VoidRound,
 )
+from controller.games.base import GameRules
 from controller.money import format_money
 from controller.table import inputs
 from controller.table.alerts import AlertBook
-from controller.table.corrections import CorrectionBook
+from controller.table.corrections import Bound, CorrectionBook
 from controller.table.effects import Effect, Record
+from controller.table.games.base import GameAdapter
 from controller.table.holds import INFO, WARNING
 from controller.table.refusal import Refusal
 
@@ -63,6 +65,13 @@ class PitTable(Protocol):
 
     #: the table's currency and its minor-unit digits (alerts say money with them)
     currency: tuple[str, int]
+
+    @property
+    def adapter(self) -> GameAdapter:
+        """The game (what a bet can return bounds a correction), with ``rules``."""
+
+    @property
+    def rules(self) -> GameRules: ...
 
     def changed(self) -> None: ...
 
@@ -156,10 +165,21 @@ PIT_HANDLERS: dict[type[Command], Callable[[PitTable, Any, str], None]] = {
 }
 
 
+def correction_bound(core: PitTable) -> Bound:
+    """What a bet can return at this table, as the game's rules say (``GameAdapter.most_returned``)."""
+    return lambda kind, stake: core.adapter.most_returned(core.rules, kind, stake)
+
+
+def check_correction(core: PitTable, order: Correct) -> None:
+    """The table's edge: Refusal for a ``correct`` whose payout is more than its bet can return,
+    before it is journaled."""
+    core.book.check_payouts(order.round, order.changes, correction_bound(core))
+
+
 def request_correction(core: PitTable, order: Correct) -> None:
     """The dealer's ``correct``: pending until the pit approves it."""
-    request = core.book.request(order.round, order.changes, order.reason, seq=core.cause(), source=core.source(),
-                                ts=core.ts())
+    request = core.book.request(order.round, order.changes, order.reason, bound=correction_bound(core),
+                                seq=core.cause(), source=core.source(), ts=core.ts())
     core.pit_changed()
     rows = request["changes"]
     said = ", ".join(f"box {r['box']}.{r['hand']} {r['kind']} {format_money(r['before'], *core.currency)} -> "

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from controller.cards import cards_text
 from controller.journal import Entry
 from controller.money import format_money
+from controller.round_money import counted
+from controller.round_money import returned as returned_stakes
 from controller.table import inputs
 from controller.table.core import TableCore
 from controller.table.games.describe import outcome_lines
@@ -19,11 +22,7 @@ def round_line(record: dict[str, Any], *, currency: str = "EUR", digits: int = 2
     its game's view tells it (cards with suits); a game this code does not know: generic."""
     out = record["outcome"]
     money = functools.partial(format_money, currency=currency, digits=digits)
-    parts = [
-        f"ROUND {record['round']} {record['status']}: stake {money(record['stake_total'])} "
-        f"payout {money(record['payout_total'])}",
-        *outcome_lines(record),
-    ]
+    parts = [f"ROUND {record['round']} {record['status']}: {money_said(record, money)}", *outcome_lines(record)]
     if out.get("burned"):
         parts.append(f"burned {cards_text(out['burned'])}")
     for c in record.get("corrections") or []:
@@ -32,6 +31,22 @@ def round_line(record: dict[str, Any], *, currency: str = "EUR", digits: int = 2
         parts.append(f"corrected (#{c['seq']} by {c['requested_by']}, approved by {c['approved_by']}: "
                      f"{c['reason']}) {changed}")
     return " | ".join(parts)
+
+
+def money_said(record: dict[str, Any], money: Callable[[int], str]) -> str:
+    """A settled round's stake and payout; a void round's money as it went: what stood (settled
+    before the void, counted as played, controller/round_money.py) and what was returned, per bet."""
+    void = (record.get("outcome") or {}).get("void")
+    if record.get("status") != "void" or not isinstance(void, dict):
+        return f"stake {money(record['stake_total'])} payout {money(record['payout_total'])}"
+    drop, paid = counted(record)
+    bets = record.get("bets") or []
+    returned = set(void.get("returned") or [])
+    rows = [f"box {b['box']}.{b['hand']} {b['kind']} {money(b['stake'])} "
+            + (f"returned {money(b['payout'])}" if i in returned else f"stood, paid {money(b['payout'])}")
+            for i, b in enumerate(bets)]
+    return (f"stood: stake {money(drop)} payout {money(paid)}; returned {money(returned_stakes(record))}"
+            + (f" ({', '.join(rows)})" if rows else ""))
 
 
 class Printer:

@@ -37,7 +37,8 @@ def end_round(st: RoundState) -> None:
 def settle_owner_shares(st: RoundState) -> None:
     """Each Bet Behind's net win over the round (every row of its player on the box, a split's
     hands together) gives ``bet_behind_owner_share`` of it to the box owner: that much comes off
-    the Bet Behind's winning rows, largest first, and the owner gets one ``behind_share`` row per
+    the Bet Behind's winning rows (largest win first, never more than a row's own win: a push or a
+    lost row gives nothing), and the owner gets one ``behind_share`` row per
     box (stake 0, hand 1), after the box's last row. A net push or loss shares nothing."""
     opts = st._opts
     rows = st.settlements
@@ -50,8 +51,10 @@ def settle_owner_shares(st: RoundState) -> None:
         for player, net in nets.items():
             cut = scale(net, opts.owner_share, opts.rounding) if net > 0 else 0
             owed += cut
-            for i in sorted((i for i in mine if rows[i].player == player), key=lambda i: -rows[i].payout):
-                take = min(cut, rows[i].payout)
+            # only a winning row gives, at most its own win: a push or a lost row keeps what it paid
+            winning = [i for i in mine if rows[i].player == player and rows[i].payout > rows[i].stake]
+            for i in sorted(winning, key=lambda i: -(rows[i].payout - rows[i].stake)):
+                take = min(cut, rows[i].payout - rows[i].stake)
                 if take:
                     rows[i] = replace(rows[i], payout=rows[i].payout - take)
                     cut -= take

@@ -261,3 +261,12 @@ class CatchAWaveRound(LedgerRound):
             wrong=self.dealer_wrong,
         )
         return CatchAWaveOutcome(phase=self.phase.value, void=self.void_reason, boxes=boxes, dealer=dealer)
+
+
+def most_returned(rules: CatchAWaveRules, kind: str, stake: int) -> int | None:
+    """The most a ``kind`` bet of ``stake`` returns at this table, stake included: a caught wave,
+    the dealer's wrong call, or standing ahead by at most one call short of the wave."""
+    if kind != MAIN:
+        return None
+    best = max(rules.wave_pays, rules.dealer_wrong_pays, Fraction(rules.wave_calls - 1))
+    return win(stake, best, rules.rounding)

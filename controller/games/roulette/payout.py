@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from itertools import product
 
-from controller.games.roulette.bets import EVEN_MONEY, EXTRA, INSIDE, Chip
-from controller.games.roulette.layout import ZEROS
+from controller.games.roulette.bets import EVEN_MONEY, EXTRA, INSIDE, BetSpec, Chip
+from controller.games.roulette.layout import ZEROS, wheel
 from controller.games.roulette.rules import RouletteRules
 from controller.money import scale, win
 
@@ -42,3 +43,17 @@ def chip_return(
     if chip.type in EXTRA:
         return win(stake, pay, rules.rounding) if first == second and first in chip.numbers else 0
     return win(stake, pay, rules.rounding) if first in chip.numbers and second in chip.numbers else 0
+
+
+def most_returned(spec: BetSpec, stake: int, rules: RouletteRules) -> int:
+    """The most a bet of ``stake`` on ``spec`` returns at this table, stake included: its chips
+    paid for every ball (or pair of balls) the wheel can give, a straight on the highest
+    multiplier the table's draw can give; the best of them."""
+    pockets = wheel(rules.wheel).pockets
+    feature = rules.multipliers
+    draws: list[Mapping[str, int]] = [{}]
+    if feature is not None and feature.values:
+        draws.append(dict.fromkeys(pockets, max(feature.values)))
+    unit = stake // spec.units
+    return max(sum(chip_return(chip, unit * units, balls, rules, draw) for chip, units in spec.chips)
+               for balls in product(pockets, repeat=rules.balls) for draw in draws)

@@ -32,3 +32,15 @@ def bonus_payout(rules: RussianPokerRules, bonus: int, dealt: Sequence[str], exc
         return 0
     ratio = rules.bonus_pays.get(hand_class(evaluate(dealt)).label)
     return 0 if ratio is None else win(bonus, ratio, rules.rounding)
+
+
+def most_returned(rules: RussianPokerRules, kind: str, stake: int) -> int | None:
+    """The most a ``kind`` row of ``stake`` returns at this table, stake included: the Ante even
+    money (or its misdeal penalty on top), the Raise its paytable's top line, the Bonus its top
+    line; an exchange fee is kept by the house (0)."""
+    top = {"ante": max(Fraction(1), rules.misdeal_penalty), "raise": max(rules.raise_pays.values()),
+           "bonus": max(rules.bonus_pays.values(), default=Fraction(0))}
+    if kind == "exchange":
+        return 0
+    ratio = top.get(kind)
+    return None if ratio is None else win(stake, ratio, rules.rounding)

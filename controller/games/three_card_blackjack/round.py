@@ -21,6 +21,7 @@ from controller.games.three_card_blackjack.outcome import ThreeCardBlackjackOutc
 from controller.games.three_card_blackjack.rules import ThreeCardBlackjackRules
 from controller.money import win
 
+ONE_TO_ONE: Final = Fraction(1)
 DEALER: Final = 0  # the dealer's slot in the deal order
 ANTE, PLAY, ACE_PLUS = "ante", "play", "ace_plus"
 #: bet kinds accepted at the spot (``main`` is the generic spot kind for the Ante)
@@ -197,3 +198,15 @@ class ThreeCardBlackjackRound(LedgerRound):
                 ace_plus=ace_plus_line([c[0] for c in cards]) if len(cards) == 3 else None,
             ))
         return ThreeCardBlackjackOutcome(phase=self.phase.value, void=self.void_reason, dealer=dealer, boxes=tuple(boxes))
+
+
+def most_returned(rules: ThreeCardBlackjackRules, kind: str, stake: int) -> int | None:
+    """The most a ``kind`` bet of ``stake`` returns at this table, stake included: the Ante a
+    blackjack against a dealer who does not qualify (or 1:1), the Bet 1:1, Ace Plus its top line."""
+    if kind in (ANTE, "main"):
+        return win(stake, max(rules.non_qualifying_blackjack_pays, ONE_TO_ONE), rules.rounding)
+    if kind == PLAY:
+        return win(stake, ONE_TO_ONE, rules.rounding)
+    if kind == ACE_PLUS:
+        return win(stake, max(rules.ace_plus_pays.values(), default=Fraction(0)), rules.rounding)
+    return None

@@ -8,7 +8,7 @@ is refused by the engine with the rule that says stand (``baccarat.natural``,
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from controller.analysis.baccarat import house_edge
 from controller.analysis.edges import Edges
@@ -17,6 +17,7 @@ from controller.games.baccarat import (
     BaccaratRound,
     BaccaratRules,
     baccarat_rules,
+    most_returned,
 )
 from controller.games.base import Expect, GameRules
 from controller.table.games.base import exact_edges
@@ -34,6 +35,9 @@ class BaccaratAdapter(ShoeGameAdapter):
     rules_builder = baccarat_rules
     round_class = BaccaratRound
     view = BaccaratView()
+
+    def most_returned(self, rules: GameRules, kind: str, stake: int) -> int | None:
+        return most_returned(cast(BaccaratRules, rules), kind, stake)
 
     def play_prompt(self, engine: Any, expect: Expect) -> str:
         coup: BaccaratRound = engine

@@ -121,6 +121,12 @@ class GameAdapter(ABC):
         result: VoidResult = engine.voided
         return result
 
+    def most_returned(self, rules: GameRules, kind: str, stake: int) -> int | None:
+        """The most a ``kind`` bet of ``stake`` returns at this table, stake included: the bound
+        of a corrected payout, from the game's own rules (None: the game cannot say, and a row of
+        that kind is not corrected at the table)."""
+        return None
+
     def outcome_lines(self, outcome: Mapping[str, Any]) -> list[str]:
         """A closed round's outcome (a record's JSON) as text lines, by the game's ``view``."""
         return self.view.record_lines(outcome)

@@ -8,6 +8,7 @@ from controller.analysis.edges import Edges
 from controller.cards import cards_text
 from controller.games.base import Decide, Expect, ExpectKind, GameRules
 from controller.games.blackjack.engine import BlackjackRound
+from controller.games.blackjack.most_returned import most_returned
 from controller.games.blackjack.rules import BlackjackRules, blackjack_rules
 from controller.games.blackjack.strategy import BasicStrategy
 from controller.games.blackjack.strategy_player import StrategyPlayer
@@ -57,6 +58,9 @@ class BlackjackAdapter(ShoeGameAdapter):
         if total > 21:
             return f"Dealer busts with {total} — settle"
         return f"Dealer stands on {total} — settle"
+
+    def most_returned(self, rules: GameRules, kind: str, stake: int) -> int | None:
+        return most_returned(cast(BlackjackRules, rules), kind, stake)
 
     def house_edges(self, preset: str) -> Edges:
         """The main bet's edge under basic strategy, by finite-shoe recursion (about 2 s)."""

@@ -9,7 +9,7 @@ the shoe's unseen cards as the table knows them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from controller.cards import RANK_INDEX
 from controller.games.base import Decide, Expect, ExpectKind, GameRules
@@ -20,6 +20,7 @@ from controller.games.catch_a_wave import (
     SeedStrategy,
     catch_a_wave_rules,
 )
+from controller.games.catch_a_wave.round import most_returned
 from controller.table.games.shoe_game import ShoeGameAdapter, Unseen, decide_command
 from controller.table.games.views.catch_a_wave import CatchAWaveView
 
@@ -33,6 +34,9 @@ class CatchAWaveAdapter(ShoeGameAdapter):
     rules_builder = catch_a_wave_rules
     round_class = CatchAWaveRound
     view = CatchAWaveView()
+
+    def most_returned(self, rules: GameRules, kind: str, stake: int) -> int | None:
+        return most_returned(cast(CatchAWaveRules, rules), kind, stake)
 
     def play_prompt(self, engine: Any, expect: Expect) -> str:
         round_: CatchAWaveRound = engine

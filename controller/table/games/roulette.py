@@ -40,6 +40,7 @@ from controller.games.roulette.bets import parse_bet
 from controller.games.roulette.engine import Phase
 from controller.games.roulette.layout import colour, wheel
 from controller.games.roulette.outcome import RouletteOutcome
+from controller.games.roulette.payout import most_returned
 from controller.games.roulette.rules import PRESETS
 from controller.table.games.base import DeviceStep, GameAdapter, exact_edges
 from controller.table.games.views.roulette import VOID_WORDS, RouletteView
@@ -178,6 +179,13 @@ class RouletteAdapter(GameAdapter):
     uses_shoe = False
     device = "wheel"
     view = RouletteView()
+
+    def most_returned(self, rules: GameRules, kind: str, stake: int) -> int | None:
+        try:
+            spec = parse_bet(kind, cast(RouletteRules, rules))
+        except RuleError:  # not a bet of this table's layout
+            return None
+        return most_returned(spec, stake, cast(RouletteRules, rules))
 
     def rules(self, preset: str | None, overrides: Mapping[str, Any], limits: Mapping[str, Limit]) -> RouletteTableRules:
         settings = dict(overrides)

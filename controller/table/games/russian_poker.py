@@ -11,7 +11,7 @@ the analysis's ``simple`` strategy (exchange included where the table offers it)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from controller.analysis.russian_poker import simple
 from controller.cards import CardError, parse_card
@@ -23,6 +23,7 @@ from controller.games.russian_poker import (
     RussianPokerRules,
     russian_poker_rules,
 )
+from controller.games.russian_poker.showdown import most_returned
 from controller.money import scale
 from controller.table.games.shoe_game import (
     ShoeGameAdapter,
@@ -57,6 +58,9 @@ class RussianPokerAdapter(ShoeGameAdapter):
     rules_builder = russian_poker_rules
     round_class = RussianPokerRound
     view = RussianPokerView()
+
+    def most_returned(self, rules: GameRules, kind: str, stake: int) -> int | None:
+        return most_returned(cast(RussianPokerRules, rules), kind, stake)
 
     def decks(self, rules: GameRules) -> int:
         return 1

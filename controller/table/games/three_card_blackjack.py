@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from controller.analysis.three_card_blackjack import CLASSES, ante_analysis
 from controller.cards import TEN_VALUES
@@ -20,6 +20,7 @@ from controller.games.three_card_blackjack import (
     ThreeCardBlackjackRules,
     three_card_blackjack_rules,
 )
+from controller.games.three_card_blackjack.round import most_returned
 from controller.table.games.shoe_game import ShoeGameAdapter, face
 from controller.table.games.views.three_card_blackjack import ThreeCardBlackjackView
 
@@ -56,6 +57,9 @@ class ThreeCardBlackjackAdapter(ShoeGameAdapter):
     rules_builder = three_card_blackjack_rules
     round_class = ThreeCardBlackjackRound
     view = ThreeCardBlackjackView()
+
+    def most_returned(self, rules: GameRules, kind: str, stake: int) -> int | None:
+        return most_returned(cast(ThreeCardBlackjackRules, rules), kind, stake)
 
     def decks(self, rules: GameRules) -> int:
         return 1

@@ -10,12 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from controller.config import load
+from controller.feed.ledger import Ledger
+from controller.games.blackjack.engine import BlackjackRound
+from controller.games.blackjack.rules import blackjack_rules
 from controller.games.roulette.engine import RouletteRound
 from controller.hil.checker import check
 from controller.hil.mqtt import PitWatcher
-from controller.hil.replay import SpinTruth
-from controller.hil.rig import Spin
+from controller.hil.replay import CardTruth, SpinTruth
+from controller.hil.rig import DrawnCard, Spin
 from controller.hil.tail import Row
+from controller.journal import Entry
 
 ROOT = Path(__file__).resolve().parents[3]
 RULES = load(ROOT / "config" / "roulette-european.toml").game_rules()
@@ -108,3 +112,72 @@ def test_a_pit_that_missed_an_event_or_a_ledger_is_incomplete() -> None:
 
 def test_a_round_still_open_at_the_end_counts_its_bets_as_lost_before_the_result() -> None:
     assert verdict(journal()[:-2]).lost_bets == 2  # bets in, no more bets, no number, never closed
+
+
+def test_a_void_round_counts_its_bets_that_stood_as_the_pit_ledger_counts_them() -> None:
+    """bj-ru6-000826 of the seed-31 soak, in small: a round voided after one bet was settled
+    (a blackjack paid at once: 500 staked, 1250 paid, it stands) and another returned (300). The
+    pit's ledger (the feed's own fold) and the soak's reading of the journal must agree on it."""
+    rows = journal()
+    rows[-1].payload.update(
+        status="void", stake_total=800, payout_total=1550,
+        bets=[bet("straight:17", 500, 1250), bet("black", 300, 300)],
+        outcome={"void": {"reason": "lost card", "returned": [1], "stands": [0], "returned_total": 300,
+                          "stands_payout_total": 1250}})
+    ledger = Ledger()
+    closed = rows[-1]
+    ledger.apply(Entry(closed.seq, "2026-01-01T00:00:00Z", closed.round_id, "round_closed", "table", closed.payload))
+    t = ledger.totals
+    assert (t.rounds_settled, t.rounds_void, t.stake_total, t.payout_total) == (0, 1, 500, 1250)
+    v = verdict(rows, pit=pit_with(rows, ledger=(t.rounds_settled, t.rounds_void, t.stake_total, t.payout_total)))
+    assert (v.rounds_void, v.stake_total, v.payout_total) == (1, 500, 1250)
+    assert not [n for n in v.examples if n.startswith("pit ledger")]
+
+
+def lost_card_round(*lost: tuple[str, dict[str, Any]]) -> Any:
+    """A blackjack round (ru6, P1 500 on box 1: TS 9H 8S, stands) whose dealer card is lost as
+    ``lost`` journals it; the table holds, voids the round and returns the 500. The verdict."""
+    rid = "bj-ru6-000001"
+    payloads: list[tuple[str | None, str, dict[str, Any]]] = [
+        (None, "command", {"command": "open_round"}),
+        (rid, "command", {"command": "bet", "box": 1, "kind": "main", "amount": 500, "player": "P1"}),
+        (rid, "command", {"command": "close_betting"}),
+        (rid, "device", {"device": "shoe", "type": "card", "card": "TS", "n": 1}),
+        (rid, "device", {"device": "shoe", "type": "card", "card": "9H", "n": 2}),
+        (rid, "device", {"device": "shoe", "type": "card", "card": "8S", "n": 3}),
+        (rid, "command", {"command": "decide", "box": 1, "hand": 1, "action": "stand", "player": "P1"}),
+        *((rid, kind, p) for kind, p in lost),
+        (rid, "command", {"command": "void_round", "reason": "shoe.lost_card"}),
+        (rid, "round_closed", {"round": rid, "status": "void", "stake_total": 500, "payout_total": 500,
+                               "bets": [bet("main", 500, 500)],
+                               "outcome": {"void": {"returned": [0], "stands": [], "returned_total": 500}}}),
+    ]
+    rows = [Row(seq, r, kind, "test", p) for seq, (r, kind, p) in enumerate(payloads, 1)]
+    drawn = [DrawnCard(1, n, c) for n, c in enumerate(["TS", "9H", "8S", "2C", "KD"], 1)]
+    return check(rows, lambda: BlackjackRound(blackjack_rules("ru6")), CardTruth(drawn),
+                 pit_with(rows, ledger=(0, 1, 0, 0)))
+
+
+def test_a_card_past_a_gap_is_not_dealt_in_the_recomputation_as_the_table_holds_on_it() -> None:
+    """bj-ru6-000955 of a 1,000-round soak, in small: after a restart the shoe's card 4 never
+    arrived and card 5 did; the table held on it (``shoe.lost_card``, cards 4..4 never arrived),
+    dealt nothing and voided the round, returning the 500 still riding. The recomputation deals
+    card 5 neither (it used to give it to the dealer, and pay the box as lost)."""
+    v = lost_card_round(
+        ("device", {"device": "shoe", "type": "card", "card": "KD", "n": 5}),
+        ("alert", {"code": "shoe.lost_card", "hold": True, "cards": ["?", "KD"], "severity": "error"}))
+    assert (v.payout_mismatches, v.card_mismatches, v.lost_bets) == (0, 0, 0), v.examples
+    assert v.ledger_balanced
+
+
+def test_a_card_journaled_before_the_lost_card_hold_alert_is_set_aside_too() -> None:
+    """bj-ru6-000079 of a 100-round soak: the shoe reported card 4 lost, card 5 came at once and
+    was journaled before the hold's alert; the table held from the report on and set card 5
+    aside. The recomputation holds from the report too."""
+    v = lost_card_round(
+        ("device", {"device": "shoe", "type": "lost_card", "expected_n": 4, "got_n": 5}),
+        ("device", {"device": "shoe", "type": "card", "card": "KD", "n": 5}),
+        ("alert", {"code": "shoe.lost_card", "hold": True, "cards": ["?"], "severity": "error"}),
+        ("alert", {"code": "table.card_during_hold", "hold": True, "card": "KD", "severity": "error"}))
+    assert (v.payout_mismatches, v.card_mismatches, v.lost_bets) == (0, 0, 0), v.examples
+    assert v.ledger_balanced

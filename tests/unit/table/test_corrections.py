@@ -314,3 +314,42 @@ def test_keyed_correction_line():
                                 "changes": [{"box": 2, "hand": 1, "kind": "main", "payout": 1000}]}
     with pytest.raises(ValueError):
         parse_line("correct reason='unclosed")
+
+
+# --------------------------------------------------------------------------- four eyes and the bound
+def test_the_pit_boss_who_asked_for_a_correction_cannot_approve_it():
+    """A pit boss at the console asked (``console:pit``) and approves as ``pit``: refused, the
+    round stays as it was; another person's approval applies it. Replay decides the same."""
+    journal = Journal(":memory:")
+    live = Live(journal)
+    two_box_round(live)
+    payload = inputs.command("correct", round="t1-000001", changes=BOX2_WINS, reason="misread 9S")
+    live.put(inputs.COMMAND, payload, source="console:pit")
+    seq = live.journal.last_seq() - 1
+    live.pit("approve_correction", sender="PIT", correction=seq)
+    refused = live.alerts()[-1]
+    assert refused["code"] == "pit.approve_correction.same_person"
+    assert "another person must approve it" in refused["message"] and len(live.rounds()) == 1
+    assert live.core.state()["corrections_pending"][0]["correction"] == seq
+    live.pit("approve_correction", sender="pitboss-ana", correction=seq)
+    assert live.alerts()[-1]["code"] == "round.correction_applied" and len(live.rounds()) == 2
+    replayed = new_core()
+    for entry in journal.entries():
+        if entry.kind in inputs.INPUT_KINDS:
+            replayed.step(entry)
+    assert replayed.book.records["t1-000001"] == live.core.book.records["t1-000001"]
+
+
+def test_a_payout_more_than_the_bet_can_return_is_refused_in_the_core_too():
+    # box 2's 500 main at ru6 (blackjack 3:2) returns at most 1250; 10^12 is refused, said in EUR
+    live = Live(Journal(":memory:"))
+    two_box_round(live)
+    too_much = [{**BOX2_WINS[0], "payout": 10**12}]
+    live.put(inputs.COMMAND, inputs.command("correct", round="t1-000001", changes=too_much, reason="x"))
+    refused = live.alerts()[-1]
+    assert refused["code"] == "table.correct.too_much"
+    assert refused["message"] == ("box 2.1 main: a payout of 10,000,000,000.00 EUR is more than a bet of 5.00 EUR "
+                                  "can return at this table (at most 12.50 EUR)")
+    assert live.core.state()["corrections_pending"] == []
+    live.cmd("correct", round="t1-000001", changes=[{**BOX2_WINS[0], "payout": 1250}], reason="blackjack")
+    assert live.alerts()[-1]["code"] == "round.correction_pending"
