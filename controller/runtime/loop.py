@@ -24,14 +24,14 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any, Protocol
 
-from controller.commands.models import CloseBetting, Command, Correct
+from controller.commands.models import Command, Correct
 from controller.commands.parse import PitCommand, parse_order, parse_pit
 from controller.commands.studio import Seal, Settled, parse_studio
 from controller.journal import Entry, Journal, JournalFull
 from controller.runtime.admission import RATE_LIMITED, Admission
+from controller.runtime.deadlines import DeadlineTimers
 from controller.runtime.outage import DISK_FULL, OutputWriter
 from controller.table import inputs
 from controller.table.core import TableCore
@@ -66,9 +66,6 @@ class TableLoop:
         self.core = core
         self.clock = clock
         self.wall = wall
-        #: the deadlines armed (round, source), and those whose close is journaled but not yet applied
-        self._timers: dict[tuple[str | None, str], asyncio.Task[None]] = {}
-        self._fired: set[tuple[str | None, str]] = set()
         self.journal = journal
         #: the table's open devices by name ("shoe", "wheel"): every effect that needs a device
         #: is one ``await device.command(name, **arguments)`` (docs/devices.md)
@@ -97,6 +94,8 @@ class TableLoop:
         #: returns (bounded; a crash meanwhile loses them, and the shoe's count gap then holds)
         self._held_events: deque[tuple[DeviceEvent, str]] = deque(maxlen=HELD_EVENTS)
         self._background: set[asyncio.Task[None]] = set()
+        #: the betting time's deadlines (controller/runtime/deadlines.py)
+        self.deadlines = DeadlineTimers(self, self._changed, clock, wall, lambda: self.writer.full)
 
     # ------------------------------------------------------------------ inputs
     def submit(self, kind: str, payload: dict[str, Any] | Command | PitCommand | Seal | Settled, source: str) -> Entry:
@@ -204,7 +203,7 @@ class TableLoop:
     async def run(self) -> None:
         """Drain the queue until cancelled."""
         self.announce()
-        self._rearm()  # a restart: the replayed state's deadline, where it was
+        self.deadlines.rearm()  # a restart: the replayed state's deadline, where it was
         try:
             while True:
                 entry = await self._queue.get()
@@ -216,11 +215,10 @@ class TableLoop:
                     hook(self.core, entry)
                 self.steps += 1
                 self._busy = False
-                self._rearm()
+                self.deadlines.rearm()
                 await self._after_change()
         finally:
-            for task in list(self._timers.values()):
-                task.cancel()
+            self.deadlines.cancel()
 
     async def _after_change(self) -> None:
         """Tell listeners and waiters what changed; wake the quiet hooks once nothing is queued."""
@@ -244,7 +242,7 @@ class TableLoop:
             elif isinstance(effect, Draw):
                 self.draw(effect)
             elif isinstance(effect, Deadline):
-                self.arm(effect)
+                self.deadlines.arm(effect)
             elif isinstance(effect, DeviceCommand):
                 await self._device_command(effect.device, effect.name)
             elif "shoe" in self.devices:  # a table without a shoe (a wheel game) has no gate
@@ -261,44 +259,6 @@ class TableLoop:
             return
         payload = core.adapter.draw(core.engine, secrets.token_bytes(32))
         self.submit(inputs.DRAW, {**payload, "round": effect.round_id}, "rng:secrets")
-
-    def arm(self, deadline: Deadline) -> None:
-        """Journal the close at ``deadline.at`` (once per round and source)."""
-        key = (deadline.round_id, deadline.source)
-        if key in self._timers or key in self._fired:
-            return
-        task = asyncio.get_running_loop().create_task(self._timer(deadline, key), name=f"deadline {key}")
-        self._timers[key] = task
-        task.add_done_callback(lambda _: self._timers.pop(key, None))
-
-    def _rearm(self) -> None:
-        """Arm what the table waits for now (a deadline no longer pending is forgotten)."""
-        pending = self.core.betting.deadlines()
-        self._fired &= {(d.round_id, d.source) for d in pending}
-        for deadline in pending:
-            self.arm(deadline)
-
-    async def _timer(self, deadline: Deadline, key: tuple[str | None, str]) -> None:
-        at = datetime.fromisoformat(deadline.at.replace("Z", "+00:00")).timestamp()
-        delay = at - self.wall()
-        if delay > 0:
-            await self.clock.sleep(delay)
-        core = self.core
-
-        def due() -> bool:
-            return deadline in core.betting.deadlines()
-
-        async with self._changed:  # not while the table holds: the close comes when it is released
-            await self._changed.wait_for(lambda: not due() or (core.hold is None and not self.writer.full))
-        if not due():
-            return
-        self._fired.add(key)
-        try:
-            self.submit(inputs.COMMAND, CloseBetting(), deadline.source)
-        except inputs.InputRefused as refused:
-            self._fired.discard(key)
-            log.warning("the %s close of round %s was not journaled: %s", deadline.source, deadline.round_id,
-                        refused.message)
 
     async def _device_command(self, name: str, command: str, **arguments: Any) -> None:
         """``command`` to the device ``name``; a driver failure (a timeout, a dropped line, a
