@@ -1,0 +1,99 @@
+"""Settling a round's remote bets from the table's round record, and paying what is owed.
+
+The engines decide every payout (``TableRules.payout``). A void round, or one the table closed
+without the studio's seal, returns every remote bet (the house sheet's coefficient 1). The
+payouts, the round's new status and the wallet calls still owed are written in one transaction;
+the calls are then made, each marked done, so a crash between the two only delays them
+(``pay_due`` at start makes them again: every wallet call is idempotent on its id).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from psycopg.types.json import Jsonb
+from psycopg_pool import AsyncConnectionPool
+
+from controller.studio.rules import TableRules
+from controller.studio.wallet import Wallet, WalletTx
+
+
+def returned(record: dict[str, Any]) -> bool:
+    """The round's remote bets are returned: the round is void, or its close had no seal."""
+    remote = record.get("remote")
+    return record.get("status") == "void" or not (isinstance(remote, dict) and remote.get("sealed") is True)
+
+
+class Settler:
+    def __init__(self, pool: AsyncConnectionPool[Any], wallet: Wallet) -> None:
+        self.pool = pool
+        self.wallet = wallet
+
+    async def settle(self, table: str, record: dict[str, Any], rules: TableRules) -> dict[str, Any] | None:
+        """Settle the round of ``record`` once (None: not a round of the studio's, or settled already)."""
+        round_id = str(record.get("round"))
+        refund = returned(record)
+        async with self.pool.connection() as conn, conn.transaction():
+            cur = await conn.execute("UPDATE studio_rounds SET status = 'sealed' WHERE table_id = %s AND round = %s "
+                                     "AND status IN ('open', 'sealed') RETURNING currency", (table, round_id))
+            row = await cur.fetchone()
+            if row is None:
+                return None
+            currency = row[0]
+            cur = await conn.execute("SELECT id, request, operator, player, kind, amount FROM studio_bets "
+                                     "WHERE table_id = %s AND round = %s AND status = 'accepted' ORDER BY id",
+                                     (table, round_id))
+            bets = await cur.fetchall()
+            outcome = record.get("outcome") or {}
+            payouts = [int(b[5]) if refund else rules.payout(b[4], int(b[5]), outcome) for b in bets]
+            async with conn.cursor() as many:
+                await many.executemany("UPDATE studio_bets SET status = %s, payout = %s WHERE id = %s",
+                                       [("refunded" if refund else "settled", p, b[0]) for b, p in zip(bets, payouts)])
+                await many.executemany(
+                    "INSERT INTO studio_payments (tx, kind, ref, table_id, round, operator, player, currency, amount) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    _payments(table, round_id, currency, bets, payouts, refund))
+            stake = sum(int(b[5]) for b in bets)
+            settled = {"round": round_id, "count": len(bets), "stake": stake,
+                       "paid": 0 if refund else sum(payouts), "refunded": stake if refund else 0}
+            await conn.execute("UPDATE studio_rounds SET status = %s, record = %s, settled = %s "
+                               "WHERE table_id = %s AND round = %s",
+                               ("refunded" if refund else "settled", Jsonb(record), Jsonb(settled), table, round_id))
+        return settled
+
+    async def pay_due(self) -> int:
+        """Make every wallet call settlement still owes; returns how many were made."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute("SELECT tx, kind, ref, operator, player, currency, amount FROM studio_payments "
+                                     "WHERE NOT done ORDER BY tx")
+            due = await cur.fetchall()
+        for tx, kind, ref, operator, player, currency, amount in due:
+            call = self.wallet.credit if kind == "credit" else self.wallet.cancel
+            result = await call(WalletTx(tx, ref, operator, player, currency, int(amount)))
+            async with self.pool.connection() as conn:
+                await conn.execute("UPDATE studio_payments SET done = true, balance = %s WHERE tx = %s",
+                                   (result.balance, tx))
+        return len(due)
+
+
+def _payments(table: str, round_id: str, currency: str, bets: list[Any], payouts: list[int],
+              refund: bool) -> list[tuple[Any, ...]]:
+    """One credit per player (a zero credit too: it closes the round at the wallet), or one cancel
+    per request when the round's bets are returned."""
+    rows: list[tuple[Any, ...]] = []
+    if refund:
+        requests: dict[str, tuple[str, str, int]] = {}
+        for b in bets:
+            operator, player, total = requests.get(b[1], (b[2], b[3], 0))
+            requests[b[1]] = (operator, player, total + int(b[5]))
+        for request, (operator, player, total) in sorted(requests.items()):
+            rows.append((f"cancel:{request}", "cancel", request, table, round_id, operator, player, currency, total))
+        return rows
+    owed: dict[tuple[str, str], int] = defaultdict(int)
+    for b, paid in zip(bets, payouts):
+        owed[(b[2], b[3])] += paid
+    for (operator, player), total in sorted(owed.items()):
+        rows.append((f"credit:{table}:{round_id}:{operator}:{player}", "credit", round_id, table, round_id, operator,
+                     player, currency, total))
+    return rows
