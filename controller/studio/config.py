@@ -6,6 +6,8 @@ database = "postgresql://studio@db.floor/studio"   # or $CROUPIER_STUDIO_DATABAS
 host = "0.0.0.0"
 port = 8470
 max_connections = 5000
+per_client = 64              # connections from one address
+join_s = 10                  # a connection that has not joined by then is closed
 idle_s = 120                 # a connection silent this long is closed
 message_bytes = 4096         # a player's message at most
 rate = 5.0                   # messages a second per connection (burst: burst)
@@ -108,6 +110,10 @@ class StudioSection(_Strict):
     host: str = "127.0.0.1"
     port: int = Field(default=8470, ge=0, le=65535)
     max_connections: int = Field(default=5000, ge=1, le=1_000_000)
+    #: connections from one address at most (an operator's game server may carry many players)
+    per_client: int = Field(default=64, ge=1, le=1_000_000)
+    #: seconds a new connection has to join before it is closed
+    join_s: float = Field(default=10.0, gt=0, le=600)
     idle_s: float = Field(default=120.0, gt=0, le=86_400)
     message_bytes: int = Field(default=4096, ge=256, le=65_536)
     rate: float = Field(default=5.0, gt=0, le=1000)

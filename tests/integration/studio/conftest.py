@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+import contextlib
+import json
+import secrets
+import subprocess
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+import aiomqtt
+import jwt
 import pytest
+import websockets
 from psycopg_pool import AsyncConnectionPool
 
 from controller.studio.book import Book, Player
+from controller.studio.config import StudioConfig
 from controller.studio.migrate import migrate
+from controller.studio.server import StudioServer
 from controller.studio.wallet import HouseWallet
+from tests.fixtures.mosquitto import Credentials, MosquittoBroker, find_passwd_tool
 from tests.fixtures.postgres import database, postgres, postgres_cluster
 
 __all__ = ["database", "postgres", "postgres_cluster"]
@@ -37,3 +52,196 @@ async def book(pool: AsyncConnectionPool[Any], wallet: HouseWallet) -> Book:
 
 def player(n: int = 1, **limits: int) -> Player:
     return Player("casino-a", f"p{n}", f"Player {n}", "EUR", **limits)
+
+
+# ----------------------------------------------------------------------------- broker, studio, players
+
+
+SECRET = "s" * 48
+STUDIO_ACL = """
+user studio
+topic read croupier/+/betting
+topic read croupier/+/round
+topic read croupier/+/state
+topic read croupier/+/head
+topic write croupier/+/studio
+"""
+
+
+class StudioBroker(MosquittoBroker):
+    """The test broker with the studio's own account, as the contract's ACL has it."""
+
+    def _write_auth(self) -> None:
+        self.studio = Credentials("studio", secrets.token_hex(8))
+        super()._write_auth()
+        passwd = self.dir / "passwd"
+        subprocess.run([str(find_passwd_tool(self.executable)), "-b", str(passwd), "studio", self.studio.password],
+                       check=True, capture_output=True)
+        passwd.chmod(0o644)
+        acl = self.dir / "acl"
+        acl.write_text(acl.read_text() + STUDIO_ACL)
+
+
+@pytest.fixture
+def broker() -> Iterator[StudioBroker]:
+    b = StudioBroker(spots=0)
+    b.start()
+    try:
+        yield b
+    finally:
+        b.close()
+
+
+def studio_config(tmp_path: Path, broker: StudioBroker, **studio: object) -> StudioConfig:
+    secret = tmp_path / "casino-a.secret"
+    secret.write_text(SECRET)
+    secret.chmod(0o600)
+    return StudioConfig.model_validate({
+        "studio": {"host": "127.0.0.1", "port": 0, "idle_s": 30, "join_s": 10,
+                   "tables": {"rl-eu": {"game": "roulette", "preset": "european"}},
+                   "operators": {"casino-a": {"algorithm": "HS256", "secret_file": str(secret),
+                                              "issuer": "casino-a"}}, **studio},
+        "mqtt": {"broker": broker.tcp_url(broker.studio), "insecure": True},
+        "base": tmp_path})
+
+
+def token(player: str = "p1", *, expires_in: float = 300, secret: str = SECRET, issuer: str = "casino-a",
+          currency: str = "EUR", **claims: object) -> str:
+    now = datetime.now(UTC)
+    body = {"iss": issuer, "aud": "croupier-studio", "sub": player, "name": f"Player {player}",
+            "currency": currency, "jti": uuid.uuid4().hex, "iat": now, "nbf": now - timedelta(seconds=1),
+            "exp": now + timedelta(seconds=expires_in), **claims}
+    return jwt.encode(body, secret, algorithm="HS256")
+
+
+class Table:
+    """The contract's table stand-in: publishes ``betting`` and ``round``, hears ``studio``."""
+
+    def __init__(self, broker: StudioBroker, table: str = "rl-eu") -> None:
+        self.broker = broker
+        self.table = table
+        self.heard: list[dict[str, object]] = []
+        self.arrived = asyncio.Event()
+        self._client: aiomqtt.Client | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Table:
+        self._client = aiomqtt.Client("127.0.0.1", self.broker.port, username="controller",
+                                      password=self.broker.controller.password)
+        await self._client.__aenter__()
+        await self._client.subscribe(f"croupier/{self.table}/studio", qos=1)
+        self._task = asyncio.create_task(self._listen())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        if self._client is not None:
+            await self._client.__aexit__(None, None, None)
+
+    async def _listen(self) -> None:
+        assert self._client is not None
+        async for message in self._client.messages:
+            self.heard.append(json.loads(bytes(message.payload)))  # type: ignore[arg-type]
+            self.arrived.set()
+
+    async def betting(self, status: str, round_id: str | None, *, deadline_s: float | None = None,
+                      sealed: bool | None = None, seq: int = 1) -> None:
+        assert self._client is not None
+        now = datetime.now(UTC)
+        body: dict[str, object] = {
+            "v": 1, "table": self.table, "round": round_id, "status": status,
+            "opened": now.isoformat(), "deadline": None if deadline_s is None else
+            (now + timedelta(seconds=deadline_s)).isoformat(), "seq": seq, "game": "roulette",
+            "currency": "EUR", "digits": 2, "limits": {"straight": [100, 10000], "red": [500, 100000],
+                                                       "black": [500, 100000]}, "remote": True}
+        if sealed is not None:
+            body["sealed"] = sealed
+        await self._client.publish(f"croupier/{self.table}/betting", json.dumps(body), qos=1, retain=True)
+
+    async def record(self, round_id: str, number: str, *, status: str = "settled", sealed: bool = True) -> None:
+        assert self._client is not None
+        body = {"v": 1, "table": self.table, "round": round_id, "status": status, "game": "roulette",
+                "outcome": {"wheel": "european", "numbers": [number], "colours": ["red"], "multipliers": {},
+                            "voids": []},
+                "bets": [], "stake_total": 0, "payout_total": 0, "corrections": [],
+                "remote": {"sealed": sealed, "seal": None, "settled": None}}
+        await self._client.publish(f"croupier/{self.table}/round", json.dumps(body), qos=1)
+
+    async def wait_for(self, kind: str, round_id: str, within: float = 20.0) -> dict[str, object]:
+        deadline = time.monotonic() + within
+        while True:
+            for m in self.heard:
+                if m.get("type") == kind and m.get("round") == round_id:
+                    return m
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {kind} of {round_id} within {within} s; heard {self.heard}")
+            self.arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.arrived.wait(), 0.5)
+
+
+class Client:
+    """One player's WebSocket: send, and read answers and pushes by type."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.ws: websockets.ClientConnection | None = None
+        self.inbox: list[dict[str, object]] = []
+
+    async def __aenter__(self) -> Client:
+        self.ws = await websockets.connect(self.url, max_size=2**20)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+
+    async def send(self, message: dict[str, object] | str) -> None:
+        assert self.ws is not None
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def next(self, kind: str, within: float = 20.0, **match: object) -> dict[str, object]:
+        assert self.ws is not None
+        deadline = time.monotonic() + within
+        while True:
+            for i, m in enumerate(self.inbox):
+                if m.get("type") == kind and all(m.get(k) == v for k, v in match.items()):
+                    return self.inbox.pop(i)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {kind} {match} within {within} s; inbox {self.inbox}")
+            self.inbox.append(json.loads(await asyncio.wait_for(self.ws.recv(), left)))
+
+    async def join(self, tok: str, table: str = "rl-eu") -> dict[str, object]:
+        await self.send({"v": 1, "type": "join", "token": tok, "table": table})
+        return await self.next_of("joined", "refused")
+
+    async def next_of(self, *kinds: str, within: float = 20.0) -> dict[str, object]:
+        assert self.ws is not None
+        deadline = time.monotonic() + within
+        while True:
+            for i, m in enumerate(self.inbox):
+                if m.get("type") in kinds:
+                    return self.inbox.pop(i)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"none of {kinds} within {within} s; inbox {self.inbox}")
+            self.inbox.append(json.loads(await asyncio.wait_for(self.ws.recv(), left)))
+
+    async def bet(self, request: str, round_id: str, *bets: tuple[str, int]) -> dict[str, object]:
+        await self.send({"v": 1, "type": "bet", "request": request, "round": round_id,
+                         "bets": [{"kind": k, "amount": a} for k, a in bets]})
+        return await self.next_of("accepted", "refused")
+
+
+
+
+@pytest.fixture
+async def studio(tmp_path: Path, broker: StudioBroker, database: str) -> AsyncIterator[StudioServer]:
+    server = StudioServer(studio_config(tmp_path, broker), database)
+    async with server:
+        assert server.link is not None
+        await asyncio.wait_for(server.link.connected.wait(), 20)
+        yield server
