@@ -61,5 +61,61 @@ def migrate_command(config: ConfigOption, database: DatabaseOption = None) -> No
     typer.echo(f"studio: {migrate(url)} migrations applied")
 
 
+@studio_app.command("simulate")
+def simulate_command(
+    config: ConfigOption,
+    players: Annotated[int, typer.Option(min=1, max=5000, help="simulated remote players")] = 20,
+    rounds: Annotated[int, typer.Option(min=1, max=10_000, help="rounds to play")] = 5,
+    seed: Annotated[int, typer.Option(help="seed of the players' choices and the results")] = 1,
+    betting_s: Annotated[float, typer.Option(min=0.2, max=60, help="betting time of each round (s)")] = 1.0,
+    database: DatabaseOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object (the only output there is)")] = True,
+) -> None:
+    """Play ROUNDS rounds of the config's first table with PLAYERS simulated remote players through the
+    real studio, an embedded broker and PostgreSQL (a throwaway cluster unless --database is given),
+    against the contract's stand-in table; print one JSON object."""
+    import json
+
+    cfg = _loaded(config)
+    try:
+        result = asyncio.run(_simulate(cfg, database, players, rounds, seed, betting_s))
+    except (ValueError, RuntimeError, OSError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(json.dumps(result, sort_keys=False) if as_json else json.dumps(result, indent=2))
+
+
+async def _simulate(cfg: StudioConfig, database: str | None, players: int, rounds: int, seed: int,
+                    betting_s: float) -> dict[str, object]:
+    import contextlib
+
+    import psycopg
+
+    from controller.backoffice.cluster import Cluster
+    from controller.studio.simulate import simulate
+    from simulators.broker import EmbeddedBroker
+
+    async with contextlib.AsyncExitStack() as stack:
+        if database is None:
+            cluster = Cluster(die_with_parent=True)
+            await asyncio.to_thread(cluster.start)
+            stack.callback(cluster.close)
+            with psycopg.connect(cluster.url(), autocommit=True) as conn:
+                conn.execute('CREATE DATABASE "studio"')
+            database = cluster.url("studio")
+        broker = await stack.enter_async_context(EmbeddedBroker())
+        logging.getLogger("controller.studio").setLevel(logging.ERROR)
+        return await simulate(cfg, database, broker.url, players=players, rounds=rounds, seed=seed,
+                              betting_s=betting_s)
+
+
+def _loaded(path: Path) -> StudioConfig:
+    try:
+        return load(path)
+    except StudioConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(studio_app, name="studio")
