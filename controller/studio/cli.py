@@ -19,8 +19,8 @@ DatabaseOption = Annotated[str | None, typer.Option(
 
 
 def _config(path: Path, database: str | None) -> tuple[StudioConfig, str]:
+    cfg = _loaded(path)
     try:
-        cfg = load(path)
         return cfg, cfg.database_url(database)
     except StudioConfigError as exc:
         typer.echo(f"error: {exc}", err=True)

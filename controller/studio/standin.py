@@ -94,11 +94,17 @@ class StandInTable:
         await self.betting("sealing", round_id)
         sealed = await self._wait(lambda: round_id in self.seals, grace_s)
         await self.betting("closed", round_id, sealed=sealed)
-        record = {"v": 1, "table": self.table, "round": round_id, "status": "settled", "game": self.rules.game,
-                  "outcome": self.draw(), "bets": [], "stake_total": 0, "payout_total": 0, "corrections": [],
+        await self.publish_record(round_id, self.draw(), sealed=sealed)
+        return sealed
+
+    async def publish_record(self, round_id: str, outcome: dict[str, Any], *, status: str = "settled",
+                             sealed: bool = True) -> None:
+        """The round record on ``croupier/<table>/round``, with its ``remote`` part (the felt has no bets here)."""
+        assert self._client is not None
+        record = {"v": 1, "table": self.table, "round": round_id, "status": status, "game": self.rules.game,
+                  "outcome": outcome, "bets": [], "stake_total": 0, "payout_total": 0, "corrections": [],
                   "remote": {"sealed": sealed, "seal": self.seals.get(round_id), "settled": None}}
         await self._client.publish(f"croupier/{self.table}/round", json.dumps(record), qos=1)
-        return sealed
 
     async def wait_settled(self, round_id: str, within: float) -> bool:
         return await self._wait(lambda: round_id in self.settled, within)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import secrets
 import subprocess
@@ -14,16 +13,17 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import aiomqtt
 import jwt
 import pytest
 import websockets
 from psycopg_pool import AsyncConnectionPool
 
 from controller.studio.book import Book, Player
-from controller.studio.config import StudioConfig
+from controller.studio.config import StudioConfig, TableSection
 from controller.studio.migrate import migrate
+from controller.studio.rules import TableRules
 from controller.studio.server import StudioServer
+from controller.studio.standin import StandInTable
 from controller.studio.wallet import HouseWallet
 from tests.fixtures.mosquitto import Credentials, MosquittoBroker, find_passwd_tool
 from tests.fixtures.postgres import database, postgres, postgres_cluster
@@ -31,6 +31,7 @@ from tests.fixtures.postgres import database, postgres, postgres_cluster
 __all__ = ["database", "postgres", "postgres_cluster"]
 
 ROULETTE_LIMITS = {"straight": [100, 10000], "red": [500, 100000], "black": [500, 100000]}
+ROULETTE_RULES = TableRules(TableSection(game="roulette", preset="european"))
 
 
 @pytest.fixture
@@ -92,10 +93,16 @@ def broker() -> Iterator[StudioBroker]:
         b.close()
 
 
-def studio_config(tmp_path: Path, broker: StudioBroker, **studio: object) -> StudioConfig:
+def operator_secret(tmp_path: Path) -> Path:
+    """The operator's HS256 secret in a file only its owner reads (as the config requires)."""
     secret = tmp_path / "casino-a.secret"
     secret.write_text(SECRET)
     secret.chmod(0o600)
+    return secret
+
+
+def studio_config(tmp_path: Path, broker: StudioBroker, **studio: object) -> StudioConfig:
+    secret = operator_secret(tmp_path)
     return StudioConfig.model_validate({
         "studio": {"host": "127.0.0.1", "port": 0, "idle_s": 30, "join_s": 10,
                    "tables": {"rl-eu": {"game": "roulette", "preset": "european"}},
@@ -114,72 +121,26 @@ def token(player: str = "p1", *, expires_in: float = 300, secret: str = SECRET, 
     return jwt.encode(body, secret, algorithm="HS256")
 
 
-class Table:
-    """The contract's table stand-in: publishes ``betting`` and ``round``, hears ``studio``."""
+class Table(StandInTable):
+    """The contract's table stand-in (controller/studio/standin.py) under the table's own broker
+    account, with the round's result and the timing chosen by the test."""
 
     def __init__(self, broker: StudioBroker, table: str = "rl-eu") -> None:
-        self.broker = broker
-        self.table = table
-        self.heard: list[dict[str, object]] = []
-        self.arrived = asyncio.Event()
-        self._client: aiomqtt.Client | None = None
-        self._task: asyncio.Task[None] | None = None
+        super().__init__(broker.tcp_url(broker.controller), table, ROULETTE_RULES, ROULETTE_LIMITS, seed=0)
 
-    async def __aenter__(self) -> Table:
-        self._client = aiomqtt.Client("127.0.0.1", self.broker.port, username="controller",
-                                      password=self.broker.controller.password)
-        await self._client.__aenter__()
-        await self._client.subscribe(f"croupier/{self.table}/studio", qos=1)
-        self._task = asyncio.create_task(self._listen())
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-        if self._client is not None:
-            await self._client.__aexit__(None, None, None)
-
-    async def _listen(self) -> None:
-        assert self._client is not None
-        async for message in self._client.messages:
-            self.heard.append(json.loads(bytes(message.payload)))  # type: ignore[arg-type]
-            self.arrived.set()
-
-    async def betting(self, status: str, round_id: str | None, *, deadline_s: float | None = None,
-                      sealed: bool | None = None, seq: int = 1) -> None:
-        assert self._client is not None
-        now = datetime.now(UTC)
-        body: dict[str, object] = {
-            "v": 1, "table": self.table, "round": round_id, "status": status,
-            "opened": now.isoformat(), "deadline": None if deadline_s is None else
-            (now + timedelta(seconds=deadline_s)).isoformat(), "seq": seq, "game": "roulette",
-            "currency": "EUR", "digits": 2, "limits": {"straight": [100, 10000], "red": [500, 100000],
-                                                       "black": [500, 100000]}, "remote": True}
-        if sealed is not None:
-            body["sealed"] = sealed
-        await self._client.publish(f"croupier/{self.table}/betting", json.dumps(body), qos=1, retain=True)
+    async def betting(self, status: str, round_id: str | None, deadline: datetime | None = None,  # type: ignore[override]
+                      sealed: bool | None = None, *, deadline_s: float | None = None, seq: int = 0) -> None:
+        when = deadline if deadline_s is None else datetime.now(UTC) + timedelta(seconds=deadline_s)
+        await super().betting(status, round_id, when, sealed)
 
     async def record(self, round_id: str, number: str, *, status: str = "settled", sealed: bool = True) -> None:
-        assert self._client is not None
-        body = {"v": 1, "table": self.table, "round": round_id, "status": status, "game": "roulette",
-                "outcome": {"wheel": "european", "numbers": [number], "colours": ["red"], "multipliers": {},
-                            "voids": []},
-                "bets": [], "stake_total": 0, "payout_total": 0, "corrections": [],
-                "remote": {"sealed": sealed, "seal": None, "settled": None}}
-        await self._client.publish(f"croupier/{self.table}/round", json.dumps(body), qos=1)
+        await self.publish_record(round_id, {"wheel": "european", "numbers": [number], "colours": ["red"],
+                                             "multipliers": {}, "voids": []}, status=status, sealed=sealed)
 
-    async def wait_for(self, kind: str, round_id: str, within: float = 20.0) -> dict[str, object]:
-        deadline = time.monotonic() + within
-        while True:
-            for m in self.heard:
-                if m.get("type") == kind and m.get("round") == round_id:
-                    return m
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no {kind} of {round_id} within {within} s; heard {self.heard}")
-            self.arrived.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.arrived.wait(), 0.5)
+    async def wait_for(self, kind: str, round_id: str, within: float = 20.0) -> dict[str, Any]:
+        heard = self.seals if kind == "seal" else self.settled
+        assert await self._wait(lambda: round_id in heard, within), f"no {kind} of {round_id} within {within} s"
+        return heard[round_id]
 
 
 class Client:

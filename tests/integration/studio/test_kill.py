@@ -14,7 +14,7 @@ import psycopg
 import websockets
 
 from controller.studio.seal import BookBet, digest
-from tests.integration.studio.conftest import SECRET, Client, StudioBroker, Table, token
+from tests.integration.studio.conftest import Client, StudioBroker, Table, operator_secret, token
 from tests.support.waiting import wait_until
 
 ROUND = "rl-eu-000001"
@@ -22,9 +22,7 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def write_config(tmp_path: Path, broker: StudioBroker, database: str, port: int) -> Path:
-    secret = tmp_path / "casino-a.secret"
-    secret.write_text(SECRET)
-    secret.chmod(0o600)
+    operator_secret(tmp_path)
     config = tmp_path / "studio.toml"
     config.write_text(f"""
 [studio]

@@ -10,18 +10,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.integration.studio.conftest import SECRET
+from tests.integration.studio.conftest import operator_secret
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_simulate_prints_books_that_agree(tmp_path: Path, database: str) -> None:
-    secret = tmp_path / "op.secret"
-    secret.write_text(SECRET)
-    secret.chmod(0o600)
+    operator_secret(tmp_path)
     config = tmp_path / "studio.toml"
     config.write_text('[studio]\n[studio.tables.rl-eu]\ngame = "roulette"\npreset = "european"\n'
-                      '[studio.operators.casino-a]\nalgorithm = "HS256"\nsecret_file = "op.secret"\nissuer = "casino-a"\n')
+                      '[studio.operators.casino-a]\nalgorithm = "HS256"\nsecret_file = "casino-a.secret"\nissuer = "casino-a"\n')
     result = subprocess.run(
         [sys.executable, "-m", "controller.cli", "studio", "simulate", "--config", str(config), "--players", "12",
          "--rounds", "3", "--seed", "7", "--database", database, "--json"],
