@@ -15,6 +15,8 @@ import logging
 import time
 from typing import Any
 
+import psycopg
+from psycopg_pool import PoolTimeout
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
@@ -84,12 +86,16 @@ class Connection:
                 self.seat.send(refused("rate_limited", f"more than {self.policy.rate:g} messages a second"))
                 continue
             self.over = 0
-            answer = await self._answer(raw or b"")
-            if answer is not None:
-                self.seat.send(answer)
+            try:
+                answer = await self._answer(raw or b"")
+            except (psycopg.Error, PoolTimeout) as exc:  # the book is out of reach: say so, keep the player
+                log.warning("studio: the book is out of reach: %s", exc)
+                answer = refused("unavailable", "the studio cannot reach its book just now; send the same request "
+                                                "again (a retry is safe)")
+            self.seat.send(answer)
         await self._close(POLICY_VIOLATION, "not reading its messages")
 
-    async def _answer(self, raw: str | bytes) -> dict[str, Any] | None:
+    async def _answer(self, raw: str | bytes) -> dict[str, Any]:
         try:
             data = check_json(raw, max_bytes=self.studio.config.studio.message_bytes, max_depth=MAX_DEPTH)
         except InputRefused as exc:

@@ -11,6 +11,7 @@ import jwt
 import pytest
 import websockets
 
+from controller.backoffice.cluster import Cluster
 from controller.studio.server import StudioServer
 from tests.integration.studio.conftest import SECRET, Client, StudioBroker, Table, studio_config, token
 
@@ -141,3 +142,21 @@ async def test_a_reused_request_id_with_other_bets_is_refused(studio: StudioServ
         seal = await table.wait_for("seal", ROUND)
         assert seal["count"] == 1 and seal["stake"] == 500
     assert SECRET  # the operator's secret is the one the tokens above were signed with
+
+
+async def test_the_book_out_of_reach_is_a_refusal_and_the_same_request_later_goes_through(
+        studio: StudioServer, broker: StudioBroker, postgres: Cluster) -> None:
+    await studio.wallet.fund("casino-a", "p1", "EUR", 10_000)
+    async with Table(broker) as table, Client(studio.url) as one:
+        await one.join(token("p1"))
+        await open_round(studio, broker, table)
+        await asyncio.to_thread(postgres.stop)
+        down = await one.bet("r1", ROUND, ("red", 500))
+        assert down["reason"] == "unavailable" and "again" in str(down["message"])
+        await asyncio.to_thread(postgres.start)
+        again = None
+        for _ in range(50):  # the pool replaces its dead connections as they are found
+            again = await one.bet("r1", ROUND, ("red", 500))
+            if again["reason" if again["type"] == "refused" else "type"] != "unavailable":
+                break
+        assert again is not None and again["type"] == "accepted", again
