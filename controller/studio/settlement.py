@@ -5,10 +5,15 @@ without the studio's seal, returns every remote bet (the house sheet's coefficie
 payouts, the round's new status and the wallet calls still owed are written in one transaction;
 the calls are then made, each marked done, so a crash between the two only delays them
 (``pay_due`` at start makes them again: every wallet call is idempotent on its id).
+
+A round's record published again (a correction) settles its remote bets again when what they are
+owed changed (another number, the round made void): only the difference moves, a credit or a
+debit per player, once per correction.
 """
 
 from __future__ import annotations
 
+import logging
 from collections import defaultdict
 from typing import Any
 
@@ -16,7 +21,9 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from controller.studio.rules import TableRules
-from controller.studio.wallet import Wallet, WalletTx
+from controller.studio.wallet import Wallet, WalletStatus, WalletTx
+
+log = logging.getLogger(__name__)
 
 
 def returned(record: dict[str, Any]) -> bool:
@@ -39,7 +46,7 @@ class Settler:
                                      "AND status IN ('open', 'sealed') RETURNING currency", (table, round_id))
             row = await cur.fetchone()
             if row is None:
-                return None
+                return await self._resettle(conn, table, record, rules)
             currency = row[0]
             cur = await conn.execute("SELECT id, request, operator, player, kind, amount FROM studio_bets "
                                      "WHERE table_id = %s AND round = %s AND status = 'accepted' ORDER BY id",
@@ -62,15 +69,58 @@ class Settler:
                                ("refunded" if refund else "settled", Jsonb(record), Jsonb(settled), table, round_id))
         return settled
 
+    async def _resettle(self, conn: Any, table: str, record: dict[str, Any], rules: TableRules) -> dict[str, Any] | None:
+        """A round settled before, its record published again (a correction): when what the remote
+        bets are owed changed, settle them again and move only the difference per player."""
+        round_id = str(record.get("round"))
+        cur = await conn.execute("SELECT currency, record FROM studio_rounds WHERE table_id = %s AND round = %s "
+                                 "AND status IN ('settled', 'refunded') FOR UPDATE", (table, round_id))
+        row = await cur.fetchone()
+        if row is None:
+            return None
+        currency, before = row
+        refund = returned(record)
+        if before is not None and returned(before) == refund and before.get("outcome") == record.get("outcome"):
+            return None  # the same result: nothing a remote bet is owed changed
+        cur = await conn.execute("SELECT id, request, operator, player, kind, amount, payout FROM studio_bets "
+                                 "WHERE table_id = %s AND round = %s ORDER BY id", (table, round_id))
+        bets = await cur.fetchall()
+        outcome = record.get("outcome") or {}
+        payouts = [int(b[5]) if refund else rules.payout(b[4], int(b[5]), outcome) for b in bets]
+        delta: dict[tuple[str, str], int] = defaultdict(int)
+        for b, paid in zip(bets, payouts):
+            delta[(b[2], b[3])] += paid - int(b[6] or 0)
+        version = len(record.get("corrections") or []) or 1
+        async with conn.cursor() as many:
+            await many.executemany("UPDATE studio_bets SET status = %s, payout = %s WHERE id = %s",
+                                   [("refunded" if refund else "settled", p, b[0]) for b, p in zip(bets, payouts)])
+            await many.executemany(
+                "INSERT INTO studio_payments (tx, kind, ref, table_id, round, operator, player, currency, amount) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                [(f"adjust:{table}:{round_id}:{operator}:{player}:{version}", "credit" if owed > 0 else "debit",
+                  round_id, table, round_id, operator, player, currency, abs(owed))
+                 for (operator, player), owed in sorted(delta.items()) if owed])
+        stake = sum(int(b[5]) for b in bets)
+        settled = {"round": round_id, "count": len(bets), "stake": stake,
+                   "paid": 0 if refund else sum(payouts), "refunded": stake if refund else 0}
+        await conn.execute("UPDATE studio_rounds SET status = %s, record = %s, settled = %s "
+                           "WHERE table_id = %s AND round = %s",
+                           ("refunded" if refund else "settled", Jsonb(record), Jsonb(settled), table, round_id))
+        return settled
+
     async def pay_due(self) -> int:
         """Make every wallet call settlement still owes; returns how many were made."""
         async with self.pool.connection() as conn:
             cur = await conn.execute("SELECT tx, kind, ref, operator, player, currency, amount FROM studio_payments "
                                      "WHERE NOT done ORDER BY tx")
             due = await cur.fetchall()
+        calls = {"credit": self.wallet.credit, "cancel": self.wallet.cancel, "debit": self.wallet.debit}
         for tx, kind, ref, operator, player, currency, amount in due:
-            call = self.wallet.credit if kind == "credit" else self.wallet.cancel
-            result = await call(WalletTx(tx, ref, operator, player, currency, int(amount)))
+            result = await calls[kind](WalletTx(tx, ref, operator, player, currency, int(amount)))
+            if result.status is not WalletStatus.OK:  # kept due: tried again at the next settlement and start
+                log.error("studio: wallet %s %s of %s for %s/%s: %s", kind, tx, amount, operator, player,
+                          result.status.value)
+                continue
             async with self.pool.connection() as conn:
                 await conn.execute("UPDATE studio_payments SET done = true, balance = %s WHERE tx = %s",
                                    (result.balance, tx))

@@ -61,3 +61,24 @@ async def test_owed_calls_survive_a_crash_and_are_made_once(book: Book, wallet: 
         await conn.execute("UPDATE studio_payments SET done = false")
     assert await after_restart.pay_due() == 2
     assert await wallet.balance("casino-a", "p1", "EUR") == 10_000 - 600 + 3600
+
+
+async def test_a_corrected_record_settles_again_and_moves_only_the_difference(book: Book, wallet: HouseWallet) -> None:
+    await two_players_bet(book, wallet)
+    settler = Settler(book.pool, wallet)
+    await settler.settle("rl-eu", record("17"), ROULETTE)
+    await settler.pay_due()
+    same = {**record("17"), "corrections": [{"seq": 9}]}  # a felt bet corrected: the remote bets owe the same
+    assert await settler.settle("rl-eu", same, ROULETTE) is None
+    corrected = {**record("2"), "corrections": [{"seq": 9}, {"seq": 12}]}  # the number itself was wrong
+    again = await settler.settle("rl-eu", corrected, ROULETTE)
+    assert again == {"round": "rl-eu-000001", "count": 3, "stake": 1600, "paid": 2000, "refunded": 0}
+    assert await settler.settle("rl-eu", corrected, ROULETTE) is None  # once per correction
+    assert await settler.pay_due() == 1  # p1's 3600 back; p2's black pays the same on 2
+    assert await wallet.balance("casino-a", "p1", "EUR") == 10_000 - 600
+    assert await wallet.balance("casino-a", "p2", "EUR") == 10_000 - 1000 + 2000
+    void = {**record("2", status="void"), "corrections": [{"seq": 9}, {"seq": 12}, {"seq": 20}]}
+    assert (await settler.settle("rl-eu", void, ROULETTE))["refunded"] == 1600  # type: ignore[index]
+    await settler.pay_due()
+    assert await wallet.balance("casino-a", "p1", "EUR") == 10_000
+    assert await wallet.balance("casino-a", "p2", "EUR") == 10_000
