@@ -100,6 +100,7 @@ class Studio:
             log.warning("studio: %s/betting names table %r; refused", table, msg.table)
             return
         limits = {k: list(v) for k, v in msg.limits.items()}
+        await self._close_stale(table, msg.round)
         if msg.round is not None and msg.remote:
             if msg.status == "open":
                 if await self.book.open_round(table, msg.round, _stamp(msg.deadline), msg.currency, msg.digits, limits) \
@@ -128,6 +129,16 @@ class Studio:
             return
         await self.publish(table, {"v": 1, "id": str(uuid.uuid4()), "type": "seal", **body})
         self.seals_sent += 1
+
+    async def _close_stale(self, table: str, current: str | None) -> None:
+        """A table is on one round at a time: a round of its still open here when it speaks of
+        another (or of none) missed its close (the studio was away), and takes no more bets."""
+        for other, round_id, _ in await self.book.open_rounds():
+            if other == table and round_id != current:
+                task = self._deadlines.pop((table, round_id), None)
+                if task is not None:
+                    task.cancel()
+                await self.book.seal(table, round_id)
 
     def _watch_deadline(self, table: str, round_id: str, deadline: datetime) -> None:
         async def at_deadline() -> None:

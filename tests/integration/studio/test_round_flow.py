@@ -77,3 +77,15 @@ async def test_the_deadline_seals_unasked_and_an_unsealed_close_returns_every_be
         assert settled["refunded"] == 700 and settled["paid"] == 0
         mine = await one.next("settled", round=second)
         assert mine["refunded"] is True and mine["balance"] == 9_500
+
+
+async def test_a_round_whose_close_was_missed_takes_no_more_bets(studio: StudioServer, broker: StudioBroker) -> None:
+    await studio.wallet.fund("casino-a", "p1", "EUR", 10_000)
+    async with Table(broker) as table, Client(studio.url) as one:
+        await one.join(token("p1"))
+        await table.betting("open", ROUND)  # no deadline: the dealer closes
+        await one.next("betting", status="open", round=ROUND)
+        await table.betting("open", "rl-eu-000002")  # its close never reached the studio
+        await one.next("betting", status="open", round="rl-eu-000002")
+        assert (await one.bet("x1", ROUND, ("red", 500)))["reason"] == "late"
+        assert (await one.bet("x2", "rl-eu-000002", ("red", 500)))["type"] == "accepted"
