@@ -59,6 +59,8 @@ class Book:
     def __init__(self, pool: AsyncConnectionPool[Any], wallet: Wallet) -> None:
         self.pool = pool
         self.wallet = wallet
+        #: requests being decided by this process now (a retry of one of them waits its answer)
+        self._deciding: set[str] = set()
 
     # ------------------------------------------------------------------ rounds
     async def open_round(self, table: str, round_id: str, deadline: str | None, currency: str, digits: int,
@@ -119,11 +121,17 @@ class Book:
         except UniqueViolation:
             return refusal(req.request, "already_bet", "this round already has your bets: one request per round")
         if not fresh:
-            return await self._again(who, req, bets_json)
-        answer = await self._decide(who, req, check)
-        return answer
+            return await self._again(who, req, bets_json, check)
+        return await self._deciding_now(who, req, check)
 
-    async def _again(self, who: Player, req: BetRequest, bets_json: list[dict[str, Any]]) -> dict[str, Any]:
+    async def _deciding_now(self, who: Player, req: BetRequest, check: Any) -> dict[str, Any]:
+        self._deciding.add(req.request)
+        try:
+            return await self._decide(who, req, check)
+        finally:
+            self._deciding.discard(req.request)
+
+    async def _again(self, who: Player, req: BetRequest, bets_json: list[dict[str, Any]], check: Any) -> dict[str, Any]:
         async with self.pool.connection() as conn:
             cur = await conn.execute("SELECT operator, player, table_id, round, bets, answer FROM studio_requests "
                                      "WHERE request = %s", (req.request,))
@@ -133,7 +141,11 @@ class Book:
             return refusal(req.request, "request_reused", "this request id was already used for other bets; "
                                                           "a new request needs a new id")
         if row[5] is None:
-            return refusal(req.request, "in_progress", "this request is still being decided; ask again")
+            if req.request in self._deciding:
+                return refusal(req.request, "in_progress", "this request is still being decided; ask again")
+            # an attempt that failed half-way (the book or the wallet out of reach): decide it again;
+            # the debit is idempotent on the request, so no money moves twice
+            return await self._deciding_now(who, req, check)
         return dict(row[5])
 
     async def _decide(self, who: Player, req: BetRequest, check: Any) -> dict[str, Any]:

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from controller.studio.book import BetRequest, Book
 from controller.studio.config import TableSection
 from controller.studio.rules import TableRules
 from controller.studio.seal import BookBet, digest
-from controller.studio.wallet import HouseWallet
+from controller.studio.wallet import HouseWallet, WalletResult, WalletTx
 from tests.integration.studio.conftest import ROULETTE_LIMITS, player
 
 ROULETTE = TableRules(TableSection(game="roulette", preset="european"))
@@ -116,7 +118,6 @@ async def test_a_request_a_crash_left_pending_is_refused_and_its_debit_returned(
         await conn.execute("INSERT INTO studio_requests (request, operator, player, table_id, round, bets, status) "
                            "VALUES ('r9', 'casino-a', 'p1', 'rl-eu', 'rl-eu-000001', "
                            "'[{\"kind\": \"red\", \"amount\": 500}]', 'pending')")
-    from controller.studio.wallet import WalletTx
     await wallet.debit(WalletTx("debit:r9", "r9", "casino-a", "p1", "EUR", 500))
     assert await wallet.balance("casino-a", "p1", "EUR") == 99_500
     assert await book.recover() == 1
@@ -125,3 +126,27 @@ async def test_a_request_a_crash_left_pending_is_refused_and_its_debit_returned(
     assert again["reason"] == "late"
     fresh = await book.place(player(), bet("r10", ("red", 500)), check)
     assert fresh["type"] == "accepted"
+
+
+class FailingOnce(HouseWallet):
+    """A wallet whose answer to the first debit is lost after the money moved (a timeout)."""
+
+    failed = False
+
+    async def debit(self, tx: WalletTx) -> WalletResult:
+        result = await super().debit(tx)
+        if not self.failed:
+            self.failed = True
+            raise ConnectionError("the wallet's answer was lost")
+        return result
+
+
+async def test_a_retry_finishes_a_request_whose_first_attempt_failed_half_way(book: Book) -> None:
+    wallet = FailingOnce(book.pool)
+    flaky = Book(book.pool, wallet)
+    await opened(flaky, wallet)
+    with pytest.raises(ConnectionError):
+        await flaky.place(player(), bet("r1", ("red", 500)), check)
+    again = await flaky.place(player(), bet("r1", ("red", 500)), check)
+    assert again["type"] == "accepted" and again["balance"] == 99_500
+    assert await wallet.balance("casino-a", "p1", "EUR") == 99_500  # debited once
