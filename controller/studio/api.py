@@ -88,8 +88,8 @@ class Connection:
             self.over = 0
             try:
                 answer = await self._answer(raw or b"")
-            except (psycopg.Error, PoolTimeout) as exc:  # the book is out of reach: say so, keep the player
-                log.warning("studio: the book is out of reach: %s", exc)
+            except (psycopg.Error, PoolTimeout, OSError) as exc:  # the book or wallet out of reach: say so, keep the player
+                log.warning("studio: the book or the wallet is out of reach: %s", exc)
                 answer = refused("unavailable", "the studio cannot reach its book just now; send the same request "
                                                 "again (a retry is safe)")
             self.seat.send(answer)

@@ -60,3 +60,16 @@ def test_a_secret_others_can_read_or_too_short_is_refused(tmp_path: Path) -> Non
         load(write(tmp_path, GOOD, mode=0o644))
     with pytest.raises(StudioConfigError, match="at least 32 bytes"):
         load(write(tmp_path, GOOD, secret="short"))
+
+
+def test_serve_refuses_a_bad_config_naming_the_key_without_a_traceback(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[3]
+    path = write(tmp_path, GOOD.replace('issuer = "casino-a"', 'isuer = "casino-a"'))
+    result = subprocess.run([sys.executable, "-m", "controller.cli", "studio", "serve", "--config", str(path)],
+                            capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(root)})
+    assert result.returncode == 2
+    assert "isuer" in result.stderr and "did you mean 'issuer'?" in result.stderr and "Traceback" not in result.stderr
