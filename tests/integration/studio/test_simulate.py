@@ -10,15 +10,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.integration.studio.conftest import operator_secret
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def test_simulate_prints_books_that_agree(tmp_path: Path, database: str) -> None:
+@pytest.mark.parametrize(("game", "preset"), [("roulette", "european"), ("baccarat", "standard")])
+def test_simulate_prints_books_that_agree(tmp_path: Path, database: str, game: str, preset: str) -> None:
     operator_secret(tmp_path)
     config = tmp_path / "studio.toml"
-    config.write_text('[studio]\n[studio.tables.rl-eu]\ngame = "roulette"\npreset = "european"\n'
+    config.write_text(f'[studio]\n[studio.tables.t1]\ngame = "{game}"\npreset = "{preset}"\n'
                       '[studio.operators.casino-a]\nalgorithm = "HS256"\nsecret_file = "casino-a.secret"\nissuer = "casino-a"\n')
     result = subprocess.run(
         [sys.executable, "-m", "controller.cli", "studio", "simulate", "--config", str(config), "--players", "12",
