@@ -224,9 +224,10 @@ class Book:
 
 
 def _table_limits(bets: tuple[tuple[str, int], ...], limits: dict[str, list[int]]) -> str | None:
-    """The table's published ``[min, max]`` per bet kind (``straight:17`` is a ``straight``)."""
+    """The table's published ``[min, max]`` per bet kind (``straight:17`` is a ``straight``, ``21+3@3``
+    a ``21+3``)."""
     for kind, amount in bets:
-        bound = limits.get(kind) or limits.get(kind.partition(":")[0])
+        bound = limits.get(kind) or limits.get(kind.partition(":")[0].partition("@")[0])
         if bound and not bound[0] <= amount <= bound[1]:
             return f"a {kind} bet is {bound[0]} to {bound[1]} minor units at this table, not {amount}"
     return None

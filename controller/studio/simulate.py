@@ -136,6 +136,8 @@ def _percentile(values: list[float], q: float) -> float:
 async def simulate(config: StudioConfig, database: str, broker: str, *, players: int, rounds: int, seed: int,
                    betting_s: float = 1.0, grace_s: float = 3.0) -> dict[str, Any]:
     table_id, section = next(iter(config.studio.tables.items()))
+    if section.game not in KINDS:
+        raise ValueError(f"simulate plays a roulette or baccarat table, not {section.game}")
     hs = [(op.issuer, op.audience, key) for (name, key), op in
           zip(config.keys().items(), config.studio.operators.values()) if op.algorithm == "HS256"]
     if not hs:

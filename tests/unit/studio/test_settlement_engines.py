@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.cards import CARDS
-from controller.games.base import CloseBetting, Deal, ExpectKind, PlaceBet, WheelResult
+from controller.games.base import CloseBetting, Deal, Decide, ExpectKind, PlaceBet, WheelResult
 from controller.studio.config import TableSection
 from controller.studio.rules import TableRules
 
@@ -49,3 +49,58 @@ def test_a_remote_baccarat_bet_pays_what_the_felt_pays(kind: str, units: int, se
     record_outcome = felt.outcome().model_dump(mode="json")
     mine = [s for s in felt.settlements if s.box == 2]
     assert BACCARAT.payout(kind, amount, record_outcome) == mine[0].payout
+
+
+BLACKJACK = TableRules(TableSection(game="blackjack", preset="ru6", rules={"side_bets": ["perfect_pairs", "21+3"]}))
+
+
+@given(side=st.sampled_from(["perfect_pairs", "21+3"]), box=st.integers(1, 3), units=st.integers(1, 20),
+       seed=st.integers(0, 2**32))
+def test_a_remote_side_bet_pays_what_the_same_side_bet_pays_at_the_felt(side: str, box: int, units: int,
+                                                                          seed: int) -> None:
+    """The felt plays boxes 1..3 to the end (pairs split when the rules let them, else stand) and its
+    round record settles a remote side bet on one box as the felt's own side bet there."""
+    amount = units * 100
+    rng = random.Random(seed)
+    shoe = [c for c in sorted(CARDS) for _ in range(6)]
+    rng.shuffle(shoe)
+    felt = BLACKJACK.adapter.new_round(BLACKJACK.rules)
+    for b in (1, 2, 3):
+        felt.apply(PlaceBet(b, "main", 1000, f"felt{b}"))
+    felt.apply(PlaceBet(box, side, amount, f"felt{box}"))
+    felt.apply(CloseBetting())
+    while felt.expects().kind is not ExpectKind.DONE:
+        expect = felt.expects()
+        if expect.kind is ExpectKind.DECISION:
+            options = expect.options
+            choice = next(o for o in ("split", "stand", "no_insurance", "no", "decline") if o in options) \
+                if any(o in options for o in ("split", "stand", "no_insurance", "no", "decline")) else options[0]
+            felt.apply(Decide(expect.box or 1, choice, expect.hand or 1, felt_player(felt, expect.box)))
+        else:
+            felt.apply(Deal(shoe.pop()))
+    record_outcome = felt.outcome().model_dump(mode="json")
+    (mine,) = [s for s in felt.settlements if s.kind == side]
+    hands = next(b["hands"] for b in record_outcome["boxes"] if b["box"] == box)
+    remote = BLACKJACK.payout(f"{side}@{box}", amount, record_outcome)
+    if len({h["cards"][0] for h in hands[1:]}) > 1:  # a re-split hides which card came second
+        assert remote in (mine.payout, amount)
+    else:
+        assert remote == mine.payout
+
+
+def felt_player(felt: object, box: int | None) -> str:
+    return f"felt{box}" if box else ""
+
+
+def test_a_side_bet_on_a_box_nobody_played_is_returned_and_others_are_refused() -> None:
+    felt = BLACKJACK.adapter.new_round(BLACKJACK.rules)
+    felt.apply(PlaceBet(1, "main", 1000, "felt"))
+    felt.apply(CloseBetting())
+    shoe = ["TS", "9H", "KD", "8C", "2S", "3S", "4S", "5S", "6S"]
+    while felt.expects().kind in (ExpectKind.CARD, ExpectKind.DEALER_CARD):
+        felt.apply(Deal(shoe.pop(0)))
+    outcome = felt.outcome().model_dump(mode="json")
+    assert BLACKJACK.payout("21+3@5", 500, outcome) == 500
+    assert BLACKJACK.check([("main", 1000)], "p") is not None
+    assert BLACKJACK.check([("21+3@9", 500)], "p") is not None
+    assert BLACKJACK.check([("21+3@2", 500), ("perfect_pairs@2", 500)], "p") is None
