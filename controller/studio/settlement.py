@@ -47,27 +47,10 @@ class Settler:
             row = await cur.fetchone()
             if row is None:
                 return await self._resettle(conn, table, record, rules)
-            currency = row[0]
-            cur = await conn.execute("SELECT id, request, operator, player, kind, amount FROM studio_bets "
-                                     "WHERE table_id = %s AND round = %s AND status = 'accepted' ORDER BY id",
-                                     (table, round_id))
-            bets = await cur.fetchall()
-            outcome = record.get("outcome") or {}
-            payouts = [int(b[5]) if refund else rules.payout(b[4], int(b[5]), outcome) for b in bets]
-            async with conn.cursor() as many:
-                await many.executemany("UPDATE studio_bets SET status = %s, payout = %s WHERE id = %s",
-                                       [("refunded" if refund else "settled", p, b[0]) for b, p in zip(bets, payouts)])
-                await many.executemany(
-                    "INSERT INTO studio_payments (tx, kind, ref, table_id, round, operator, player, currency, amount) "
-                    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                    _payments(table, round_id, currency, bets, payouts, refund))
-            stake = sum(int(b[5]) for b in bets)
-            settled = {"round": round_id, "count": len(bets), "stake": stake,
-                       "paid": 0 if refund else sum(payouts), "refunded": stake if refund else 0}
-            await conn.execute("UPDATE studio_rounds SET status = %s, record = %s, settled = %s "
-                               "WHERE table_id = %s AND round = %s",
-                               ("refunded" if refund else "settled", Jsonb(record), Jsonb(settled), table, round_id))
-        return settled
+            bets = await _bets(conn, table, round_id)
+            payouts = _payouts(bets, record, rules)
+            payments = _payments(table, round_id, row[0], bets, payouts, refund)
+            return await _write(conn, table, record, bets, payouts, payments)
 
     async def _resettle(self, conn: Any, table: str, record: dict[str, Any], rules: TableRules) -> dict[str, Any] | None:
         """A round settled before, its record published again (a correction): when what the remote
@@ -79,34 +62,18 @@ class Settler:
         if row is None:
             return None
         currency, before = row
-        refund = returned(record)
-        if before is not None and returned(before) == refund and before.get("outcome") == record.get("outcome"):
+        if before is not None and returned(before) == returned(record) and before.get("outcome") == record.get("outcome"):
             return None  # the same result: nothing a remote bet is owed changed
-        cur = await conn.execute("SELECT id, request, operator, player, kind, amount, payout FROM studio_bets "
-                                 "WHERE table_id = %s AND round = %s ORDER BY id", (table, round_id))
-        bets = await cur.fetchall()
-        outcome = record.get("outcome") or {}
-        payouts = [int(b[5]) if refund else rules.payout(b[4], int(b[5]), outcome) for b in bets]
+        bets = await _bets(conn, table, round_id)
+        payouts = _payouts(bets, record, rules)
         delta: dict[tuple[str, str], int] = defaultdict(int)
         for b, paid in zip(bets, payouts):
             delta[(b[2], b[3])] += paid - int(b[6] or 0)
         version = len(record.get("corrections") or []) or 1
-        async with conn.cursor() as many:
-            await many.executemany("UPDATE studio_bets SET status = %s, payout = %s WHERE id = %s",
-                                   [("refunded" if refund else "settled", p, b[0]) for b, p in zip(bets, payouts)])
-            await many.executemany(
-                "INSERT INTO studio_payments (tx, kind, ref, table_id, round, operator, player, currency, amount) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                [(f"adjust:{table}:{round_id}:{operator}:{player}:{version}", "credit" if owed > 0 else "debit",
-                  round_id, table, round_id, operator, player, currency, abs(owed))
-                 for (operator, player), owed in sorted(delta.items()) if owed])
-        stake = sum(int(b[5]) for b in bets)
-        settled = {"round": round_id, "count": len(bets), "stake": stake,
-                   "paid": 0 if refund else sum(payouts), "refunded": stake if refund else 0}
-        await conn.execute("UPDATE studio_rounds SET status = %s, record = %s, settled = %s "
-                           "WHERE table_id = %s AND round = %s",
-                           ("refunded" if refund else "settled", Jsonb(record), Jsonb(settled), table, round_id))
-        return settled
+        payments = [(f"adjust:{table}:{round_id}:{operator}:{player}:{version}", "credit" if owed > 0 else "debit",
+                     round_id, table, round_id, operator, player, currency, abs(owed))
+                    for (operator, player), owed in sorted(delta.items()) if owed]
+        return await _write(conn, table, record, bets, payouts, payments)
 
     async def pay_due(self) -> int:
         """Make every wallet call settlement still owes; returns how many were made."""
@@ -125,6 +92,38 @@ class Settler:
                 await conn.execute("UPDATE studio_payments SET done = true, balance = %s WHERE tx = %s",
                                    (result.balance, tx))
         return len(due)
+
+
+async def _bets(conn: Any, table: str, round_id: str) -> list[Any]:
+    """(id, request, operator, player, kind, amount, payout) of every remote bet of the round."""
+    cur = await conn.execute("SELECT id, request, operator, player, kind, amount, payout FROM studio_bets "
+                             "WHERE table_id = %s AND round = %s ORDER BY id", (table, round_id))
+    return list(await cur.fetchall())
+
+
+def _payouts(bets: list[Any], record: dict[str, Any], rules: TableRules) -> list[int]:
+    """What each bet returns on the record: its stake when the round's bets are returned, else the engine's."""
+    outcome = record.get("outcome") or {}
+    return [int(b[5]) if returned(record) else rules.payout(b[4], int(b[5]), outcome) for b in bets]
+
+
+async def _write(conn: Any, table: str, record: dict[str, Any], bets: list[Any], payouts: list[int],
+                 payments: list[tuple[Any, ...]]) -> dict[str, Any]:
+    """The bets' payouts, the wallet calls owed and the round's totals, in the caller's transaction."""
+    round_id = str(record.get("round"))
+    refund = returned(record)
+    async with conn.cursor() as many:
+        await many.executemany("UPDATE studio_bets SET status = %s, payout = %s WHERE id = %s",
+                               [("refunded" if refund else "settled", p, b[0]) for b, p in zip(bets, payouts)])
+        await many.executemany(
+            "INSERT INTO studio_payments (tx, kind, ref, table_id, round, operator, player, currency, amount) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING", payments)
+    stake = sum(int(b[5]) for b in bets)
+    settled = {"round": round_id, "count": len(bets), "stake": stake,
+               "paid": 0 if refund else sum(payouts), "refunded": stake if refund else 0}
+    await conn.execute("UPDATE studio_rounds SET status = %s, record = %s, settled = %s WHERE table_id = %s AND round = %s",
+                       ("refunded" if refund else "settled", Jsonb(record), Jsonb(settled), table, round_id))
+    return settled
 
 
 def _payments(table: str, round_id: str, currency: str, bets: list[Any], payouts: list[int],
