@@ -17,10 +17,12 @@ import jwt
 import pytest
 import websockets
 from psycopg_pool import AsyncConnectionPool
+from pydantic import TypeAdapter
 
 from controller.studio.book import Book, Player
 from controller.studio.config import StudioConfig, TableSection
 from controller.studio.migrate import migrate
+from controller.studio.protocol import ServerMessage
 from controller.studio.rules import TableRules
 from controller.studio.server import StudioServer
 from controller.studio.standin import StandInTable
@@ -143,6 +145,16 @@ class Table(StandInTable):
         return heard[round_id]
 
 
+SERVER = TypeAdapter(ServerMessage)
+
+
+def received(raw: str | bytes) -> dict[str, Any]:
+    """A message from the studio, checked against the published schema's model (docs/schemas/studio-server.json)."""
+    message: dict[str, Any] = json.loads(raw)
+    SERVER.validate_python(message)
+    return message
+
+
 class Client:
     """One player's WebSocket: send, and read answers and pushes by type."""
 
@@ -173,7 +185,7 @@ class Client:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise AssertionError(f"no {kind} {match} within {within} s; inbox {self.inbox}")
-            self.inbox.append(json.loads(await asyncio.wait_for(self.ws.recv(), left)))
+            self.inbox.append(received(await asyncio.wait_for(self.ws.recv(), left)))
 
     async def join(self, tok: str, table: str = "rl-eu") -> dict[str, object]:
         await self.send({"v": 1, "type": "join", "token": tok, "table": table})
@@ -189,7 +201,7 @@ class Client:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise AssertionError(f"none of {kinds} within {within} s; inbox {self.inbox}")
-            self.inbox.append(json.loads(await asyncio.wait_for(self.ws.recv(), left)))
+            self.inbox.append(received(await asyncio.wait_for(self.ws.recv(), left)))
 
     async def bet(self, request: str, round_id: str, *bets: tuple[str, int]) -> dict[str, object]:
         await self.send({"v": 1, "type": "bet", "request": request, "round": round_id,
