@@ -107,6 +107,9 @@ class OperatorSection(_Strict):
 
 class StudioSection(_Strict):
     database: str | None = None
+    #: the studio's MQTT client id: stable, so the broker keeps its session (and the round records
+    #: published while it was away); one per studio process
+    client_id: str = Field(default="croupier-studio", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
     host: str = "127.0.0.1"
     port: int = Field(default=8470, ge=0, le=65535)
     max_connections: int = Field(default=5000, ge=1, le=1_000_000)

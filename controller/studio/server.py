@@ -34,7 +34,7 @@ class StudioServer:
         self.link: TableLink | None = None
         if config.mqtt.broker not in ("none", "embedded"):
             self.link = TableLink(config.mqtt.connect_url(), list(config.studio.tables), self.studio.on_betting,
-                                  self.studio.on_round)
+                                  self.studio.on_round, client_id=config.studio.client_id)
             self.studio.publish = self.link.publish
         self._server: EmbeddedServer | None = None
         self._tasks: list[asyncio.Task[Any]] = []

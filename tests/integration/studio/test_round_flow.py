@@ -5,9 +5,12 @@ players hear their result, their payouts and their history."""
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 from controller.studio.seal import BookBet, digest
 from controller.studio.server import StudioServer
-from tests.integration.studio.conftest import Client, StudioBroker, Table, token
+from tests.integration.studio.conftest import Client, StudioBroker, Table, studio_config, token
 
 ROUND = "rl-eu-000001"
 
@@ -89,3 +92,26 @@ async def test_a_round_whose_close_was_missed_takes_no_more_bets(studio: StudioS
         await one.next("betting", status="open", round="rl-eu-000002")
         assert (await one.bet("x1", ROUND, ("red", 500)))["reason"] == "late"
         assert (await one.bet("x2", "rl-eu-000002", ("red", 500)))["type"] == "accepted"
+
+
+async def test_a_record_published_while_the_studio_was_away_settles_when_it_is_back(
+        tmp_path: Path, broker: StudioBroker, database: str) -> None:
+    config = studio_config(tmp_path, broker)
+    async with Table(broker) as table:
+        async with StudioServer(config, database) as first:
+            assert first.link is not None
+            await asyncio.wait_for(first.link.connected.wait(), 20)
+            await first.wallet.fund("casino-a", "p1", "EUR", 10_000)
+            async with Client(first.url) as one:
+                await one.join(token("p1"))
+                await table.betting("open", ROUND)
+                await one.next("betting", status="open")
+                assert (await one.bet("a1", ROUND, ("straight:17", 100)))["type"] == "accepted"
+            await table.betting("sealing", ROUND)
+            await table.wait_for("seal", ROUND)
+        await table.betting("closed", ROUND, sealed=True)
+        await table.record(ROUND, "17")  # nobody from the studio is connected
+        async with StudioServer(config, database) as second:
+            settled = await table.wait_for("settled", ROUND)
+            assert settled["paid"] == 3600
+            assert await second.wallet.balance("casino-a", "p1", "EUR") == 10_000 - 100 + 3600
