@@ -15,6 +15,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiomqtt
+import psycopg
+from psycopg_pool import PoolTimeout
 
 from controller.jsonbound import InputRefused, check_json
 from drivers.mqtt.link import TCP_NODELAY
@@ -105,10 +107,20 @@ class TableLink:
             raise aiomqtt.MqttError("queue full") from None
 
     async def _work(self, table: str) -> None:
+        """The table's messages in order; one whose handling meets the book out of reach is tried
+        again until it goes through (a round record is never dropped for an outage)."""
         queue = self._queues[table]
         while True:
             leaf, data = await queue.get()
-            try:
-                await self.handlers[leaf](table, data)
-            except Exception:  # a bug in one message's handling must not stop the table's worker
-                log.exception("studio: %s/%s not handled", table, leaf)
+            delay = 0.1
+            while True:
+                try:
+                    await self.handlers[leaf](table, data)
+                except (psycopg.Error, PoolTimeout, OSError) as exc:
+                    log.warning("studio: %s/%s waits for the book: %s; again in %.1f s", table, leaf, exc, delay)
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 5.0)
+                    continue
+                except Exception:  # a bug in one message's handling must not stop the table's worker
+                    log.exception("studio: %s/%s not handled", table, leaf)
+                break

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from controller.backoffice.cluster import Cluster
 from controller.studio.seal import BookBet, digest
 from controller.studio.server import StudioServer
 from tests.integration.studio.conftest import Client, StudioBroker, Table, studio_config, token
@@ -115,3 +116,21 @@ async def test_a_record_published_while_the_studio_was_away_settles_when_it_is_b
             settled = await table.wait_for("settled", ROUND)
             assert settled["paid"] == 3600
             assert await second.wallet.balance("casino-a", "p1", "EUR") == 10_000 - 100 + 3600
+
+
+async def test_a_record_that_arrives_while_the_book_is_down_settles_once_it_is_back(
+        studio: StudioServer, broker: StudioBroker, postgres: Cluster) -> None:
+    await studio.wallet.fund("casino-a", "p1", "EUR", 10_000)
+    async with Table(broker) as table, Client(studio.url) as one:
+        await one.join(token("p1"))
+        await table.betting("open", ROUND)
+        await one.next("betting", status="open")
+        assert (await one.bet("a1", ROUND, ("straight:17", 100)))["type"] == "accepted"
+        await table.betting("sealing", ROUND)
+        await table.wait_for("seal", ROUND)
+        await asyncio.to_thread(postgres.stop)
+        await table.record(ROUND, "17")
+        assert not await table._wait(lambda: ROUND in table.settled, 1.0)
+        await asyncio.to_thread(postgres.start)
+        settled = await table.wait_for("settled", ROUND, within=60)
+        assert settled["paid"] == 3600
