@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import resource
 from pathlib import Path
 
 import jwt
@@ -114,6 +115,9 @@ async def test_a_silent_or_unjoined_connection_is_closed_and_the_limit_holds(
 
 async def test_thousands_of_idle_connections_do_not_stop_a_bet(tmp_path: Path, broker: StudioBroker,
                                                                 database: str) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # both ends of 1,000 sockets live in this process
+    if soft < 4096 and (hard == resource.RLIM_INFINITY or hard >= 4096):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (4096, hard))
     cfg = studio_config(tmp_path, broker, join_s=120, max_connections=1200, per_client=1200)
     async with StudioServer(cfg, database) as server, Table(broker) as table:
         await server.wallet.fund("casino-a", "p1", "EUR", 10_000)
