@@ -240,6 +240,7 @@ importlib.import_module("controller.hil.cli").register(app)
 importlib.import_module("controller.anchor").register(app)
 importlib.import_module("controller.protection.cli").register(app)
 importlib.import_module("controller.backoffice.cli").register(app)
+importlib.import_module("controller.studio.cli").register(app)
 
 
 def main() -> None:

@@ -21,6 +21,7 @@ from controller.commands.models import BY_NAME, DEALER_NAMES
 from controller.commands.parse import PitCommand
 from controller.commands.studio import AnyStudio
 from controller.feed.schemas import FEED_MESSAGES
+from controller.studio.protocol import SCHEMAS as STUDIO_SCHEMAS
 from drivers import events as common_events
 from drivers.events import DeviceEvent
 from drivers.shoe import events as shoe_events
@@ -70,6 +71,7 @@ SCHEMAS: dict[str, tuple[str, Any]] = {
     **{f"feed-{leaf}": (f"croupier/<table>/{leaf}: controller -> pit, QoS 1"
                         + (", retained" if leaf in ("state", "prompt", "ledger", "betting") else ""), model)
        for leaf, model in FEED_MESSAGES.items()},
+    **STUDIO_SCHEMAS,
 }
 
 

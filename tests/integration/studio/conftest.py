@@ -1,99 +1,220 @@
-"""A floor broker run from exactly the files ``croupier broker-config --studio studio=bj1`` writes
-(the real mosquitto, TLS, the generated ACL), and a fake studio: a real MQTT client on the
-studio's account that reads the tables' ``betting`` and ``round`` and publishes the contract's
-seal and totals (docs/studio.md)."""
+"""The studio's tests run against the real PostgreSQL of tests/fixtures/postgres.py (and mosquitto)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+import secrets
+import subprocess
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import aiomqtt
+import jwt
 import pytest
+import websockets
+from psycopg_pool import AsyncConnectionPool
+from pydantic import TypeAdapter
 
-from controller import broker_config
-from controller.feed.schemas import FEED_MESSAGES
-from tests.integration.mqtt_security.conftest import TABLES, FloorBroker
-from tests.support.waiting import until
+from controller.studio.book import Book, Player
+from controller.studio.config import StudioConfig, TableSection
+from controller.studio.migrate import migrate
+from controller.studio.protocol import ServerMessage
+from controller.studio.rules import TableRules
+from controller.studio.server import StudioServer
+from controller.studio.standin import StandInTable
+from controller.studio.wallet import HouseWallet
+from tests.fixtures.mosquitto import Credentials, MosquittoBroker, find_passwd_tool
+from tests.fixtures.postgres import database, postgres, postgres_cluster
 
-STUDIO = "studio"
-DIGEST = "cd" * 32
+__all__ = ["database", "postgres", "postgres_cluster"]
+
+ROULETTE_LIMITS = {"straight": [100, 10000], "red": [500, 100000], "black": [500, 100000]}
+ROULETTE_RULES = TableRules(TableSection(game="roulette", preset="european"))
 
 
 @pytest.fixture
-def studio_floor(tmp_path: Path) -> Iterator[FloorBroker]:
-    out = tmp_path / "floor"
-    broker_config.generate(out, TABLES, tls=None, make_ca=True, hosts=["127.0.0.1", "localhost"], readers=["viewer"],
-                           studios=broker_config.parse_studios([f"{STUDIO}=bj1"], TABLES))
-    for path in (out / "passwd", out / "tls" / "broker.key"):
-        path.chmod(0o644)  # mosquitto started as root drops to user mosquitto unless told otherwise
-    broker = FloorBroker(out)
+async def pool(database: str) -> AsyncIterator[AsyncConnectionPool[Any]]:
+    migrate(database)
+    async with AsyncConnectionPool(database, min_size=1, max_size=20, open=False) as opened:
+        yield opened
+
+
+@pytest.fixture
+async def wallet(pool: AsyncConnectionPool[Any]) -> HouseWallet:
+    return HouseWallet(pool)
+
+
+@pytest.fixture
+async def book(pool: AsyncConnectionPool[Any], wallet: HouseWallet) -> Book:
+    return Book(pool, wallet)
+
+
+def player(n: int = 1, **limits: int) -> Player:
+    return Player("casino-a", f"p{n}", f"Player {n}", "EUR", **limits)
+
+
+# ----------------------------------------------------------------------------- broker, studio, players
+
+
+SECRET = "s" * 48
+STUDIO_ACL = """
+user studio
+topic read croupier/+/betting
+topic read croupier/+/round
+topic read croupier/+/state
+topic read croupier/+/head
+topic write croupier/+/studio
+"""
+
+
+class StudioBroker(MosquittoBroker):
+    """The test broker with the studio's own account, as the contract's ACL has it."""
+
+    def _write_auth(self) -> None:
+        self.studio = Credentials("studio", secrets.token_hex(8))
+        super()._write_auth()
+        passwd = self.dir / "passwd"
+        subprocess.run([str(find_passwd_tool(self.executable)), "-b", str(passwd), "studio", self.studio.password],
+                       check=True, capture_output=True)
+        passwd.chmod(0o644)
+        acl = self.dir / "acl"
+        acl.write_text(acl.read_text() + STUDIO_ACL)
+
+
+@pytest.fixture
+def broker() -> Iterator[StudioBroker]:
+    b = StudioBroker(spots=0)
+    b.start()
     try:
-        broker.start()
-        yield broker
+        yield b
     finally:
-        broker.close()
+        b.close()
 
 
-class FakeStudio:
-    """The studio's side of the contract, by hand: what it read, and ``send`` for what it says."""
+def operator_secret(tmp_path: Path) -> Path:
+    """The operator's HS256 secret in a file only its owner reads (as the config requires)."""
+    secret = tmp_path / "casino-a.secret"
+    secret.write_text(SECRET)
+    secret.chmod(0o600)
+    return secret
 
-    def __init__(self, floor: FloorBroker, table: str = "bj1") -> None:
-        self.floor, self.table = floor, table
-        self.betting: list[dict[str, Any]] = []
-        self.rounds: list[dict[str, Any]] = []
-        self.arrived = asyncio.Event()
-        self._client: aiomqtt.Client | None = None
-        self._task: asyncio.Task[None] | None = None
 
-    async def __aenter__(self) -> FakeStudio:
-        self._client = self.floor.client(STUDIO)
-        await self._client.__aenter__()
-        await self._client.subscribe(f"croupier/{self.table}/betting", qos=1)
-        await self._client.subscribe(f"croupier/{self.table}/round", qos=1)
-        self._task = asyncio.create_task(self._read())
+def studio_config(tmp_path: Path, broker: StudioBroker, **studio: object) -> StudioConfig:
+    secret = operator_secret(tmp_path)
+    return StudioConfig.model_validate({
+        "studio": {"host": "127.0.0.1", "port": 0, "idle_s": 30, "join_s": 10,
+                   "tables": {"rl-eu": {"game": "roulette", "preset": "european"}},
+                   "operators": {"casino-a": {"algorithm": "HS256", "secret_file": str(secret),
+                                              "issuer": "casino-a"}}, **studio},
+        "mqtt": {"broker": broker.tcp_url(broker.studio), "insecure": True},
+        "base": tmp_path})
+
+
+def token(player: str = "p1", *, expires_in: float = 300, secret: str = SECRET, issuer: str = "casino-a",
+          currency: str = "EUR", **claims: object) -> str:
+    now = datetime.now(UTC)
+    body = {"iss": issuer, "aud": "croupier-studio", "sub": player, "name": f"Player {player}",
+            "currency": currency, "jti": uuid.uuid4().hex, "iat": now, "nbf": now - timedelta(seconds=1),
+            "exp": now + timedelta(seconds=expires_in), **claims}
+    return jwt.encode(body, secret, algorithm="HS256")
+
+
+class Table(StandInTable):
+    """The contract's table stand-in (controller/studio/standin.py) under the table's own broker
+    account, with the round's result and the timing chosen by the test."""
+
+    def __init__(self, broker: StudioBroker, table: str = "rl-eu") -> None:
+        super().__init__(broker.tcp_url(broker.controller), table, ROULETTE_RULES, ROULETTE_LIMITS, seed=0)
+
+    async def betting(self, status: str, round_id: str | None, deadline: datetime | None = None,  # type: ignore[override]
+                      sealed: bool | None = None, *, deadline_s: float | None = None, seq: int = 0) -> None:
+        when = deadline if deadline_s is None else datetime.now(UTC) + timedelta(seconds=deadline_s)
+        await super().betting(status, round_id, when, sealed)
+
+    async def record(self, round_id: str, number: str, *, status: str = "settled", sealed: bool = True) -> None:
+        await self.publish_record(round_id, {"wheel": "european", "numbers": [number], "colours": ["red"],
+                                             "multipliers": {}, "voids": []}, status=status, sealed=sealed)
+
+    async def wait_for(self, kind: str, round_id: str, within: float = 20.0) -> dict[str, Any]:
+        heard = self.seals if kind == "seal" else self.settled
+        assert await self._wait(lambda: round_id in heard, within), f"no {kind} of {round_id} within {within} s"
+        return heard[round_id]
+
+
+SERVER = TypeAdapter(ServerMessage)
+
+
+def received(raw: str | bytes) -> dict[str, Any]:
+    """A message from the studio, checked against the published schema's model (docs/schemas/studio-server.json)."""
+    message: dict[str, Any] = json.loads(raw)
+    SERVER.validate_python(message)
+    return message
+
+
+class Client:
+    """One player's WebSocket: send, and read answers and pushes by type."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.ws: websockets.ClientConnection | None = None
+        self.inbox: list[dict[str, object]] = []
+
+    async def __aenter__(self) -> Client:
+        self.ws = await websockets.connect(self.url, max_size=2**20)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-        if self._client is not None:
-            await self._client.__aexit__(None, None, None)
+        if self.ws is not None:
+            await self.ws.close()
 
-    async def _read(self) -> None:
-        assert self._client is not None
-        async for message in self._client.messages:
-            body = json.loads(bytes(message.payload)) if isinstance(message.payload, bytes | bytearray) else None
-            if isinstance(body, dict):
-                leaf = str(message.topic).rsplit("/", 1)[1]
-                FEED_MESSAGES[leaf].model_validate(body)  # what the contract's schema says (docs/schemas/)
-                (self.betting if str(message.topic).endswith("/betting") else self.rounds).append(body)
-                self.arrived.set()
+    async def send(self, message: dict[str, object] | str) -> None:
+        assert self.ws is not None
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
-    async def wait(self, condition: Any, what: str, within: float = 20) -> None:
-        await until(condition, what, within=within, arrived=self.arrived)
+    async def next(self, kind: str, within: float = 20.0, **match: object) -> dict[str, object]:
+        assert self.ws is not None
+        deadline = time.monotonic() + within
+        while True:
+            for i, m in enumerate(self.inbox):
+                if m.get("type") == kind and all(m.get(k) == v for k, v in match.items()):
+                    return self.inbox.pop(i)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {kind} {match} within {within} s; inbox {self.inbox}")
+            self.inbox.append(received(await asyncio.wait_for(self.ws.recv(), left)))
 
-    def status(self) -> tuple[str | None, str | None]:
-        last = self.betting[-1] if self.betting else {}
-        return last.get("round"), last.get("status")
+    async def join(self, tok: str, table: str = "rl-eu") -> dict[str, object]:
+        await self.send({"v": 1, "type": "join", "token": tok, "table": table})
+        return await self.next_of("joined", "refused")
 
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.publish(json.dumps(message).encode())
+    async def next_of(self, *kinds: str, within: float = 20.0) -> dict[str, object]:
+        assert self.ws is not None
+        deadline = time.monotonic() + within
+        while True:
+            for i, m in enumerate(self.inbox):
+                if m.get("type") in kinds:
+                    return self.inbox.pop(i)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"none of {kinds} within {within} s; inbox {self.inbox}")
+            self.inbox.append(received(await asyncio.wait_for(self.ws.recv(), left)))
 
-    async def publish(self, payload: bytes, retain: bool = False) -> None:
-        assert self._client is not None
-        await self._client.publish(f"croupier/{self.table}/studio", payload, qos=1, retain=retain)
+    async def bet(self, request: str, round_id: str, *bets: tuple[str, int]) -> dict[str, object]:
+        await self.send({"v": 1, "type": "bet", "request": request, "round": round_id,
+                         "bets": [{"kind": k, "amount": a} for k, a in bets]})
+        return await self.next_of("accepted", "refused")
 
 
-def seal(round_id: str, ident: str, stake: int = 500) -> dict[str, Any]:
-    return {"v": 1, "id": ident, "type": "seal", "round": round_id, "count": 1, "stake": stake,
-            "kinds": {"main": stake}, "players": 1, "digest": DIGEST, "studio_note": "a field the table ignores"}
 
 
-def settled(round_id: str, ident: str, stake: int = 500, paid: int = 0, refunded: int = 500) -> dict[str, Any]:
-    return {"v": 1, "id": ident, "type": "settled", "round": round_id, "count": 1, "stake": stake, "paid": paid,
-            "refunded": refunded}
+@pytest.fixture
+async def studio(tmp_path: Path, broker: StudioBroker, database: str) -> AsyncIterator[StudioServer]:
+    server = StudioServer(studio_config(tmp_path, broker), database)
+    async with server:
+        assert server.link is not None
+        await asyncio.wait_for(server.link.connected.wait(), 20)
+        yield server

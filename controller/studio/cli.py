@@ -1,0 +1,121 @@
+"""``croupier studio``: serve the remote players (docs/studio.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from controller.studio.config import StudioConfig, StudioConfigError, load
+
+studio_app = typer.Typer(no_args_is_help=True, help="The studio remote players bet through (docs/studio.md).")
+ConfigOption = Annotated[Path, typer.Option(help="TOML with \\[studio] and \\[mqtt]")]
+DatabaseOption = Annotated[str | None, typer.Option(
+    help="postgresql://user@host/db (else \\[studio] database or $CROUPIER_STUDIO_DATABASE_URL)")]
+
+
+def _config(path: Path, database: str | None) -> tuple[StudioConfig, str]:
+    cfg = _loaded(path)
+    try:
+        return cfg, cfg.database_url(database)
+    except StudioConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+async def _serve(cfg: StudioConfig, database: str) -> None:
+    from controller.studio.server import StudioServer
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    async with StudioServer(cfg, database) as server:
+        typer.echo(f"studio: {server.url}", err=False)
+        await stop.wait()
+
+
+@studio_app.command("serve")
+def serve(config: ConfigOption, database: DatabaseOption = None,
+          log_level: Annotated[str, typer.Option(help="debug, info, warning, error")] = "info") -> None:
+    """Serve the players' WebSocket API and keep the book of the configured tables."""
+    cfg, url = _config(config, database)
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(message)s")
+    try:
+        asyncio.run(_serve(cfg, url))
+    except OSError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+
+
+@studio_app.command("migrate")
+def migrate_command(config: ConfigOption, database: DatabaseOption = None) -> None:
+    """Bring the studio's database schema up to date."""
+    from controller.studio.migrate import migrate
+
+    _, url = _config(config, database)
+    typer.echo(f"studio: {migrate(url)} migrations applied")
+
+
+@studio_app.command("simulate")
+def simulate_command(
+    config: ConfigOption,
+    players: Annotated[int, typer.Option(min=1, max=5000, help="simulated remote players")] = 20,
+    rounds: Annotated[int, typer.Option(min=1, max=10_000, help="rounds to play")] = 5,
+    seed: Annotated[int, typer.Option(help="seed of the players' choices and the results")] = 1,
+    betting_s: Annotated[float, typer.Option(min=0.2, max=60, help="betting time of each round (s)")] = 1.0,
+    database: DatabaseOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object (the only output there is)")] = True,
+) -> None:
+    """Play ROUNDS rounds of the config's first table with PLAYERS simulated remote players through the
+    real studio, an embedded broker and PostgreSQL (a throwaway cluster unless --database is given),
+    against the contract's stand-in table; print one JSON object."""
+    import json
+
+    cfg = _loaded(config)
+    try:
+        result = asyncio.run(_simulate(cfg, database, players, rounds, seed, betting_s))
+    except (ValueError, RuntimeError, OSError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(json.dumps(result, sort_keys=False) if as_json else json.dumps(result, indent=2))
+
+
+async def _simulate(cfg: StudioConfig, database: str | None, players: int, rounds: int, seed: int,
+                    betting_s: float) -> dict[str, object]:
+    import contextlib
+
+    import psycopg
+
+    from controller.backoffice.cluster import Cluster
+    from controller.studio.simulate import simulate
+    from simulators.broker import EmbeddedBroker
+
+    async with contextlib.AsyncExitStack() as stack:
+        if database is None:
+            cluster = Cluster(die_with_parent=True)
+            await asyncio.to_thread(cluster.start)
+            stack.callback(cluster.close)
+            with psycopg.connect(cluster.url(), autocommit=True) as conn:
+                conn.execute('CREATE DATABASE "studio"')
+            database = cluster.url("studio")
+        broker = await stack.enter_async_context(EmbeddedBroker())
+        logging.getLogger("controller.studio").setLevel(logging.ERROR)
+        return await simulate(cfg, database, broker.url, players=players, rounds=rounds, seed=seed,
+                              betting_s=betting_s)
+
+
+def _loaded(path: Path) -> StudioConfig:
+    try:
+        return load(path)
+    except StudioConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(studio_app, name="studio")

@@ -1,0 +1,71 @@
+"""Who is connected to which table, and a bounded outbox per connection.
+
+A push never waits on a player: each connection has an outbox of ``OUTBOX`` messages; one that is
+full (a client that stopped reading) is closed rather than buffered without bound, and the other
+players are not held up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.studio.book import Player
+
+OUTBOX = 64
+
+
+@dataclass(eq=False)
+class Seat:
+    """One connection: its player once joined, its table, its outbox."""
+
+    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
+    player: Player | None = None
+    table: str | None = None
+    #: set when the outbox overflowed: the connection is closed
+    overflowed: bool = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.overflowed:
+            return
+        try:
+            self.outbox.put_nowait(message)
+        except asyncio.QueueFull:
+            self.overflowed = True
+            while not self.outbox.empty():  # make room for the end marker
+                self.outbox.get_nowait()
+            self.outbox.put_nowait(None)
+
+
+class Hub:
+    def __init__(self) -> None:
+        self._by_table: dict[str, set[Seat]] = defaultdict(set)
+        self._by_player: dict[tuple[str, str], set[Seat]] = defaultdict(set)
+        #: the last ``betting`` message of each table, for players who join later
+        self.betting: dict[str, dict[str, Any]] = {}
+
+    def seat(self, seat: Seat, table: str, player: Player) -> None:
+        seat.table, seat.player = table, player
+        self._by_table[table].add(seat)
+        self._by_player[(player.operator, player.player)].add(seat)
+
+    def leave(self, seat: Seat) -> None:
+        if seat.table is not None:
+            self._by_table[seat.table].discard(seat)
+        if seat.player is not None:
+            self._by_player[(seat.player.operator, seat.player.player)].discard(seat)
+
+    def to_table(self, table: str, message: dict[str, Any]) -> None:
+        for seat in list(self._by_table.get(table, ())):
+            seat.send(message)
+
+    def to_player(self, table: str, operator: str, player: str, message: dict[str, Any]) -> None:
+        for seat in list(self._by_player.get((operator, player), ())):
+            if seat.table == table:
+                seat.send(message)
+
+    @property
+    def seated(self) -> int:
+        return sum(len(s) for s in self._by_table.values())

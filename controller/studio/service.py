@@ -1,0 +1,221 @@
+"""The studio's work between the tables and the players: a table's ``betting`` leaf opens and
+seals rounds in the book, its ``round`` leaf settles them; what the table must hear goes back on
+``croupier/<table>/studio`` (``publish``), what the players must hear goes through the hub."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from psycopg_pool import AsyncConnectionPool
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+
+from controller.studio.book import Book, Player
+from controller.studio.config import StudioConfig
+from controller.studio.hub import Hub
+from controller.studio.rules import TableRules, UnsettleableRecord
+from controller.studio.settlement import Settler
+from controller.studio.tokens import Tokens
+from controller.studio.wallet import Wallet
+
+log = logging.getLogger(__name__)
+Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
+
+
+class TableBetting(BaseModel):
+    """``croupier/<table>/betting`` as the contract has it (fields a later version adds are kept out)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    v: Literal[1]
+    table: str
+    round: str | None
+    status: Literal["open", "sealing", "closed", "none"]
+    deadline: datetime | None = None
+    seq: StrictInt | None = None
+    game: str | None = None
+    currency: str = Field(pattern=r"^[A-Z]{3}$")
+    digits: StrictInt = Field(ge=0, le=3)
+    limits: dict[str, tuple[StrictInt, StrictInt]] = {}
+    remote: bool = False
+    sealed: bool | None = None
+
+
+class RoundRecord(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+    round: str
+    status: Literal["settled", "void"]
+    outcome: dict[str, Any] = {}
+    remote: dict[str, Any] | None = None
+
+
+def _stamp(when: datetime | None) -> str | None:
+    return None if when is None else when.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class Studio:
+    def __init__(self, config: StudioConfig, pool: AsyncConnectionPool[Any], wallet: Wallet,
+                 publish: Publish | None = None) -> None:
+        self.config = config
+        self.pool = pool
+        self.wallet = wallet
+        self.book = Book(pool, wallet)
+        self.settler = Settler(pool, wallet)
+        self.tokens = Tokens(pool, config.studio.operators, config.keys())
+        self.tables = {name: TableRules(section) for name, section in config.studio.tables.items()}
+        self.hub = Hub()
+        self.publish: Publish = publish or _nowhere
+        self._deadlines: dict[tuple[str, str], asyncio.Task[None]] = {}
+        #: counts for tests and metrics
+        self.seals_sent = 0
+        self.settled_sent = 0
+
+    async def start(self) -> None:
+        """After a restart: refuse what a crash left undecided, pay what settlement still owes,
+        and keep the deadlines of the rounds still open."""
+        recovered = await self.book.recover()
+        paid = await self.settler.pay_due()
+        for table, round_id, deadline in await self.book.open_rounds():
+            if deadline is not None:
+                self._watch_deadline(table, round_id, deadline)
+        if recovered or paid:
+            log.info("studio: %d undecided requests refused, %d wallet calls made after restart", recovered, paid)
+
+    async def close(self) -> None:
+        for task in self._deadlines.values():
+            task.cancel()
+        await asyncio.gather(*self._deadlines.values(), return_exceptions=True)
+
+    # ------------------------------------------------------------------ from the tables
+    async def on_betting(self, table: str, data: Any) -> None:
+        try:
+            msg = TableBetting.model_validate(data)
+        except ValidationError as exc:
+            log.warning("studio: %s/betting refused: %s", table, exc.errors()[0]["msg"])
+            return
+        if msg.table != table:
+            log.warning("studio: %s/betting names table %r; refused", table, msg.table)
+            return
+        limits = {k: list(v) for k, v in msg.limits.items()}
+        await self._close_stale(table, msg.round)
+        if msg.round is not None and msg.remote:
+            if msg.status == "open":
+                if await self.book.open_round(table, msg.round, _stamp(msg.deadline), msg.currency, msg.digits, limits) \
+                        and msg.deadline is not None:
+                    self._watch_deadline(table, msg.round, msg.deadline)
+            elif msg.status == "sealing":
+                await self.book.open_round(table, msg.round, None, msg.currency, msg.digits, limits)
+                await self.send_seal(table, msg.round)
+            elif msg.status == "closed":
+                await self.book.seal(table, msg.round)  # no bet after the table's close, sealed or not
+        now = datetime.now(UTC)
+        countdown = None if msg.deadline is None else max(0, int((msg.deadline - now).total_seconds() * 1000))
+        betting = {"v": 1, "type": "betting", "table": table, "round": msg.round, "status": msg.status,
+                   "deadline": _stamp(msg.deadline), "countdown_ms": countdown, "currency": msg.currency,
+                   "digits": msg.digits, "limits": limits}
+        self.hub.betting[table] = betting
+        self.hub.to_table(table, betting)
+
+    async def send_seal(self, table: str, round_id: str) -> None:
+        """Seal the round's book (or find its seal) and send it to the table."""
+        task = self._deadlines.pop((table, round_id), None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        body = await self.book.seal(table, round_id)
+        if body is None:
+            return
+        await self.publish(table, {"v": 1, "id": str(uuid.uuid4()), "type": "seal", **body})
+        self.seals_sent += 1
+
+    async def _close_stale(self, table: str, current: str | None) -> None:
+        """A table is on one round at a time: a round of its still open here when it speaks of
+        another (or of none) missed its close (the studio was away), and takes no more bets."""
+        for other, round_id, _ in await self.book.open_rounds():
+            if other == table and round_id != current:
+                task = self._deadlines.pop((table, round_id), None)
+                if task is not None:
+                    task.cancel()
+                await self.book.seal(table, round_id)
+
+    def _watch_deadline(self, table: str, round_id: str, deadline: datetime) -> None:
+        async def at_deadline() -> None:
+            await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()))
+            await self.send_seal(table, round_id)  # unasked: the deadline passed
+
+        old = self._deadlines.pop((table, round_id), None)
+        if old is not None:
+            old.cancel()
+        self._deadlines[(table, round_id)] = asyncio.create_task(at_deadline(), name=f"seal-{round_id}")
+
+    async def on_round(self, table: str, data: Any) -> None:
+        try:
+            record = RoundRecord.model_validate(data)
+        except ValidationError as exc:
+            log.warning("studio: %s/round refused: %s", table, exc.errors()[0]["msg"])
+            return
+        rules = self.tables.get(table)
+        if rules is None:
+            return
+        try:
+            settled = await self.settler.settle(table, data, rules)
+        except UnsettleableRecord as exc:
+            log.error("studio: %s round %s not settled: %s", table, record.round, exc)
+            return
+        if settled is None:
+            return
+        await self.settler.pay_due()
+        await self.publish(table, {"v": 1, "id": str(uuid.uuid4()), "type": "settled", **settled})
+        self.settled_sent += 1
+        self.hub.to_table(table, {"v": 1, "type": "result", "table": table, "round": record.round,
+                                  "status": record.status, "outcome": record.outcome})
+        for (operator, player), message in (await self.settled_messages(table, record.round)).items():
+            self.hub.to_player(table, operator, player, message)
+
+    # ------------------------------------------------------------------ for the players
+    async def settled_messages(self, table: str, round_id: str) -> dict[tuple[str, str], dict[str, Any]]:
+        """Each player's ``settled`` message of a round: per bet paid, balance after."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT b.operator, b.player, b.id, b.kind, b.amount, b.payout, b.status, b.currency, "
+                "(SELECT max(p.balance) FROM studio_payments p WHERE p.table_id = b.table_id AND p.round = b.round "
+                " AND p.operator = b.operator AND p.player = b.player) "
+                "FROM studio_bets b WHERE b.table_id = %s AND b.round = %s ORDER BY b.id", (table, round_id))
+            rows = await cur.fetchall()
+        out: dict[tuple[str, str], dict[str, Any]] = {}
+        for operator, player, bet_id, kind, amount, payout, status, currency, balance in rows:
+            msg = out.setdefault((operator, player), {
+                "v": 1, "type": "settled", "round": round_id, "bets": [], "paid": 0,
+                "refunded": status == "refunded", "balance": balance, "currency": currency})
+            msg["bets"].append({"id": bet_id, "kind": kind, "amount": int(amount), "paid": int(payout or 0)})
+            msg["paid"] += int(payout or 0)
+        return out
+
+    async def history(self, who: Player, limit: int) -> list[dict[str, Any]]:
+        """The player's last ``limit`` rounds: bets, result, paid, balance after."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT r.table_id, r.round, r.status, r.record -> 'outcome', r.currency, "
+                "json_agg(json_build_object('id', b.id, 'kind', b.kind, 'amount', b.amount, 'paid', b.payout) "
+                "ORDER BY b.id), sum(b.amount), sum(b.payout), "
+                "(SELECT max(p.balance) FROM studio_payments p WHERE p.table_id = r.table_id AND p.round = r.round "
+                " AND p.operator = %s AND p.player = %s) "
+                "FROM studio_bets b JOIN studio_rounds r ON (r.table_id, r.round) = (b.table_id, b.round) "
+                "WHERE b.operator = %s AND b.player = %s GROUP BY r.table_id, r.round ORDER BY max(r.opened) DESC "
+                "LIMIT %s", (who.operator, who.player, who.operator, who.player, limit))
+            rows = await cur.fetchall()
+        rounds = []
+        for table, round_id, status, outcome, currency, bets, stake, paid, balance in rows:
+            done = status in ("settled", "refunded")
+            rounds.append({"table": table, "round": round_id, "status": status, "outcome": outcome,
+                           "bets": [b if done else {k: v for k, v in b.items() if k != "paid"} for b in bets],
+                           "stake": int(stake), "paid": int(paid) if done and paid is not None else None,
+                           "balance": balance, "currency": currency})
+        return rounds
+
+
+async def _nowhere(table: str, message: dict[str, Any]) -> None:
+    log.warning("studio: no broker link; %s for %s not sent", message.get("type"), table)
+

@@ -1,0 +1,119 @@
+"""The operators' wallet, as the studio sees it: a debit when a bet is accepted, a credit when it is
+settled, a cancel when it is returned. Every call carries our own transaction id and is idempotent
+on it (the same id again gets the same answer), so a retry after a crash or a timeout is safe.
+
+``HouseWallet`` keeps balances in the studio's own PostgreSQL (the demo and the tests); an
+operator's HTTP wallet implements the same ``Wallet`` protocol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Protocol
+
+from psycopg_pool import AsyncConnectionPool
+
+
+class WalletStatus(str, Enum):
+    OK = "ok"
+    INSUFFICIENT_FUNDS = "insufficient_funds"
+    OPERATOR_LIMIT = "operator_limit"
+    #: the wallet did not say (timeout, unknown error): the bet is refused, a credit retried
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class WalletTx:
+    """One money movement: ``tx`` our id (idempotency key), ``ref`` the debit it belongs to."""
+
+    tx: str
+    ref: str
+    operator: str
+    player: str
+    currency: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class WalletResult:
+    status: WalletStatus
+    #: the player's balance after the movement, when the wallet tells it
+    balance: int | None = None
+
+
+class Wallet(Protocol):
+    async def debit(self, tx: WalletTx) -> WalletResult: ...
+
+    async def credit(self, tx: WalletTx) -> WalletResult: ...
+
+    async def cancel(self, tx: WalletTx) -> WalletResult:
+        """Return the debit ``tx.ref`` whole (a refused or returned bet); a cancel of a debit the
+        wallet never made is OK and moves nothing."""
+        ...
+
+    async def balance(self, operator: str, player: str, currency: str) -> int | None: ...
+
+
+class HouseWallet:
+    """Balances in the studio's database (``studio_wallet``, ``studio_wallet_tx``)."""
+
+    def __init__(self, pool: AsyncConnectionPool[Any]) -> None:
+        self.pool = pool
+
+    async def fund(self, operator: str, player: str, currency: str, amount: int) -> None:
+        """Set a player's balance (the demo's and the tests' players start with money)."""
+        async with self.pool.connection() as conn:
+            await conn.execute(
+                "INSERT INTO studio_wallet (operator, player, currency, balance) VALUES (%s, %s, %s, %s) "
+                "ON CONFLICT (operator, player, currency) DO UPDATE SET balance = excluded.balance",
+                (operator, player, currency, amount))
+
+    async def balance(self, operator: str, player: str, currency: str) -> int | None:
+        async with self.pool.connection() as conn:
+            cur = await conn.execute("SELECT balance FROM studio_wallet WHERE operator = %s AND player = %s "
+                                     "AND currency = %s", (operator, player, currency))
+            row = await cur.fetchone()
+        return None if row is None else int(row[0])
+
+    async def debit(self, tx: WalletTx) -> WalletResult:
+        return await self._move("debit", tx, -tx.amount)
+
+    async def credit(self, tx: WalletTx) -> WalletResult:
+        return await self._move("credit", tx, tx.amount)
+
+    async def cancel(self, tx: WalletTx) -> WalletResult:
+        async with self.pool.connection() as conn, conn.transaction():
+            cur = await conn.execute("SELECT amount FROM studio_wallet_tx WHERE ref = %s AND kind = 'debit' "
+                                     "AND status = 'ok'", (tx.ref,))
+            debit = await cur.fetchone()
+        amount = 0 if debit is None else -int(debit[0])
+        return await self._move("cancel", WalletTx(tx.tx, tx.ref, tx.operator, tx.player, tx.currency, amount),
+                                amount)
+
+    async def _move(self, kind: str, tx: WalletTx, delta: int) -> WalletResult:
+        async with self.pool.connection() as conn, conn.transaction():
+            # two calls with one id (a retry racing the first) are taken one after the other
+            await conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (tx.tx,))
+            cur = await conn.execute("SELECT status, balance FROM studio_wallet_tx WHERE tx = %s", (tx.tx,))
+            seen = await cur.fetchone()
+            if seen is not None:  # the same transaction again: the same answer
+                return WalletResult(WalletStatus(seen[0]), None if seen[1] is None else int(seen[1]))
+            cur = await conn.execute(
+                "UPDATE studio_wallet SET balance = balance + %s WHERE operator = %s AND player = %s "
+                "AND currency = %s AND balance + %s >= 0 RETURNING balance",
+                (delta, tx.operator, tx.player, tx.currency, delta))
+            row = await cur.fetchone()
+            if row is None and delta >= 0:
+                cur = await conn.execute(
+                    "INSERT INTO studio_wallet (operator, player, currency, balance) VALUES (%s, %s, %s, %s) "
+                    "ON CONFLICT (operator, player, currency) DO UPDATE SET balance = studio_wallet.balance + %s "
+                    "RETURNING balance", (tx.operator, tx.player, tx.currency, delta, delta))
+                row = await cur.fetchone()
+            status = WalletStatus.OK if row is not None else WalletStatus.INSUFFICIENT_FUNDS
+            balance = None if row is None else int(row[0])
+            await conn.execute(
+                "INSERT INTO studio_wallet_tx (tx, kind, ref, operator, player, currency, amount, status, balance) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                (tx.tx, kind, tx.ref, tx.operator, tx.player, tx.currency, delta, status.value, balance))
+        return WalletResult(status, balance)

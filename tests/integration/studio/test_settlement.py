@@ -1,0 +1,84 @@
+"""Settlement from the table's round record on a real PostgreSQL: the engines' payouts credited
+once per player, a void or unsealed round returned whole, and owed calls made again after a crash."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.studio.book import Book
+from controller.studio.settlement import Settler
+from controller.studio.wallet import HouseWallet
+from tests.integration.studio.conftest import player
+from tests.integration.studio.test_book import ROULETTE, bet, check, opened
+
+
+def record(number: str, *, status: str = "settled", sealed: bool = True) -> dict[str, Any]:
+    return {"v": 1, "table": "rl-eu", "round": "rl-eu-000001", "status": status, "game": "roulette",
+            "outcome": {"wheel": "european", "numbers": [number], "colours": ["black"], "multipliers": {},
+                        "voids": []},
+            "remote": {"sealed": sealed, "seal": None, "settled": None}}
+
+
+async def two_players_bet(book: Book, wallet: HouseWallet) -> None:
+    await opened(book, wallet, players=2, money=10_000)
+    assert (await book.place(player(1), bet("a", ("straight:17", 100), ("red", 500)), check))["type"] == "accepted"
+    assert (await book.place(player(2), bet("b", ("black", 1000)), check))["type"] == "accepted"
+    await book.seal("rl-eu", "rl-eu-000001")
+
+
+async def test_a_settled_round_pays_what_the_engine_says(book: Book, wallet: HouseWallet) -> None:
+    await two_players_bet(book, wallet)
+    settler = Settler(book.pool, wallet)
+    settled = await settler.settle("rl-eu", record("17"), ROULETTE)
+    assert settled == {"round": "rl-eu-000001", "count": 3, "stake": 1600, "paid": 3600 + 2000, "refunded": 0}
+    assert await settler.settle("rl-eu", record("17"), ROULETTE) is None  # once
+    assert await settler.pay_due() == 2
+    assert await settler.pay_due() == 0
+    assert await wallet.balance("casino-a", "p1", "EUR") == 10_000 - 600 + 3600
+    assert await wallet.balance("casino-a", "p2", "EUR") == 10_000 - 1000 + 2000
+
+
+async def test_a_void_or_unsealed_round_returns_every_remote_bet(book: Book, wallet: HouseWallet) -> None:
+    for rec in (record("17", status="void"), record("17", sealed=False)):
+        async with book.pool.connection() as conn:
+            for t in ("studio_payments", "studio_bets", "studio_requests", "studio_rounds"):
+                await conn.execute(f"DELETE FROM {t}")
+        await two_players_bet(book, wallet)
+        settler = Settler(book.pool, wallet)
+        settled = await settler.settle("rl-eu", rec, ROULETTE)
+        assert settled is not None and settled["paid"] == 0 and settled["refunded"] == 1600
+        await settler.pay_due()
+        assert await wallet.balance("casino-a", "p1", "EUR") == 10_000
+        assert await wallet.balance("casino-a", "p2", "EUR") == 10_000
+
+
+async def test_owed_calls_survive_a_crash_and_are_made_once(book: Book, wallet: HouseWallet) -> None:
+    await two_players_bet(book, wallet)
+    await Settler(book.pool, wallet).settle("rl-eu", record("17"), ROULETTE)  # then the process dies
+    after_restart = Settler(book.pool, wallet)
+    assert await after_restart.pay_due() == 2
+    async with book.pool.connection() as conn:  # a crash after the wallet call, before it was marked done
+        await conn.execute("UPDATE studio_payments SET done = false")
+    assert await after_restart.pay_due() == 2
+    assert await wallet.balance("casino-a", "p1", "EUR") == 10_000 - 600 + 3600
+
+
+async def test_a_corrected_record_settles_again_and_moves_only_the_difference(book: Book, wallet: HouseWallet) -> None:
+    await two_players_bet(book, wallet)
+    settler = Settler(book.pool, wallet)
+    await settler.settle("rl-eu", record("17"), ROULETTE)
+    await settler.pay_due()
+    same = {**record("17"), "corrections": [{"seq": 9}]}  # a felt bet corrected: the remote bets owe the same
+    assert await settler.settle("rl-eu", same, ROULETTE) is None
+    corrected = {**record("2"), "corrections": [{"seq": 9}, {"seq": 12}]}  # the number itself was wrong
+    again = await settler.settle("rl-eu", corrected, ROULETTE)
+    assert again == {"round": "rl-eu-000001", "count": 3, "stake": 1600, "paid": 2000, "refunded": 0}
+    assert await settler.settle("rl-eu", corrected, ROULETTE) is None  # once per correction
+    assert await settler.pay_due() == 1  # p1's 3600 back; p2's black pays the same on 2
+    assert await wallet.balance("casino-a", "p1", "EUR") == 10_000 - 600
+    assert await wallet.balance("casino-a", "p2", "EUR") == 10_000 - 1000 + 2000
+    void = {**record("2", status="void"), "corrections": [{"seq": 9}, {"seq": 12}, {"seq": 20}]}
+    assert (await settler.settle("rl-eu", void, ROULETTE))["refunded"] == 1600  # type: ignore[index]
+    await settler.pay_due()
+    assert await wallet.balance("casino-a", "p1", "EUR") == 10_000
+    assert await wallet.balance("casino-a", "p2", "EUR") == 10_000
