@@ -29,8 +29,9 @@ from controller.studio.standin import StandInTable
 from controller.studio.wallet import HouseWallet
 from tests.fixtures.mosquitto import Credentials, MosquittoBroker, find_passwd_tool
 from tests.fixtures.postgres import database, postgres, postgres_cluster
+from tests.integration.studio.fake_studio import studio_floor
 
-__all__ = ["database", "postgres", "postgres_cluster"]
+__all__ = ["database", "postgres", "postgres_cluster", "studio_floor"]
 
 ROULETTE_LIMITS = {"straight": [100, 10000], "red": [500, 100000], "black": [500, 100000]}
 ROULETTE_RULES = TableRules(TableSection(game="roulette", preset="european"))

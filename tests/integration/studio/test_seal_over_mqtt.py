@@ -19,7 +19,7 @@ from controller.process import run_table
 from controller.runtime.loop import TableLoop
 from controller.table import inputs
 from tests.integration.mqtt_security.conftest import FloorBroker, take, watching
-from tests.integration.studio.fake_studio import STUDIO, FakeStudio, seal, settled, studio_floor  # noqa: F401
+from tests.integration.studio.fake_studio import STUDIO, FakeStudio, seal, settled
 from tests.support.configs import simulated_shoe, write_table_config
 from tests.support.waiting import until
 
