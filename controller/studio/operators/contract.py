@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from controller.jsonbound import InputRefused, check_json
-from controller.studio.operators.types import WalletResult, WalletStatus, WalletTx
+from controller.studio.operators.interface import WalletResult, WalletStatus, WalletTx
 
 MAX_ANSWER_BYTES = 4096
 MAX_DEPTH = 3
@@ -25,7 +25,25 @@ class Malformed(ValueError):
     """The operator's answer is not one of the contract's: the message says why."""
 
 
+class WalletRequest(BaseModel):
+    """The body of every wallet call (``POST <wallet_url>/debit|credit|cancel|adjust``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    v: Literal[1] = 1
+    tx: str = Field(min_length=1, max_length=128, description="our transaction id: the idempotency key")
+    ref: str = Field(min_length=1, max_length=128, description="the debit this movement belongs to (a debit: its own id)")
+    round: str = Field(max_length=64, description="the table's round id")
+    player: str = Field(min_length=1, max_length=128)
+    amount: int = Field(ge=-(10**15), le=10**15, description="minor units; only an adjustment may be negative")
+    currency: str = Field(min_length=3, max_length=3)
+    token: str | None = Field(default=None, max_length=4096, description="the player's launch token (debits)")
+
+
 class Answer(BaseModel):
+    """The operator's answer: ``retry`` is its temporary error (we ask again); a duplicate request
+    gets the same answer as the first."""
+
     model_config = ConfigDict(extra="ignore", frozen=True)
 
     v: Literal[1]
@@ -40,11 +58,9 @@ class Answer(BaseModel):
 
 
 def request_body(tx: WalletTx) -> bytes:
-    body = {"v": 1, "tx": tx.tx, "ref": tx.ref, "round": tx.round, "player": tx.player, "amount": tx.amount,
-            "currency": tx.currency}
-    if tx.token:
-        body["token"] = tx.token
-    return json.dumps(body, separators=(",", ":"), sort_keys=True).encode()
+    body = WalletRequest(tx=tx.tx, ref=tx.ref, round=tx.round, player=tx.player, amount=tx.amount,
+                         currency=tx.currency, token=tx.token or None)
+    return json.dumps(body.model_dump(exclude_none=True), separators=(",", ":"), sort_keys=True).encode()
 
 
 def parse_answer(raw: bytes, tx: str) -> Answer:

@@ -10,7 +10,9 @@ import hmac
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,36 @@ class FeedEvent:
     trace: str
     at: datetime
     data: dict[str, Any]
+
+
+class FeedMessage(BaseModel):
+    """One message of an operator's queue (AMQP body, JSON; persistent; ``message_id`` is
+    ``<table>:<seq>``, the ``trace`` also in the ``correlation_id``)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    v: Literal[1]
+    operator: str
+    table: str
+    seq: int = Field(ge=1, description="per table, gapless, from 1: drop what you hold, report a gap")
+    round: str | None
+    type: str = Field(description="table_open, round_start, bets_closed, card, result, settled, cancel, ...")
+    game: str
+    trace: str
+    at: str = Field(description="UTC, ISO 8601 with milliseconds")
+    data: dict[str, Any]
+    mac: str = Field(pattern="^[0-9a-f]{64}$",
+                     description="hex HMAC-SHA256 with the feed secret over the canonical JSON without mac")
+
+
+class Snapshot(BaseModel):
+    """A table's current state and the sequence it stands at (``GET /v1/tables/<table>/snapshot``)."""
+
+    v: Literal[1]
+    table: str
+    seq: int = Field(ge=1)
+    game: str
+    state: dict[str, Any]
 
 
 def canonical(message: dict[str, Any]) -> bytes:

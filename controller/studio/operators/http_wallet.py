@@ -19,9 +19,9 @@ from datetime import UTC, datetime, timedelta
 import httpx
 
 from controller.studio.operators import alerts, contract, signing
+from controller.studio.operators.interface import Kind, WalletResult, WalletStatus, WalletTx
 from controller.studio.operators.settings import Operator
 from controller.studio.operators.txlog import TxLog
-from controller.studio.operators.types import Kind, WalletResult, WalletStatus, WalletTx
 
 UNKNOWN = WalletResult(WalletStatus.UNKNOWN)
 

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from controller.studio.operators import alerts
 from controller.studio.operators.http_wallet import HttpWallet
-from controller.studio.operators.types import WalletStatus
+from controller.studio.operators.interface import WalletStatus
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
 
-from controller.studio.operators.types import Kind, WalletResult, WalletStatus, WalletTx
+from controller.studio.operators.interface import Kind, WalletResult, WalletStatus, WalletTx
 
 MAX_LOGGED_BODY = 4096
 TX_COLUMNS = "tx, ref, operator, player, currency, amount, round, token, kind, state, result, balance, attempts, created"

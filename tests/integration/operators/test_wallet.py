@@ -4,16 +4,22 @@ anomalies never trusted, credits retried until answered (across a restart of the
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
 
+from controller.studio.operators.interface import Kind, WalletStatus, WalletTx
 from controller.studio.operators.retry import RetryPolicy
-from controller.studio.operators.types import Kind, WalletStatus, WalletTx
+from controller.studio.operators.sim.faults import Faults
+from controller.studio.operators.sim.store import SimStore
+from controller.studio.operators.sim.wallet_app import wallet_app
 from controller.studio.operators.wallets import OperatorWallets
 
-from .conftest import Sim, eventually
+from .conftest import Sim, eventually, make_operator, serve
 
 FAST = RetryPolicy(base=timedelta(milliseconds=50), cap=timedelta(milliseconds=200), lease=timedelta(seconds=5),
                    poll_s=0.05)
@@ -152,3 +158,40 @@ async def test_credit_unanswered_for_24_hours_is_flagged(sim: Sim, pool: AsyncCo
     finally:
         await wallets.close()
     assert await state(pool, "c9") == "flagged"
+
+
+async def test_oversized_failing_and_unsigned_answers_are_kept_and_not_trusted(
+        sim: Sim, pool: AsyncConnectionPool[Any]) -> None:
+    sim.store.fund("p1", "EUR", 10_000)
+    wallets = OperatorWallets({"casino-a": sim.operator}, pool, policy=FAST)
+    try:
+        wallet = wallets["casino-a"]
+        sim.faults.oversize = 10_000
+        assert (await wallet.credit(credit(1))).status is WalletStatus.UNKNOWN
+        sim.faults.oversize, sim.faults.fail_500 = 0, 1
+        assert (await wallet.credit(credit(2))).status is WalletStatus.UNKNOWN
+        wallet.operator = replace(sim.operator, wallet_secret=b"not-the-operator's-secret" * 2)
+        assert (await wallet.credit(credit(3))).status is WalletStatus.UNKNOWN  # refused by the sim: 401
+    finally:
+        await wallets.close()
+    notes = [n for tx in ("c1", "c2", "c3") for d, n in await exchanges(pool, tx) if d == "failure"]
+    assert [n.split(":")[0] for n in notes] == ["oversized", "http_error", "http_error"]
+    assert [await state(pool, tx) for tx in ("c1", "c2", "c3")] == ["pending"] * 3
+
+
+async def test_a_slow_operator_does_not_hold_another(sim: Sim, pool: AsyncConnectionPool[Any], tmp_path: Path) -> None:
+    other_store, other_faults = SimStore(tmp_path / "other.sqlite"), Faults()
+    other_store.fund("p1", "EUR", 1_000)
+    async with serve(wallet_app(other_store, b"s" * 64, other_faults)) as base:
+        other = make_operator(tmp_path, "casino-z", f"{base}/wallet", timeout_s=1.0)
+        other = replace(other, wallet_secret=b"s" * 64)
+        sim.store.fund("p1", "EUR", 1_000)
+        sim.faults.delay_s = 30.0  # casino-a answers after our deadline, every time
+        wallets = OperatorWallets({"casino-a": sim.operator, "casino-z": other}, pool, policy=FAST)
+        try:
+            slow = asyncio.create_task(wallets["casino-a"].debit(debit(1)))
+            fast = await wallets["casino-z"].debit(replace(debit(2), operator="casino-z"))
+            assert fast.status is WalletStatus.OK and not slow.done()
+            assert (await slow).status is WalletStatus.UNKNOWN
+        finally:
+            await wallets.close()

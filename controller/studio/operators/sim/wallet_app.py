@@ -16,6 +16,7 @@ from starlette.routing import Route
 
 from controller.jsonbound import InputRefused, check_json
 from controller.studio.operators import signing
+from controller.studio.operators.sim.consumer import FeedTally
 from controller.studio.operators.sim.faults import Faults
 from controller.studio.operators.sim.store import SimStore
 
@@ -35,7 +36,8 @@ def signed_answer(secret: bytes, tx: str, answer: dict[str, Any], padding: int =
     return Response(body, status_code=200, headers=headers)
 
 
-def wallet_app(store: SimStore, secret: bytes, faults: Faults) -> Starlette:
+def wallet_app(store: SimStore, secret: bytes, faults: Faults, feed: FeedTally | None = None,
+               lifespan: Any = None) -> Starlette:
     async def wallet_call(request: Request) -> Response:
         kind = request.path_params["kind"]
         if kind not in KINDS:
@@ -79,8 +81,15 @@ def wallet_app(store: SimStore, secret: bytes, faults: Faults) -> Starlette:
         player, currency = request.path_params["player"], request.query_params.get("currency", "EUR")
         return JSONResponse({"player": player, "currency": currency, "balance": store.balance(player, currency)})
 
-    return Starlette(routes=[
+    async def feed_tally(request: Request) -> Response:
+        if feed is None:
+            return JSONResponse({"error": "this operator-sim consumes no feed (--amqp)"}, status_code=404)
+        return JSONResponse({"last": feed.last, "duplicates": feed.duplicates, "gaps": feed.gaps,
+                             "bad_mac": feed.bad_mac, "unreadable": feed.unreadable})
+
+    return Starlette(lifespan=lifespan, routes=[
         Route("/wallet/{kind}", wallet_call, methods=["POST"]),
+        Route("/_sim/feed", feed_tally, methods=["GET"]),
         Route("/_sim/faults", set_faults, methods=["POST"]),
         Route("/_sim/balance/{player}", balance, methods=["GET"]),
     ])
