@@ -69,8 +69,8 @@ class FeedConsumer:
     async def _on_message(self, incoming: AbstractIncomingMessage) -> None:
         try:
             message = json.loads(incoming.body)
-            assert isinstance(message, dict)
-        except (ValueError, AssertionError):
+            feedmsg.FeedMessage.model_validate(message)  # the published schema (docs/schemas/operator-feed.json)
+        except ValueError:  # not JSON, or not a feed message (pydantic's ValidationError is a ValueError)
             self.tally.unreadable += 1
             await incoming.reject(requeue=False)
             return
