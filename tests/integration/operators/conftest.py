@@ -24,7 +24,7 @@ from controller.studio.operators.sim.store import SimStore
 from controller.studio.operators.sim.wallet_app import wallet_app
 from tests.fixtures.postgres import database, postgres, postgres_cluster
 from tests.fixtures.rabbitmq import rabbitmq, rabbitmq_server
-from tests.support.waiting import POLL_S
+from tests.support.waiting import until_awaited
 
 T = TypeVar("T")
 
@@ -39,14 +39,12 @@ async def pool(database: str) -> AsyncIterator[AsyncConnectionPool[Any]]:
 
 
 async def eventually(read: Callable[[], Awaitable[T]], holds: Callable[[T], bool], what: str,
-                     within: float = 30.0) -> T:
-    """Read (from PostgreSQL, another task's work) until ``holds``; AssertionError after ``within`` s."""
-    value = await read()
-    async with asyncio.timeout(within):
-        while not holds(value):
-            await asyncio.sleep(POLL_S)
-            value = await read()
-    return value
+                     within: float = 30.0) -> None:
+    """``until_awaited`` on a value read (from PostgreSQL, another task's work) and a test of it."""
+    async def check() -> bool:
+        return holds(await read())
+
+    await until_awaited(check, what, within=within)
 
 
 @dataclass
