@@ -4,6 +4,7 @@ to an operator away and back, again on replay; nothing that was rolled back is p
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -95,3 +96,18 @@ async def test_operator_away_then_back_gets_everything_in_order_and_replay_resen
     finally:
         await back.stop()
     assert back.tally.gaps == [] and back.tally.bad_mac == 0
+
+
+async def test_concurrent_events_of_one_table_get_one_gapless_sequence(pool: AsyncConnectionPool[Any]) -> None:
+    async def writer(n: int) -> list[int]:
+        seqs = []
+        for i in range(15):
+            async with pool.connection() as conn, conn.transaction():
+                seqs.append(await outbox.append(conn, "rl-1", "roulette", "bet", {"writer": n, "i": i}))
+        return seqs
+
+    taken = [s for seqs in await asyncio.gather(*(writer(n) for n in range(6))) for s in seqs]
+    assert sorted(taken) == list(range(1, 91))
+    async with pool.connection() as conn:
+        stored = [e.seq for e in await outbox.events(conn, "rl-1", 0)]
+    assert stored == list(range(1, 91))
