@@ -22,6 +22,7 @@ from aio_pika.abc import AbstractChannel, AbstractRobustConnection
 from psycopg_pool import AsyncConnectionPool
 
 from controller.studio.operators import alerts, feedmsg, outbox
+from controller.studio.operators.background import Background
 from controller.studio.operators.feedmsg import FeedEvent
 from controller.studio.operators.settings import Operator
 
@@ -68,30 +69,15 @@ async def confirming_channel(url: str) -> tuple[AbstractRobustConnection, Abstra
     return connection, channel
 
 
-class FeedPublisher:
+class FeedPublisher(Background):
     def __init__(self, pool: AsyncConnectionPool[Any], amqp_url: str, operators: Mapping[str, Operator], *,
                  poll_s: float = 0.2, max_backoff_s: float = 5.0) -> None:
+        super().__init__("operator-feed")
         self.pool = pool
         self.url = amqp_url
         self.operators = dict(operators)
         self.poll_s = poll_s
         self.max_backoff_s = max_backoff_s
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-
-    def wake(self) -> None:
-        """Something was appended: publish now rather than at the next poll."""
-        self._wake.set()
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self.run(), name="operator-feed")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
 
     async def run(self) -> None:
         failures = 0
@@ -104,10 +90,7 @@ class FeedPublisher:
                     while True:
                         published = sum([await self.publish_operator(sender, op) for op in self.operators.values()])
                         if not published:
-                            with contextlib.suppress(TimeoutError):
-                                async with asyncio.timeout(self.poll_s):
-                                    await self._wake.wait()
-                            self._wake.clear()
+                            await self.nap(self.poll_s)
                 finally:
                     with contextlib.suppress(Exception):
                         await connection.close()

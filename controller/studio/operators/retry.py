@@ -6,12 +6,11 @@ studio resumes where it stopped. One worker per operator: a slow operator delays
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from dataclasses import dataclass
 from datetime import timedelta
 
 from controller.studio.operators import alerts
+from controller.studio.operators.background import Background
 from controller.studio.operators.http_wallet import HttpWallet
 from controller.studio.operators.interface import WalletStatus
 
@@ -33,33 +32,16 @@ class RetryPolicy:
         return min(self.cap, wait)
 
 
-class RetryWorker:
+class RetryWorker(Background):
     def __init__(self, wallet: HttpWallet, policy: RetryPolicy) -> None:
+        super().__init__(f"wallet-retry-{wallet.operator.id}")
         self.wallet = wallet
         self.policy = policy
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-
-    def wake(self) -> None:
-        self._wake.set()
-
-    def start(self) -> None:
-        self._task = asyncio.create_task(self.run(), name=f"wallet-retry-{self.wallet.operator.id}")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
 
     async def run(self) -> None:
         while True:
             await self.pass_once()
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self.policy.poll_s):
-                    await self._wake.wait()
-            self._wake.clear()
+            await self.nap(self.policy.poll_s)
 
     async def pass_once(self) -> int:
         """Ask again every movement that is due; returns how many were asked."""

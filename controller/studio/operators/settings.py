@@ -18,13 +18,14 @@ timeout_s = 2.0                 # one wallet call's deadline
 
 from __future__ import annotations
 
-import difflib
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from controller.commands.parse import did_you_mean
 
 NAME = r"^[A-Za-z0-9_.-]{1,32}$"
 MIN_SECRET_BYTES = 32
@@ -110,7 +111,5 @@ def _explain(error: object) -> str:
     where = ".".join(str(p) for p in error.get("loc", ()))
     if error.get("type") == "extra_forbidden":
         known = list(OperatorsFile.model_fields) + list(OperatorSettings.model_fields)
-        close = difflib.get_close_matches(str(error["loc"][-1]), known, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        return f"{where}: unknown key{hint}"
+        return f"{where}: unknown key{did_you_mean(error['loc'][-1], known)}"
     return f"{where}: {error.get('msg')}"
