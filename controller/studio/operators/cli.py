@@ -1,5 +1,5 @@
 """The operators' commands of ``croupier studio``: ``operator-sim``, ``reconcile``, ``replay``,
-``migrate`` and ``api``. The studio's command group adds them with
+``operators-migrate`` and ``operators-api``. The studio's command group adds them with
 ``app.add_typer(operators_app)`` (no name: the commands sit beside ``serve`` and ``simulate``)."""
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ async def opened_pool(url: str) -> AsyncIterator[Any]:
         yield pool
 
 
-@operators_app.command("migrate")
+@operators_app.command("operators-migrate")
 def migrate_cmd(config: ConfigOption) -> None:
     """Create or update the operators' tables in the studio's database."""
     from controller.studio.operators.migrate import OperatorsMigrationError, migrate
@@ -100,7 +100,7 @@ def replay_cmd(config: ConfigOption, operator: OperatorOption,
     typer.echo(json.dumps({"operator": operator, "table": table, "published": asyncio.run(run())}))
 
 
-@operators_app.command("api")
+@operators_app.command("operators-api")
 def api_cmd(config: ConfigOption) -> None:
     """Serve the operators' reconciliation endpoint alone (``croupier studio serve`` mounts it too)."""
     import uvicorn

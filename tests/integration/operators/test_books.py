@@ -108,7 +108,7 @@ def test_reconcile_refuses_bad_input_with_a_sentence(tmp_path: Path) -> None:
     assert missing.exit_code == 2 and "none.toml" in missing.output and "Traceback" not in missing.output
     typo = tmp_path / "typo.toml"
     typo.write_text('database = "postgresql://x@127.0.0.1/x"\napi_prot = 1\n')
-    wrong = CliRunner().invoke(operators_app, ["migrate", "--config", str(typo)])
+    wrong = CliRunner().invoke(operators_app, ["operators-migrate", "--config", str(typo)])
     assert wrong.exit_code == 2 and "did you mean api_port" in wrong.output
 
 

@@ -45,8 +45,10 @@ def test_refusals_carry_the_players_reason() -> None:
 
 def test_an_unknown_fault_is_named() -> None:
     faults = Faults()
-    faults.update({"delay_s": "1.5", "fail_500": 2, "away_s": 60})
-    assert (faults.delay_s, faults.fail_500, faults.away) == (1.5, 2, True)
+    faults.update({"delay_s": "1.5", "fail_500": 2, "away_s": 60, "contradict": "1"})
+    assert (faults.delay_s, faults.fail_500, faults.away, faults.contradict) == (1.5, 2, True, True)
+    faults.update({"contradict": "0"})
+    assert faults.contradict is False
     with pytest.raises(ValueError, match="unknown fault 'slow'"):
         faults.update({"slow": 1})
 

@@ -37,6 +37,17 @@ class Faults:
             if key == "away_s":
                 self.away_for(float(value))
             elif key in known and key != "away_until":
-                setattr(self, key, type(getattr(self, key))(value))
+                setattr(self, key, _as(type(getattr(self, key)), value))
             else:
                 raise ValueError(f"unknown fault {key!r}: one of {', '.join(sorted([*known, 'away_s']))}")
+
+
+def _as(kind: type, value: Any) -> Any:
+    """``value`` (a command line's text or JSON) as a switch's type: ``contradict=0`` is off."""
+    if kind is bool:
+        if str(value).lower() in ("1", "true", "on", "yes"):
+            return True
+        if str(value).lower() in ("0", "false", "off", "no"):
+            return False
+        raise ValueError(f"{value!r} is not on or off")
+    return kind(value)
