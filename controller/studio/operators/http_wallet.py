@@ -62,9 +62,14 @@ class HttpWallet:
             current = await self.log.get(tx.tx)
             if current is not None and current.state != "pending":
                 break  # flagged (a contradiction): no more asking
+        await self.abandon(tx)
+        return UNKNOWN
+
+    async def abandon(self, tx: WalletTx) -> None:
+        """Give up a debit without a trustworthy answer: it is returned by its cancel (pending
+        until the operator answers it), never guessed to have happened or not."""
         await self.log.give_up_debit(tx.tx)
         await self.cancel(cancel_of(tx))
-        return UNKNOWN
 
     async def credit(self, tx: WalletTx) -> WalletResult:
         return await self._once(tx, Kind.CREDIT)

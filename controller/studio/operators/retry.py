@@ -22,6 +22,9 @@ class RetryPolicy:
     give_up: timedelta = timedelta(hours=24)
     #: how long a claimed row is the worker's before another may take it (a call's deadline and more)
     lease: timedelta = timedelta(seconds=60)
+    #: a debit still unanswered this long after it was logged is given up and cancelled (longer
+    #: than any betting time: its call was cut short by a stop or a deadline of the studio)
+    debit_window: timedelta = timedelta(minutes=2)
     #: how often the log is read when nothing woke the worker
     poll_s: float = 1.0
     batch: int = 50
@@ -58,6 +61,8 @@ class RetryWorker(Background):
             result = await wallet.send(logged.tx, logged.kind)
             if result.status is WalletStatus.UNKNOWN:
                 await wallet.log.reschedule(logged.tx.tx, wallet.now() + policy.backoff(logged.attempts + 1))
+        for logged in await wallet.log.stale_debits(operator, now - policy.debit_window, policy.batch):
+            await wallet.abandon(logged.tx)
         counts = await wallet.log.counts(operator)
         alerts.PENDING.labels(operator).set(counts.get("pending", 0))
         alerts.FLAGGED.labels(operator).set(counts.get("flagged", 0))

@@ -131,6 +131,15 @@ class TxLog:
             rows = await cur.fetchall()
         return sorted((_logged(r) for r in rows), key=lambda r: r.created)
 
+    async def stale_debits(self, operator: str, created_by: datetime, limit: int) -> list[Logged]:
+        """Debits of ``operator`` still pending, logged at ``created_by`` or earlier: their call was cut
+        short (the studio stopped or gave up mid-call), and betting has closed since."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                f"SELECT {TX_COLUMNS} FROM op_wallet_tx WHERE operator = %s AND state = 'pending' AND kind = 'debit' "
+                "AND created <= %s ORDER BY created LIMIT %s", (operator, created_by, limit))
+            return [_logged(r) for r in await cur.fetchall()]
+
     async def counts(self, operator: str) -> dict[str, int]:
         async with self.pool.connection() as conn:
             cur = await conn.execute("SELECT state, count(*) FROM op_wallet_tx WHERE operator = %s GROUP BY state",

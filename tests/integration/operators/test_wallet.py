@@ -195,3 +195,27 @@ async def test_a_slow_operator_does_not_hold_another(sim: Sim, pool: AsyncConnec
             assert (await slow).status is WalletStatus.UNKNOWN
         finally:
             await wallets.close()
+
+
+async def test_a_debit_cut_short_by_the_studio_is_cancelled_once_betting_closed(
+        sim: Sim, pool: AsyncConnectionPool[Any]) -> None:
+    clock = [datetime.now(UTC)]
+    sim.store.fund("p1", "EUR", 1_000)
+    sim.faults.delay_s = 30.0  # committed at the operator, then slow
+    wallets = OperatorWallets({"casino-a": sim.operator}, pool, policy=FAST, now=lambda: clock[0])
+    try:
+        call = asyncio.create_task(wallets["casino-a"].debit(debit(4, amount=400)))
+        await eventually(lambda: asyncio.to_thread(sim.store.count, "debit"), lambda n: n == 1, "the debit at the operator")
+        call.cancel()  # the studio stops waiting (its deadline, its stop) mid-call
+        await asyncio.gather(call, return_exceptions=True)
+        assert await state(pool, "d4") == "pending" and sim.store.balance("p1", "EUR") == 600
+        sim.faults.delay_s = 0.0
+        worker = wallets.workers["casino-a"]
+        await worker.pass_once()
+        assert await state(pool, "d4") == "pending"  # within the betting time: left alone
+        clock[0] += FAST.debit_window
+        await worker.pass_once()
+    finally:
+        await wallets.close()
+    assert await state(pool, "d4") == "cancelled" and await state(pool, "d4:cancel") == "answered"
+    assert sim.store.balance("p1", "EUR") == 1_000
