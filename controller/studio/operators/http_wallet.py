@@ -19,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 import httpx
 
 from controller.studio.operators import alerts, contract, signing
-from controller.studio.operators.interface import Kind, WalletResult, WalletStatus, WalletTx
+from controller.studio.operators.interface import Kind, Wallet, WalletResult, WalletStatus, WalletTx
 from controller.studio.operators.settings import Operator
 from controller.studio.operators.txlog import TxLog
 
@@ -157,3 +157,8 @@ class HttpWallet:
         if result.status is WalletStatus.UNKNOWN:
             self.wake()  # pending: the retry worker asks again
         return result
+
+
+def as_wallet(wallet: HttpWallet) -> Wallet:
+    """The studio's view of an operator's wallet (mypy checks here that the adapter is one)."""
+    return wallet

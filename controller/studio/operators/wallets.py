@@ -10,7 +10,8 @@ from typing import Any
 import httpx
 from psycopg_pool import AsyncConnectionPool
 
-from controller.studio.operators.http_wallet import HttpWallet, utc_now
+from controller.studio.operators.http_wallet import HttpWallet, as_wallet, utc_now
+from controller.studio.operators.interface import Wallet
 from controller.studio.operators.retry import RetryPolicy, RetryWorker
 from controller.studio.operators.settings import Operator
 from controller.studio.operators.txlog import TxLog
@@ -38,6 +39,10 @@ class OperatorWallets:
 
     def __getitem__(self, operator: str) -> HttpWallet:
         return self.wallets[operator]
+
+    def wallet(self, operator: str) -> Wallet:
+        """``operator``'s wallet, as the studio holds it."""
+        return as_wallet(self.wallets[operator])
 
     def start(self) -> None:
         for worker in self.workers.values():

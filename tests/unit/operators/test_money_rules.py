@@ -59,3 +59,14 @@ def test_the_consumer_drops_repeats_and_reports_gaps() -> None:
     for seq in (2, 4, 5, 5, 7, 8):
         tally.take({"table": "t", "seq": seq})
     assert tally.taken == {"t": [4, 5, 7, 8]} and tally.duplicates == 2 and tally.gaps == [("t", 6, 7)]
+
+
+def test_the_reference_operator_moves_nothing_for_a_debit_after_its_cancel() -> None:
+    from controller.studio.operators.sim.store import SimStore
+
+    store = SimStore()
+    store.fund("p1", "EUR", 1_000)
+    req = {"tx": "d1", "ref": "d1", "player": "p1", "currency": "EUR", "amount": 400}
+    assert store.apply("cancel", {**req, "tx": "d1:cancel"})["balance"] == 1_000  # the debit never reached it
+    assert store.apply("debit", req) == {"v": 1, "tx": "d1", "status": "retry", "balance": 1_000}
+    assert store.balance("p1", "EUR") == 1_000

@@ -63,7 +63,10 @@ class SimStore:
             return earlier
         balance = self.balance(player, currency)
         delta, status = 0, "ok"
-        if kind == "debit":
+        cancelled = self._db.execute("SELECT 1 FROM txs WHERE kind = 'cancel' AND ref = ?", (tx,)).fetchone()
+        if kind == "debit" and cancelled:  # a debit arriving after its own cancel moves nothing
+            status = "retry"
+        elif kind == "debit":
             if str(req.get("token", "")).startswith("refused"):
                 status = "token_refused"
             elif amount > self.stake_limit:
