@@ -13,6 +13,7 @@ import secrets
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -26,18 +27,19 @@ from controller.studio.operators import outbox, signing
 from controller.studio.operators.api import operator_api
 from controller.studio.operators.cli import operators_app
 from controller.studio.operators.interface import WalletTx
+from controller.studio.operators.publisher import FeedPublisher, queue_name
 from controller.studio.operators.retry import RetryPolicy
 from controller.studio.operators.settings import Operator
 from controller.studio.operators.wallets import OperatorWallets
-from tests.fixtures.rabbitmq import free_port
+from tests.fixtures.rabbitmq import RabbitServer, free_port
 from tests.support.waiting import wait_until
 
-from .conftest import Sim, serve
+from .conftest import Sim, make_operator, serve
 
 
-def config_file(tmp_path: Path, database: str, op: Operator) -> Path:
+def config_file(tmp_path: Path, database: str, op: Operator, amqp: str = "amqp://127.0.0.1:9/") -> Path:
     path = tmp_path / "operators.toml"
-    path.write_text(f'database = "{database}"\n\n[operators.{op.id}]\nwallet_url = "{op.settings.wallet_url}"\n'
+    path.write_text(f'database = "{database}"\namqp = "{amqp}"\n\n[operators.{op.id}]\nwallet_url = "{op.settings.wallet_url}"\n'
                     f'wallet_secret_file = "{op.settings.wallet_secret_file}"\n'
                     f'feed_secret_file = "{op.settings.feed_secret_file}"\ntables = ["rl-eu"]\n')
     return path
@@ -140,5 +142,47 @@ def test_operator_sim_command_serves_the_signed_wallet_contract(tmp_path: Path) 
         unsigned = httpx.post(f"{base}/wallet/debit", content=body, headers={"Content-Type": "application/json"})
         assert unsigned.status_code == 401
     finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+async def test_operator_sim_process_consumes_its_queue_and_replay_command_resends(
+        pool: AsyncConnectionPool[Any], database: str, rabbitmq: RabbitServer, tmp_path: Path) -> None:
+    op = make_operator(tmp_path, "casino-q", "http://127.0.0.1:9/wallet")
+    path = config_file(tmp_path, database, op, amqp=rabbitmq.url)
+    async with pool.connection() as conn, conn.transaction():
+        for n in range(5):
+            await outbox.append(conn, "rl-eu", "roulette", "result", {"number": n}, round=f"rl-eu-{n:06d}")
+    publisher = FeedPublisher(pool, rabbitmq.url, {op.id: op}, poll_s=0.05)
+    publisher.start()
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "controller.studio.operators.cli", "operator-sim", "--secret-file",
+         str(op.settings.wallet_secret_file), "--port", str(port), "--store", str(tmp_path / "sim.sqlite"),
+         "--amqp", rabbitmq.url, "--queue", queue_name(op, "roulette"),
+         "--feed-secret-file", str(op.settings.feed_secret_file), "--duplicate"],
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[3])},
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        def feed() -> dict[str, Any]:
+            try:
+                return dict(httpx.get(f"http://127.0.0.1:{port}/_sim/feed", timeout=0.5).json())
+            except httpx.HTTPError:
+                return {}
+
+        def seen(last: int, duplicates: int) -> Callable[[], bool]:
+            return lambda: feed().get("last") == {"rl-eu": last} and feed().get("duplicates") == duplicates
+
+        await asyncio.to_thread(wait_until, seen(5, 5), "the sim holding 5 events, each delivered twice",
+                                within=60, process=process, describe=lambda: str(feed()))
+        replayed = await asyncio.to_thread(CliRunner().invoke, operators_app, [
+            "replay", "--config", str(path), "--operator", op.id, "--table", "rl-eu", "--from", "4"])
+        assert replayed.exit_code == 0, replayed.output
+        assert json.loads(replayed.stdout) == {"operator": "casino-q", "table": "rl-eu", "published": 2}
+        await asyncio.to_thread(wait_until, seen(5, 9), "the replayed two (each twice) dropped as held", within=30, process=process,
+                                describe=lambda: str(feed()))
+        assert feed()["gaps"] == [] and feed()["bad_mac"] == 0
+    finally:
+        await publisher.stop()
         process.terminate()
         process.wait(timeout=10)
