@@ -179,8 +179,8 @@ async def test_operator_sim_process_consumes_its_queue_and_replay_command_resend
             "replay", "--config", str(path), "--operator", op.id, "--table", "rl-eu", "--from", "4"])
         assert replayed.exit_code == 0, replayed.output
         assert json.loads(replayed.stdout) == {"operator": "casino-q", "table": "rl-eu", "published": 2}
-        await asyncio.to_thread(wait_until, seen(5, 9), "the replayed two (each twice) dropped as held", within=30, process=process,
-                                describe=lambda: str(feed()))
+        await asyncio.to_thread(wait_until, seen(5, 9), "the replayed two (each twice) dropped as held", within=30,
+                                process=process, describe=lambda: str(feed()))
         assert feed()["gaps"] == [] and feed()["bad_mac"] == 0
     finally:
         await publisher.stop()
