@@ -84,7 +84,8 @@ class HttpWallet:
     async def send(self, tx: WalletTx, kind: Kind) -> WalletResult:
         """One attempt: logged, signed, sent, its answer logged and checked."""
         body = contract.request_body(tx)
-        attempt = await self.log.request(tx.tx, body)
+        # kept as sent, but for the player's token (a bearer credential is not stored)
+        attempt = await self.log.request(tx.tx, contract.request_body(replace(tx, token="")) if tx.token else body)
         settings = self.operator.settings
         headers = signing.signed_headers(self.operator.wallet_secret, self.operator.id, int(time.time() * 1000), tx.tx, body)
         url = f"{settings.wallet_url.rstrip('/')}/{kind.value}"

@@ -17,7 +17,7 @@ from psycopg_pool import AsyncConnectionPool
 from controller.studio.operators.interface import Kind, WalletResult, WalletStatus, WalletTx
 
 MAX_LOGGED_BODY = 4096
-TX_COLUMNS = "tx, ref, operator, player, currency, amount, round, token, kind, state, result, balance, attempts, created"
+TX_COLUMNS = "tx, ref, operator, player, currency, amount, round, kind, state, result, balance, attempts, created"
 
 
 @dataclass(frozen=True)
@@ -33,9 +33,9 @@ class Logged:
 
 
 def _logged(row: tuple[Any, ...]) -> Logged:
-    tx = WalletTx(*row[:8])
-    result = None if row[10] is None else WalletResult(WalletStatus(row[10]), row[11])
-    return Logged(tx, Kind(row[8]), row[9], result, int(row[12]), row[13])
+    tx = WalletTx(*row[:7])
+    result = None if row[9] is None else WalletResult(WalletStatus(row[9]), row[10])
+    return Logged(tx, Kind(row[7]), row[8], result, int(row[11]), row[12])
 
 
 class TxLog:
@@ -46,10 +46,9 @@ class TxLog:
         """The transaction's row, written now if it is new (the same id again returns the first)."""
         async with self.pool.connection() as conn:
             await conn.execute(
-                "INSERT INTO op_wallet_tx (tx, kind, ref, operator, player, round, currency, amount, token, created, "
-                "next_attempt) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (tx) DO NOTHING",
-                (tx.tx, kind.value, tx.ref, tx.operator, tx.player, tx.round, tx.currency, tx.amount, tx.token, now,
-                 first_due))
+                "INSERT INTO op_wallet_tx (tx, kind, ref, operator, player, round, currency, amount, created, "
+                "next_attempt) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (tx) DO NOTHING",
+                (tx.tx, kind.value, tx.ref, tx.operator, tx.player, tx.round, tx.currency, tx.amount, now, first_due))
             found = await self.get(tx.tx, conn)
         assert found is not None
         return found

@@ -219,3 +219,16 @@ async def test_a_debit_cut_short_by_the_studio_is_cancelled_once_betting_closed(
         await wallets.close()
     assert await state(pool, "d4") == "cancelled" and await state(pool, "d4:cancel") == "answered"
     assert sim.store.balance("p1", "EUR") == 1_000
+
+
+async def test_the_players_token_is_sent_but_never_stored(sim: Sim, pool: AsyncConnectionPool[Any]) -> None:
+    sim.store.fund("p1", "EUR", 1_000)
+    wallets = OperatorWallets({"casino-a": sim.operator}, pool, policy=FAST)
+    try:
+        refused = await wallets["casino-a"].debit(debit(5, token="refused-eyJhbGciOi.secret-part"))
+    finally:
+        await wallets.close()
+    assert refused.refusal == "token_refused"  # the operator had it
+    async with pool.connection() as conn:
+        cur = await conn.execute("SELECT count(*) FROM op_wallet_exchange WHERE body LIKE '%secret-part%'")
+        assert await cur.fetchone() == (0,)

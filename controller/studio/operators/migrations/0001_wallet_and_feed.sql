@@ -1,5 +1,6 @@
 -- The operators' wallet log: one row per money movement (our transaction id), one row per request
--- sent and per answer or failure received, each written before it is acted on.
+-- sent and per answer or failure received, each written before it is acted on. A player's launch
+-- token is sent with a debit but never stored (a bearer credential; a debit is never re-sent later).
 CREATE TABLE op_wallet_tx (
     tx text PRIMARY KEY,
     kind text NOT NULL CHECK (kind IN ('debit', 'credit', 'cancel', 'adjust')),
@@ -9,7 +10,6 @@ CREATE TABLE op_wallet_tx (
     round text NOT NULL DEFAULT '',
     currency text NOT NULL,
     amount bigint NOT NULL,
-    token text NOT NULL DEFAULT '',
     -- pending: not answered yet (credits, cancels, adjustments are retried); answered: final;
     -- cancelled: a debit without an answer, returned by its cancel; flagged: for manual reconciliation
     state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'answered', 'cancelled', 'flagged')),
