@@ -126,7 +126,7 @@ class HttpWallet:
             if declared.isdigit() and int(declared) > contract.MAX_ANSWER_BYTES:
                 raise contract.Malformed(f"answer of {declared} bytes, more than {contract.MAX_ANSWER_BYTES}")
             chunks, size = [], 0
-            async for chunk in response.aiter_raw():
+            async for chunk in response.aiter_bytes():  # decoded: a compressed answer is bounded as read
                 size += len(chunk)
                 if size > contract.MAX_ANSWER_BYTES:
                     raise contract.Malformed(f"answer longer than {contract.MAX_ANSWER_BYTES} bytes")
