@@ -111,3 +111,27 @@ async def test_concurrent_events_of_one_table_get_one_gapless_sequence(pool: Asy
     async with pool.connection() as conn:
         stored = [e.seq for e in await outbox.events(conn, "rl-1", 0)]
     assert stored == list(range(1, 91))
+
+
+async def test_snapshot_then_the_stream_from_the_next_sequence(
+        pool: AsyncConnectionPool[Any], rabbitmq: RabbitServer, tmp_path: Path) -> None:
+    op = operator(tmp_path, "casino-s")
+    publisher = FeedPublisher(pool, rabbitmq.url, {op.id: op}, poll_s=0.05)
+    publisher.start()
+    consumer = FeedConsumer(rabbitmq.url, queue_name(op, "baccarat"), op.feed_secret)
+    try:
+        await deal(pool, "bac-3", 13)  # the operator was not listening for these
+        async with pool.connection() as conn:
+            snapshot = await outbox.snapshot(conn, "bac-3")
+        assert snapshot == {"v": 1, "table": "bac-3", "seq": 13, "game": "baccarat",
+                            "state": {"round": "bac-3-000001", "cards": 2}}
+        consumer.tally.from_snapshot(snapshot)
+        await consumer.start()
+        await deal(pool, "bac-3", 4, start=13)
+        await until(lambda: consumer.tally.last == {"bac-3": 17} and consumer.tally.duplicates == 13,
+                    "the live stream after the snapshot", arrived=consumer.tally.arrived,
+                    describe=lambda: str(consumer.tally))
+    finally:
+        await publisher.stop()
+        await consumer.stop()
+    assert consumer.tally.taken == {"bac-3": [14, 15, 16, 17]} and consumer.tally.gaps == []
