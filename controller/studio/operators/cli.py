@@ -102,7 +102,7 @@ def replay_cmd(config: ConfigOption, operator: OperatorOption,
 
 @operators_app.command("operators-api")
 def api_cmd(config: ConfigOption) -> None:
-    """Serve the operators' reconciliation endpoint alone (``croupier studio serve`` mounts it too)."""
+    """Serve the operators' endpoint (reconciliation, round detail, snapshots) on api_host:api_port."""
     import uvicorn
 
     from controller.studio.operators.api import operator_api
