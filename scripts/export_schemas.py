@@ -21,6 +21,7 @@ from controller.commands.models import BY_NAME, DEALER_NAMES
 from controller.commands.parse import PitCommand
 from controller.commands.studio import AnyStudio
 from controller.feed.schemas import FEED_MESSAGES
+from controller.studio.operators.schemas import SCHEMAS as OPERATOR_SCHEMAS
 from controller.studio.protocol import SCHEMAS as STUDIO_SCHEMAS
 from drivers import events as common_events
 from drivers.events import DeviceEvent
@@ -55,6 +56,7 @@ def _dealer_commands() -> Any:
 
 # file stem -> (what it describes, the model or type)
 SCHEMAS: dict[str, tuple[str, Any]] = {
+    **OPERATOR_SCHEMAS,
     "spot-press": ("croupier/<table>/spot/<n>/press: bet spot -> controller, QoS 1", PressPayload),
     "spot-lamp": ("croupier/<table>/spot/<n>/lamp: controller -> bet spot, retained", LampPayload),
     "pit-command": ("croupier/<table>/command: pit dashboard -> controller, QoS 1, never retained", PitCommand),

@@ -18,8 +18,9 @@ from psycopg.errors import UniqueViolation
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
+from controller.studio.operators.interface import WalletStatus, WalletTx
 from controller.studio.seal import BookBet, seal_body
-from controller.studio.wallet import Wallet, WalletStatus, WalletTx
+from controller.studio.wallet import Wallet
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,4 +118,7 @@ def _loaded(path: Path) -> StudioConfig:
 
 
 def register(app: typer.Typer) -> None:
+    from controller.studio.operators.cli import operators_app
+
+    studio_app.add_typer(operators_app)  # operator-sim, reconcile, replay, operators-api (docs/operators.md)
     app.add_typer(studio_app, name="studio")

@@ -20,8 +20,9 @@ from typing import Any
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
+from controller.studio.operators.interface import WalletStatus, WalletTx
 from controller.studio.rules import TableRules
-from controller.studio.wallet import Wallet, WalletStatus, WalletTx
+from controller.studio.wallet import Wallet
 
 log = logging.getLogger(__name__)
 

@@ -3,46 +3,22 @@ settled, a cancel when it is returned. Every call carries our own transaction id
 on it (the same id again gets the same answer), so a retry after a crash or a timeout is safe.
 
 ``HouseWallet`` keeps balances in the studio's own PostgreSQL (the demo and the tests); an
-operator's HTTP wallet implements the same ``Wallet`` protocol.
+operator's HTTP wallet (controller/studio/operators/) implements the same ``Wallet`` protocol,
+whose data types (``WalletTx``, ``WalletResult``, ``WalletStatus``) this module shares.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum
 from typing import Any, Protocol
 
 from psycopg_pool import AsyncConnectionPool
 
-
-class WalletStatus(str, Enum):
-    OK = "ok"
-    INSUFFICIENT_FUNDS = "insufficient_funds"
-    OPERATOR_LIMIT = "operator_limit"
-    #: the wallet did not say (timeout, unknown error): the bet is refused, a credit retried
-    UNKNOWN = "unknown"
-
-
-@dataclass(frozen=True, slots=True)
-class WalletTx:
-    """One money movement: ``tx`` our id (idempotency key), ``ref`` the debit it belongs to."""
-
-    tx: str
-    ref: str
-    operator: str
-    player: str
-    currency: str
-    amount: int
-
-
-@dataclass(frozen=True, slots=True)
-class WalletResult:
-    status: WalletStatus
-    #: the player's balance after the movement, when the wallet tells it
-    balance: int | None = None
+from controller.studio.operators.interface import WalletResult, WalletStatus, WalletTx
 
 
 class Wallet(Protocol):
+    """What the studio's book asks of a wallet (an operator's adds adjustments: operators/interface.py)."""
+
     async def debit(self, tx: WalletTx) -> WalletResult: ...
 
     async def credit(self, tx: WalletTx) -> WalletResult: ...

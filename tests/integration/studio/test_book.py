@@ -9,9 +9,10 @@ import pytest
 
 from controller.studio.book import BetRequest, Book
 from controller.studio.config import TableSection
+from controller.studio.operators.interface import WalletResult, WalletTx
 from controller.studio.rules import TableRules
 from controller.studio.seal import BookBet, digest
-from controller.studio.wallet import HouseWallet, WalletResult, WalletTx
+from controller.studio.wallet import HouseWallet
 from tests.integration.studio.conftest import ROULETTE_LIMITS, player
 
 ROULETTE = TableRules(TableSection(game="roulette", preset="european"))

@@ -1,0 +1,86 @@
+"""The reference operator's feed consumer: reads its durable queue, checks each message's MAC,
+drops a message it already holds by ``(table, seq)`` and reports every gap in a table's sequence.
+With ``duplicate`` it sends each message back once after taking it (a redelivery), to show that
+the dedup holds."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import aio_pika
+from aio_pika.abc import AbstractIncomingMessage
+
+from controller.studio.operators import feedmsg
+
+
+@dataclass
+class FeedTally:
+    """What the consumer saw: per table the sequence taken, duplicates, gaps and bad MACs."""
+
+    last: dict[str, int] = field(default_factory=dict)
+    taken: dict[str, list[int]] = field(default_factory=dict)
+    duplicates: int = 0
+    gaps: list[tuple[str, int, int]] = field(default_factory=list)  # (table, expected, got)
+    bad_mac: int = 0
+    unreadable: int = 0
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def from_snapshot(self, snapshot: dict[str, Any]) -> None:
+        """Hold a table's snapshot: the stream is read from its ``seq + 1`` on."""
+        self.last[str(snapshot["table"])] = int(snapshot["seq"])
+
+    def take(self, message: dict[str, Any]) -> None:
+        table, seq = str(message["table"]), int(message["seq"])
+        last = self.last.get(table, 0)
+        if seq <= last:
+            self.duplicates += 1
+            return
+        if seq != last + 1:
+            self.gaps.append((table, last + 1, seq))
+        self.last[table] = seq
+        self.taken.setdefault(table, []).append(seq)
+
+
+class FeedConsumer:
+    def __init__(self, url: str, queue: str, feed_secret: bytes, *, duplicate: bool = False,
+                 tally: FeedTally | None = None) -> None:
+        self.url = url
+        self.queue = queue
+        self.secret = feed_secret
+        self.duplicate = duplicate
+        self.tally = tally or FeedTally()
+        self._connection: aio_pika.abc.AbstractRobustConnection | None = None
+
+    async def start(self) -> None:
+        self._connection = await aio_pika.connect_robust(self.url, reconnect_interval=0.5)
+        channel = await self._connection.channel()
+        await channel.set_qos(prefetch_count=1)  # one at a time: in order, even across a redelivery
+        queue = await channel.declare_queue(self.queue, durable=True, auto_delete=False)
+        await queue.consume(self._on_message)
+
+    async def stop(self) -> None:
+        if self._connection is not None:
+            await self._connection.close()
+            self._connection = None
+
+    async def _on_message(self, incoming: AbstractIncomingMessage) -> None:
+        try:
+            message = json.loads(incoming.body)
+            feedmsg.FeedMessage.model_validate(message)  # the published schema (docs/schemas/operator-feed.json)
+        except ValueError:  # not JSON, or not a feed message (pydantic's ValidationError is a ValueError)
+            self.tally.unreadable += 1
+            await incoming.reject(requeue=False)
+            return
+        if not feedmsg.verify(self.secret, message):
+            self.tally.bad_mac += 1
+            await incoming.reject(requeue=False)
+            return
+        self.tally.take(message)
+        self.tally.arrived.set()
+        if self.duplicate and not incoming.redelivered:
+            await incoming.reject(requeue=True)  # taken, and delivered again
+        else:
+            await incoming.ack()
