@@ -37,7 +37,8 @@ def test_a_genuine_correction_verifies_with_the_key_and_names_its_heads_without(
     assert verdict(body, journaled.KEY) == provenance.Verdict()
     without = verdict(body, None)
     assert without.refused is None
-    assert [seq for seq, _ in without.heads] == [2, 3, 4]  # the row before the approval, the approval, the record
+    # the row before the approval, the approval, the record (row 1 declares the journal's key)
+    assert [seq for seq, _ in without.heads] == [3, 4, 5]
 
 
 def tampered(body: dict[str, Any], row: int, **changes: Any) -> dict[str, Any]:
