@@ -102,8 +102,8 @@ async def test_a_correction_is_a_new_version_and_the_first_is_kept(mosquitto: Mo
             await send(publisher, m.topic, m.payload, m.retain)
         await send(publisher, "croupier/bj1/round", first)  # redelivered: a no-op
         await asyncio.wait_for(consumer.wait_committed(len(table.messages) + 1), WAIT)
-    assert json.loads(corrected.payload)["seq"] == 4
-    assert rows(migrated, "SELECT version, seq, payout_total FROM rounds ORDER BY version") == [(0, 1, 0), (1, 4, 2000)]
+    assert json.loads(corrected.payload)["seq"] == 5  # row 1 of a keyed journal declares its key
+    assert rows(migrated, "SELECT version, seq, payout_total FROM rounds ORDER BY version") == [(0, 2, 0), (1, 5, 2000)]
     assert rows(migrated, "SELECT count(*) FROM rejected") == [(0,)]
 
 
