@@ -15,6 +15,7 @@ from typing import Any
 from controller.boards import boards_for
 from controller.console.words import hold_prompt, hold_view, local_clock, suits_in
 from controller.games.base import Expect
+from controller.table import registry
 from controller.table.core import TableCore
 
 
@@ -90,7 +91,7 @@ def table_view(core: TableCore, *, currency: str = "EUR", digits: int = 2, time_
                     "time": local_clock(core.alert_book.raised.get(seq), time_zone)}
                    for seq, a in sorted(core.alerts_open.items())],
         "history": view.history(list(core.records.values()), core.shoe.shoe_id),
-        "boards": boards_for(list(core.records.values())),
+        "boards": boards_for(list(core.records.values()), registry.boards_of),
         "limits": {k: v.model_dump() for k, v in core.rules.limits.items()},
         "offered": core.adapter.view.bet_kinds(core.rules, core.adapter.bet_kind),
     }
