@@ -3,7 +3,7 @@
 Computed only from ``TableCore``'s public state and the engine's ``outcome()`` / ``expects()`` /
 ``settlements``, so it never changes what it reads. What a game's outcome looks like on the page
 (positions, the house's hands, history, the spin) is the game's own view (``adapter.view``,
-controller/table/games/views): this module names no game. Money stays in integer minor units here; the
+controller/games/<game>/view.py): this module names no game. Money stays in integer minor units here; the
 page formats it with the currency given in the snapshot. Cards the engine reports face down (a
 dark double, the hole card) are sent as ``null``: the screen cannot show what the table hides.
 """

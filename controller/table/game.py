@@ -6,7 +6,7 @@ generic module names a game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,8 @@ class Game:
     boards: Boards | None = None
     #: its own page assets
     assets: Assets = field(default_factory=Assets)
+    #: how a simulated device of its own is set for a rule set (the wheel's pockets), for the HIL rig
+    device_options: Callable[[GameRules], Mapping[str, int]] | None = None
 
     def __post_init__(self) -> None:
         if self.adapter.game != self.name:

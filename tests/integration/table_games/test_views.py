@@ -181,7 +181,10 @@ def test_pit_edges_come_from_the_game_adapter() -> None:
 
 GENERIC = ("controller/console/view.py", "controller/floor/edges.py", "controller/pit/views.py",
            "controller/terminal/printer.py", "controller/table/recall.py", "controller/table/games/describe.py",
-           "controller/table/games/views/__init__.py", "controller/table/games/base.py")
+           "controller/table/games/views/__init__.py", "controller/table/games/base.py", "controller/table/game.py",
+           "controller/boards/__init__.py", "controller/pit/offer.py", "controller/pit/web.py",
+           "controller/console/web.py", "controller/console/__init__.py", "controller/config.py",
+           "controller/hil/soak.py", "controller/hil/replay.py", "controller/runtime/snapshot.py")
 
 
 def _code_words(path: Path) -> str:
