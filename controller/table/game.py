@@ -49,6 +49,8 @@ class Game:
     boards: Boards | None = None
     #: its own page assets
     assets: Assets = field(default_factory=Assets)
+    #: its side bets' edges by kind under a preset, from their paytables (the back office's theo)
+    side_edges: Callable[[str], Mapping[str, float]] | None = None
     #: how a simulated device of its own is set for a rule set (the wheel's pockets), for the HIL rig
     device_options: Callable[[GameRules], Mapping[str, int]] | None = None
 
