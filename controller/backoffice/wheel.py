@@ -34,10 +34,10 @@ def wheel_games() -> list[str]:
     return [game.name for game in registry.GAMES.values() if game.adapter.device == "wheel"]
 
 
-def bias_flags(conn: psycopg.Connection[Any], spec: Any, roulette_tables: list[str]) -> dict[str, dict[str, Any]]:
+def bias_flags(conn: psycopg.Connection[Any], spec: Any, wheel_tables: list[str]) -> dict[str, dict[str, Any]]:
     """By table: ``{"7": {...}, "30": {...}}``, each with the balls counted, the statistic, its
     p-value and ``flag``."""
-    if not roulette_tables:
+    if not wheel_tables:
         return {}
     end = gaming_day(spec.day, spec.starts, spec.zone).end
     out: dict[str, dict[str, Any]] = defaultdict(dict)
@@ -45,13 +45,13 @@ def bias_flags(conn: psycopg.Connection[Any], spec: Any, roulette_tables: list[s
         start = gaming_day(spec.day - timedelta(days=days - 1), spec.starts, spec.zone).start
         counts: dict[str, dict[str, int]] = defaultdict(dict)
         wheels: dict[str, str] = {}
-        for table_id, wheel, pocket, n in conn.execute(POCKET_COUNTS, {"tables": roulette_tables, "games": wheel_games(),
+        for table_id, wheel, pocket, n in conn.execute(POCKET_COUNTS, {"tables": wheel_tables, "games": wheel_games(),
                                                                        "start": start, "end": end}):
             if wheel in POCKETS and pocket in POCKETS[wheel]:
                 wheels.setdefault(table_id, wheel)
                 if wheels[table_id] == wheel:
                     counts[table_id][pocket] = counts[table_id].get(pocket, 0) + int(n)
-        for table_id in roulette_tables:
+        for table_id in wheel_tables:
             pockets = POCKETS[wheels.get(table_id, "european")]
             test = uniformity([counts[table_id].get(p, 0) for p in pockets])
             enough = test.n / len(pockets) >= MIN_EXPECTED

@@ -184,7 +184,9 @@ GENERIC = ("controller/console/view.py", "controller/floor/edges.py", "controlle
            "controller/table/games/views/__init__.py", "controller/table/games/base.py", "controller/table/game.py",
            "controller/boards/__init__.py", "controller/pit/offer.py", "controller/pit/web.py",
            "controller/console/web.py", "controller/console/__init__.py", "controller/config.py",
-           "controller/hil/soak.py", "controller/hil/replay.py", "controller/runtime/snapshot.py")
+           "controller/hil/soak.py", "controller/hil/replay.py", "controller/runtime/snapshot.py",
+           "controller/runtime/wheel.py", "controller/people/batch.py", "controller/backoffice/edges.py",
+           "controller/backoffice/wheel.py", "controller/backoffice/report.py")
 
 
 def _code_words(path: Path) -> str:
