@@ -25,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.analysis.blackjack import ShoeRounds
 from controller.cli import parse_overrides
+from controller.games.blackjack.analysis import ShoeRounds
 from controller.games.blackjack.hand import hand_total
 from controller.games.blackjack.rules import BlackjackRules, blackjack_rules
 from controller.games.blackjack.strategy import BasicStrategy

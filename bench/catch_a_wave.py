@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.analysis.catch_a_wave import round_player
 from controller.games.catch_a_wave import SeedStrategy, catch_a_wave_rules
+from controller.games.catch_a_wave.analysis import round_player
 from controller.shoe import Shoe
 
 

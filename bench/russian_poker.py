@@ -16,10 +16,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.analysis.russian_poker import play_round, simple
 from controller.cards import DECK
 from controller.games.poker_hands import evaluate
 from controller.games.russian_poker import russian_poker_rules
+from controller.games.russian_poker.analysis import play_round, simple
 
 
 def bare_round(rng: random.Random) -> int:

@@ -19,13 +19,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from controller.analysis.three_card_blackjack import ante_analysis, strategy_summary
 from controller.cards import DECK, TEN_VALUES
 from controller.games.three_card_blackjack import (
     ThreeCardBlackjackRound,
     hand_value,
     three_card_blackjack_rules,
 )
+from controller.games.three_card_blackjack.analysis import ante_analysis, strategy_summary
 
 BOXES = (1, 2, 3, 4, 5)
 

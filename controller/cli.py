@@ -70,11 +70,11 @@ def house_edge(
     as_json: Annotated[bool, typer.Option("--json", help="print one JSON object")] = False,
 ) -> None:
     """Measure a game's house edge through the same engine the table uses."""
-    from controller.table.registry import GAMES  # every game, registered once
+    from controller.table import registry  # every game, registered once
 
     report = REPORTS.get(game)  # an analysis that is not a table game (side-bets)
-    if game not in GAMES and report is None:
-        known = ", ".join([*GAMES, *REPORTS])
+    if registry.find(game) is None and report is None:
+        known = ", ".join([*registry.GAMES, *REPORTS])
         raise typer.BadParameter(f"unknown game {game!r}; known: {known}", param_hint="GAME")
     if method not in (None, "exact", "monte-carlo"):
         raise typer.BadParameter("method is exact or monte-carlo", param_hint="--method")
@@ -90,7 +90,7 @@ def house_edge(
     )
     module = importlib.import_module(report) if report else None
     try:
-        result: dict[str, Any] = module.house_edge(options) if module else GAMES[game].house_edge(options)
+        result: dict[str, Any] = module.house_edge(options) if module else registry.game(game).house_edge(options)
     except RulesConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -68,17 +68,16 @@ class TableSection(_Strict):
     @field_validator("game")
     @classmethod
     def _registered(cls, game: str) -> str:
-        from controller.table.registry import GAMES
+        from controller.table import registry
 
-        if game not in GAMES:
-            raise ValueError(f"no game {game!r}; known: {', '.join(GAMES)}")
+        registry.game(game)  # ValueError naming the known games
         return game
 
     @model_validator(mode="after")
     def _burn_needs_a_shoe(self) -> Self:
-        from controller.table.registry import GAMES
+        from controller.table import registry
 
-        if self.burn_on_new_shoe and not GAMES[self.game].adapter.uses_shoe:
+        if self.burn_on_new_shoe and not registry.game(self.game).adapter.uses_shoe:
             raise ValueError(f"burn_on_new_shoe: a {self.game} table has no shoe to burn from")
         return self
 
@@ -361,9 +360,9 @@ class TableConfig(_Strict):
 
     def game_rules(self) -> GameRules:
         """The rule set: preset, then ``[rules]``, then ``[limits]`` over the preset's limits."""
-        from controller.table.registry import adapter_for
+        from controller.table import registry
 
-        return adapter_for(self.table.game).rules(self.table.preset, self.rules, self.limits)
+        return registry.adapter_for(self.table.game).rules(self.table.preset, self.rules, self.limits)
 
     @property
     def journal_path(self) -> Path:

@@ -12,7 +12,9 @@ modules that name each other's types are one module in two files)."""
 from __future__ import annotations
 
 import ast
+import fnmatch
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -69,13 +71,33 @@ def imported(path: Path, name: str, typing_too: bool = False) -> Iterator[tuple[
             yield node.args[0].value, node.lineno
 
 
-def _under(name: str, prefix: str) -> bool:
-    return name == prefix or name.startswith(prefix + ".")
+#: the modules of a game package that are not its engine, by role (docs/architecture.md, "Adding a
+#: game"): each belongs to the layer of its role, not to the engines' row
+ADAPTERS = ("controller.games.*.adapter", "controller.games.*.view", "controller.games.*.game")
+ANALYSES = ("controller.games.*.analysis",)
+BOARDS = ("controller.games.*.board",)
+ROLES = (*ADAPTERS, *ANALYSES, *BOARDS)
 
 
-#: the layers of docs/architecture.md's table, by module prefix
+def _matches(name: str, pattern: str) -> bool:
+    """``name`` is the module ``pattern`` names or one under it; a ``*`` stands for one part."""
+    parts, wanted = name.split("."), pattern.split(".")
+    return len(parts) >= len(wanted) and all(fnmatch.fnmatchcase(p, w) for p, w in zip(parts, wanted, strict=False))
+
+
+def _under(name: str, layer: str, roles: tuple[str, ...] = ROLES) -> bool:
+    """``name`` belongs to ``layer``: a prefix (``controller.table``) or a pattern by role
+    (``controller.games.*.adapter``). A module a role pattern names belongs to that role's layer,
+    not to the layer of the pattern's fixed head (an adapter in ``controller/games/<game>/`` is the
+    table's, not an engine); it stays under every wider prefix (``controller``)."""
+    if not _matches(name, layer):
+        return False
+    return "*" in layer or not any(_matches(name, role) and role.partition(".*")[0] == layer for role in roles)
+
+
+#: the layers of docs/architecture.md's table, by module prefix or by role pattern
 ENGINES = ("controller.games", "controller.cards", "controller.money", "controller.shoe")
-TABLE = ("controller.table",)
+TABLE = ("controller.table", *ADAPTERS)
 RECORDS = ("controller.journal", "controller.journal_keyed", "controller.journal_lock", "controller.verify",
            "controller.config", "controller.mqtt_config")
 RUNTIME = ("controller.runtime", "controller.metrics")
@@ -102,7 +124,7 @@ RULES = [
     ("simulators", "controller", "a simulator is a device: it knows its protocol, not the table"),
     *rule(ENGINES, (*TABLE, *RUNTIME, *PEOPLE, *TERMINAL, *FACES, "controller.config", "drivers", "simulators", *IO),
           "engines are pure: no table, no feed, no devices, no I/O"),
-    *rule(("controller.analysis",), (*TABLE, *RUNTIME, *PEOPLE, *FACES, "drivers", "simulators"),
+    *rule(("controller.analysis", *ANALYSES), (*TABLE, *RUNTIME, *PEOPLE, *FACES, "drivers", "simulators"),
           "analysis runs the engines alone"),
     *rule(("controller.commands",), (*TABLE, *RUNTIME, *FACES, "drivers"),
           "the command model is shared by every edge: no table, no face, no device"),
@@ -118,7 +140,7 @@ RULES = [
     *rule(PEOPLE, (*TERMINAL, *FACES), "simulated people play through the runtime: no terminal, no face"),
     *rule(TERMINAL, (*PEOPLE, *FACES), "the terminal is the table's text face: no simulated people, no other face"),
     *rule(PLUMBING, ("controller", "drivers", "simulators"), "process plumbing is the standard library's alone"),
-    *rule(("controller.boards", "controller.round_money"), (*TABLE, *RUNTIME, *FACES, "drivers"),
+    *rule(("controller.boards", *BOARDS, "controller.round_money"), (*TABLE, *RUNTIME, *FACES, "drivers"),
           "result boards are computed from round records: no table, feed or page"),
     *rule(("controller.protection",), ("controller.feed", *PAGES, *TERMINAL),
           "the watches read the journal and journal their alerts: no page, no feed"),
@@ -318,6 +340,44 @@ def test_every_row_of_the_layer_table_is_checked() -> None:
     unplaced = sorted(name for name in modules() if _under(name, "controller") and name != "controller"
                       and not any(_under(name, w) for w in placed))
     assert unplaced == [], "modules in no row of docs/architecture.md's layer table"
+
+
+def test_a_role_pattern_places_a_game_module_in_its_role_layer(tmp_path: Path) -> None:
+    """A game package's adapter is the table's (it may import the table, an engine may not import
+    it) and its analysis is the analysis layer's (it may not import the table); the rest of the
+    package is an engine, under every rule of the engines' row."""
+    known = _package(tmp_path, {
+        "controller.games.toy.round": "from controller.table import core\n",
+        "controller.games.toy.rules": "from controller.games.toy import adapter\n",
+        "controller.games.toy.adapter": "from controller.table.games import base\nfrom controller.games.toy import round\n",
+        "controller.games.toy.analysis": "from controller.table import core\n",
+        "controller.games.toy.board": "from controller.games.toy import round\n",
+        "controller.games.toy.game": "from controller.games.toy import adapter, analysis, board\n",
+        "controller.table.core": "", "controller.table.games.base": "",
+    })
+    found = "\n".join(violations(known))
+    assert "controller.games.toy.round imports controller.table.core" in found
+    assert "controller.games.toy.rules imports controller.games.toy.adapter" in found
+    assert "controller.games.toy.analysis imports controller.table.core" in found
+    assert "toy.adapter imports" not in found and "toy.board imports" not in found and "toy.game imports" not in found
+    assert _under("controller.games.toy.adapter", "controller.games.*.adapter")
+    assert not _under("controller.games.toy.adapter", "controller.games")
+    assert _under("controller.games.toy.adapter", "controller")
+    assert _under("controller.games.toy.rules", "controller.games")
+    assert not _under("controller.games.toy.rules", "controller.games.*.adapter")
+
+
+def test_the_table_reader_takes_role_patterns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row naming ``controller/games/*/adapter.py`` reads as the pattern ``controller.games.*.adapter``."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "architecture.md").write_text(
+        "## Layers and what each may import\n\n| layer | where | may import | never imports |\n|---|---|---|---|\n"
+        "| engines | `controller/games/`, `controller/cards.py` | pydantic | the table |\n"
+        "| table | `controller/table/`, `controller/games/*/adapter.py` (each game's) | engines | the runtime |\n"
+        "\n## Next\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert _layer_table() == [(["controller.games", "controller.cards"], "the table"),
+                              (["controller.table", "controller.games.*.adapter"], "the runtime")]
 
 
 @pytest.mark.parametrize(("graph", "expected"), [

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import functools
 import logging
-from fractions import Fraction
 
 from controller.floor.edges import edges_for
+from controller.table import registry
 
 log = logging.getLogger(__name__)
 
@@ -23,14 +23,15 @@ def kind_of(kind: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _side_bets(preset: str) -> dict[str, float]:
+def _side_bets(game: str, preset: str) -> dict[str, float]:
+    """The side bets' edges the game declares (``Game.side_edges``); {} for a game without."""
+    found = registry.find(game)
+    if found is None or found.side_edges is None:
+        return {}
     try:
-        from controller.analysis.side_bets import side_bet_edges
-        from controller.games.blackjack.rules import blackjack_rules
-
-        return {k: float(Fraction(v["house_edge_exact"])) for k, v in side_bet_edges(blackjack_rules(preset)).items()}
+        return dict(found.side_edges(preset))
     except (ValueError, KeyError, TypeError) as exc:
-        log.warning("no side-bet edges for blackjack/%s: %s", preset, exc)
+        log.warning("no side-bet edges for %s/%s: %s", game, preset, exc)
         return {}
 
 
@@ -40,6 +41,4 @@ def bet_edges(game: str, preset: str | None) -> dict[str, float]:
         return {}
     found = edges_for(game, preset)
     edges = dict(found.bets) if found is not None else {}
-    if game == "blackjack":
-        edges = {**_side_bets(preset), **edges}
-    return edges
+    return {**_side_bets(game, preset), **edges}

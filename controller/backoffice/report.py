@@ -111,8 +111,8 @@ class Reporter:
             figures["pit"] = spec.pit_of(table_id)
             figures["win_vs_theo"] = figures["win"] - figures["theo_win"]
         self._baselines(spec, tables)
-        roulette = [t for t, figures in tables.items() if figures["game"] == "roulette"]
-        for table_id, flags in wheel.bias_flags(self.conn, spec, roulette).items():
+        wheels = [t for t, figures in tables.items() if figures["game"] in wheel.wheel_games()]
+        for table_id, flags in wheel.bias_flags(self.conn, spec, wheels).items():
             tables[table_id]["wheel_bias"] = flags
         pits: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for figures in tables.values():

@@ -16,6 +16,7 @@ import psycopg
 
 from controller.floor.gaming_day import gaming_day
 from controller.floor.wheel_bias import BIAS_ALPHA, MIN_EXPECTED, POCKETS, uniformity
+from controller.table import registry
 
 WINDOWS = (7, 30)
 
@@ -23,15 +24,20 @@ POCKET_COUNTS = """
 SELECT table_id, outcome->>'wheel', pocket, count(*)
 FROM rounds, jsonb_array_elements_text(CASE WHEN jsonb_typeof(outcome->'numbers') = 'array'
                                             THEN outcome->'numbers' ELSE '[]' END) AS pocket
-WHERE NOT superseded AND status = 'settled' AND game = 'roulette' AND table_id = ANY(%(tables)s)
+WHERE NOT superseded AND status = 'settled' AND game = ANY(%(games)s) AND table_id = ANY(%(tables)s)
   AND closed >= %(start)s AND closed < %(end)s
 GROUP BY 1, 2, 3"""
 
 
-def bias_flags(conn: psycopg.Connection[Any], spec: Any, roulette_tables: list[str]) -> dict[str, dict[str, Any]]:
+def wheel_games() -> list[str]:
+    """The games dealt on a wheel (their adapter's own device), as the registry declares them."""
+    return [game.name for game in registry.GAMES.values() if game.adapter.device == "wheel"]
+
+
+def bias_flags(conn: psycopg.Connection[Any], spec: Any, wheel_tables: list[str]) -> dict[str, dict[str, Any]]:
     """By table: ``{"7": {...}, "30": {...}}``, each with the balls counted, the statistic, its
     p-value and ``flag``."""
-    if not roulette_tables:
+    if not wheel_tables:
         return {}
     end = gaming_day(spec.day, spec.starts, spec.zone).end
     out: dict[str, dict[str, Any]] = defaultdict(dict)
@@ -39,13 +45,13 @@ def bias_flags(conn: psycopg.Connection[Any], spec: Any, roulette_tables: list[s
         start = gaming_day(spec.day - timedelta(days=days - 1), spec.starts, spec.zone).start
         counts: dict[str, dict[str, int]] = defaultdict(dict)
         wheels: dict[str, str] = {}
-        for table_id, wheel, pocket, n in conn.execute(POCKET_COUNTS, {"tables": roulette_tables, "start": start,
-                                                                       "end": end}):
+        for table_id, wheel, pocket, n in conn.execute(POCKET_COUNTS, {"tables": wheel_tables, "games": wheel_games(),
+                                                                       "start": start, "end": end}):
             if wheel in POCKETS and pocket in POCKETS[wheel]:
                 wheels.setdefault(table_id, wheel)
                 if wheels[table_id] == wheel:
                     counts[table_id][pocket] = counts[table_id].get(pocket, 0) + int(n)
-        for table_id in roulette_tables:
+        for table_id in wheel_tables:
             pockets = POCKETS[wheels.get(table_id, "european")]
             test = uniformity([counts[table_id].get(p, 0) for p in pockets])
             enough = test.n / len(pockets) >= MIN_EXPECTED

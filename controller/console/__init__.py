@@ -36,6 +36,7 @@ from controller.console.hub import ConsoleHub
 from controller.console.simulator import ShoePanel
 from controller.console.web import console_app
 from controller.runtime.loop import TableLoop
+from controller.table import registry
 from controller.web.serving import DEFAULT_LIMITS, EmbeddedServer, Limits, embedded_server
 
 __all__ = ["ConsoleServer", "serve_console", "start_console"]
@@ -74,7 +75,7 @@ async def start_console(loop: TableLoop, config: TableConfig, accounts: Accounts
     if panel is not None:
         hub.extras["simulator"] = panel.status
     hub.extras.update(loop.core.adapter.view.console_extras(loop))
-    app = console_app(hub, accounts, config.journal_path, panel)
+    app = console_app(hub, accounts, config.journal_path, panel, assets=registry.game(config.table.game).assets)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:

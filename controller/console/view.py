@@ -3,7 +3,7 @@
 Computed only from ``TableCore``'s public state and the engine's ``outcome()`` / ``expects()`` /
 ``settlements``, so it never changes what it reads. What a game's outcome looks like on the page
 (positions, the house's hands, history, the spin) is the game's own view (``adapter.view``,
-controller/table/games/views): this module names no game. Money stays in integer minor units here; the
+controller/games/<game>/view.py): this module names no game. Money stays in integer minor units here; the
 page formats it with the currency given in the snapshot. Cards the engine reports face down (a
 dark double, the hole card) are sent as ``null``: the screen cannot show what the table hides.
 """
@@ -15,6 +15,7 @@ from typing import Any
 from controller.boards import boards_for
 from controller.console.words import hold_prompt, hold_view, local_clock, suits_in
 from controller.games.base import Expect
+from controller.table import registry
 from controller.table.core import TableCore
 
 
@@ -90,7 +91,7 @@ def table_view(core: TableCore, *, currency: str = "EUR", digits: int = 2, time_
                     "time": local_clock(core.alert_book.raised.get(seq), time_zone)}
                    for seq, a in sorted(core.alerts_open.items())],
         "history": view.history(list(core.records.values()), core.shoe.shoe_id),
-        "boards": boards_for(list(core.records.values())),
+        "boards": boards_for(list(core.records.values()), registry.boards_of),
         "limits": {k: v.model_dump() for k, v in core.rules.limits.items()},
         "offered": core.adapter.view.bet_kinds(core.rules, core.adapter.bet_kind),
     }

@@ -19,7 +19,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -28,9 +28,11 @@ from controller.auth import Accounts, Session
 from controller.console.hub import ConsoleHub, Page
 from controller.console.words import recall_round
 from controller.jsonbound import check_json
+from controller.table.game import Assets
 from controller.table.inputs import InputRefused
 from controller.table.recall import recall
 from controller.web import STATIC as COMMON
+from controller.web.assets import with_assets
 from controller.web.guard import WebGuard
 from controller.web.signin import SignInGuard
 
@@ -55,9 +57,19 @@ def _refused(status: int, message: str, retry_after: float = 0.0) -> JSONRespons
     return JSONResponse({"ok": False, "message": message}, status_code=status, headers=headers)
 
 
+def page_with(assets: Assets) -> str:
+    """The console's page loading its game's own style sheets and scripts (its layout, its boards'
+    drawing), served under ``/game/`` from the game's ``static/`` folder: the page names no game."""
+    return with_assets((STATIC / "console.html").read_text(), [f"/game/{name}" for name in assets.styles],
+                       [f"/game/{name}" for name in (*assets.boards, *assets.scripts)])
+
+
 def console_app(hub: ConsoleHub, accounts: Accounts, journal_path: str | Path,
-                simulator: Any = None, signin: SignInGuard | None = None) -> WebGuard:
-    """The app of one table's console, behind its guard (times in the hub's ``time_zone``)."""
+                simulator: Any = None, signin: SignInGuard | None = None, assets: Assets | None = None) -> WebGuard:
+    """The app of one table's console, behind its guard (times in the hub's ``time_zone``), with
+    its game's own page ``assets`` (none: a game without any)."""
+    assets = assets or Assets()
+    page = page_with(assets)
     cookie = cookie_name(str(hub.core.table_id))
     guard = signin or SignInGuard(accounts)
     #: session token -> its open sockets, closed when it signs out
@@ -72,7 +84,7 @@ def console_app(hub: ConsoleHub, accounts: Accounts, journal_path: str | Path,
         return session
 
     async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "console.html", headers={"Cache-Control": "no-store"})
+        return HTMLResponse(page, headers={"Cache-Control": "no-store"})
 
     async def login(request: Request) -> Response:
         try:  # bounded in size and depth before it is parsed, like every command
@@ -174,6 +186,7 @@ def console_app(hub: ConsoleHub, accounts: Accounts, journal_path: str | Path,
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Mount("/common", StaticFiles(directory=COMMON), name="common"),
+        *([Mount("/game", StaticFiles(directory=assets.folder), name="game")] if assets.folder else []),
     ])
     return WebGuard(app, max_body=MAX_MESSAGE)
 

@@ -24,13 +24,13 @@ log = logging.getLogger(__name__)
 @functools.lru_cache(maxsize=64)
 def edges_for(game: str, preset: str) -> Edges | None:
     """None for a game or preset without a cheap exact figure (never raises)."""
-    from controller.table.registry import ADAPTERS  # the games and their analyses: loaded when first asked
+    from controller.table import registry  # the games and their analyses: loaded when first asked
 
-    adapter = ADAPTERS.get(game)
-    if adapter is None:
+    found = registry.find(game)
+    if found is None:
         return None
     try:
-        return adapter.house_edges(preset)
+        return found.edges(preset)
     except (ValueError, KeyError, TypeError) as exc:  # an unknown preset from a newer table: no figure
         log.warning("no house edge for %s/%s: %s", game, preset, exc)
         return None

@@ -28,8 +28,6 @@ from controller.games.base import (
     VoidRound,
     WheelResult,
 )
-from controller.games.blackjack.engine import BlackjackRound
-from controller.games.roulette.engine import Phase, RouletteRound
 from controller.hil.rig import DrawnCard, Spin
 
 #: a shoe's card counter restarting this far below the last one means a new shoe was loaded
@@ -163,21 +161,21 @@ class RoundReplay:
                 self.holding = True  # the table holds on a card past a gap (shoe.lost_card)
                 return None
             return Deal(card) if card is not None else None
-        if isinstance(self.engine, RouletteRound):
-            if event == "no_more_bets" and self.engine.phase is Phase.BETTING:
-                return CloseBetting()
-            if event == "void" and self.engine.phase is Phase.CLOSED:
-                return VoidRound(str(p.get("reason", "")))
-            if event == "winning_number" and isinstance(truth, SpinTruth):
-                number = truth.number(int(p.get("spin", 0)))
-                if number is None or number != str(p.get("number")):
-                    self.card_mismatches.append(f"spin {p.get('spin')}: table read {p.get('number')}, rig spun {number}")
-                if number is not None and self.engine.phase is Phase.CLOSED:
-                    return WheelResult((number,))
+        expected = self.engine.expects().kind  # betting open, or the wheel's result due
+        if event == "no_more_bets" and expected is ExpectKind.BETS:
+            return CloseBetting()
+        if event == "void" and expected is ExpectKind.RESULT:
+            return VoidRound(str(p.get("reason", "")))
+        if event == "winning_number" and isinstance(truth, SpinTruth):
+            number = truth.number(int(p.get("spin", 0)))
+            if number is None or number != str(p.get("number")):
+                self.card_mismatches.append(f"spin {p.get('spin')}: table read {p.get('number')}, rig spun {number}")
+            if number is not None and expected is ExpectKind.RESULT:
+                return WheelResult((number,))
         return None
 
     def wants_card(self) -> bool:
-        if self.voided or self.holding or not isinstance(self.engine, BlackjackRound):
+        if self.voided or self.holding:
             return False
         return self.engine.expects().kind in (ExpectKind.CARD, ExpectKind.DEALER_CARD)
 

@@ -22,9 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from controller.config import load
-from controller.games.blackjack.engine import BlackjackRound
-from controller.games.roulette.engine import RouletteRound
-from controller.games.roulette.layout import wheel
 from controller.hil import faults as fault_kit
 from controller.hil.broker import SoakBroker
 from controller.hil.checker import check
@@ -38,8 +35,8 @@ from controller.hil.rig import ShoeRig, WheelRig
 from controller.hil.schedule import Planned, kinds_for, plan
 from controller.hil.table_config import soak_config
 from controller.hil.tail import JournalTail, LiveTable
+from controller.table import registry
 
-ENGINES: dict[str, Any] = {"blackjack": BlackjackRound, "roulette": RouletteRound}
 STALL_TIMEOUT = 120.0  # no round closed for this long: the soak gives up and says so
 MAX_CRASHES = 20
 #: ``croupier run``'s exit status for a device it cannot open: one clear line, no traceback
@@ -62,11 +59,13 @@ class Soak:
         self.o = options
         source = load(options.config)  # a bad config fails here, naming the key
         self.game = source.table.game
-        if self.game not in ENGINES:
-            raise ValueError(f"the soak recomputes {', '.join(ENGINES)} rounds; {self.game!r} is not one yet")
+        self.declared = registry.game(self.game)
+        self.adapter = self.declared.adapter
+        if not self.adapter.uses_shoe and self.declared.device_options is None:
+            raise ValueError(f"the soak's rig deals a shoe or runs the game's own device; {self.game!r} has neither")
         self.table = source.table.id
         self.rules = source.game_rules()
-        self.uses_shoe = self.game != "roulette"
+        self.uses_shoe = self.adapter.uses_shoe
         self.kinds = kinds_for(options.faults, self.uses_shoe)
         self.work = options.directory or Path(tempfile.mkdtemp(prefix="hil-soak-"))
         self.work.mkdir(parents=True, exist_ok=True)
@@ -83,7 +82,7 @@ class Soak:
         self.next_fault: float | None = None
 
     def new_engine(self) -> Any:
-        return ENGINES[self.game](self.rules)
+        return self.adapter.new_round(self.rules)
 
     # ------------------------------------------------------------------ the run
     async def run(self) -> SoakReport:
@@ -127,7 +126,8 @@ class Soak:
             await self.shoe.start()
             truth: CardTruth | SpinTruth = CardTruth(self.shoe.drawn)
         else:
-            self.wheel = WheelRig(link, self.o.seed, len(wheel(self.rules.wheel).pockets))  # type: ignore[attr-defined]
+            options = self.declared.device_options(self.rules) if self.declared.device_options else {}
+            self.wheel = WheelRig(link, self.o.seed, pockets=options.get("pockets", WheelRig.pockets))
             await self.wheel.start()
             truth = SpinTruth(self.wheel.spins)
         config = soak_config(self.o.config, self.work, journal, link=link, broker=self.broker.url)

@@ -10,7 +10,6 @@ from typing import Any
 
 from controller.config import TableConfig
 from controller.games.base import Expect, ExpectKind
-from controller.games.roulette.layout import wheel
 from controller.people.players import DEALER, SeatedPlayer, SimulatedTable
 from controller.runtime.devices import TableDevices
 from controller.runtime.loop import TableLoop
@@ -39,8 +38,9 @@ class WheelTable(SimulatedTable):
     def _playing(self, expect: Expect) -> None:
         core = self.loop.core
         engine: Any = core.engine
-        if expect.kind is ExpectKind.RESULT and getattr(engine, "balls", None):
-            number = self.rng.choice(sorted(wheel(engine.rules.wheel).pockets))
+        keys = core.adapter.view.result_keys(engine) if expect.kind is ExpectKind.RESULT else None
+        if keys:  # a ball the dealer keys (the wheel gives the first): one of the numbers the view offers
+            number = self.rng.choice(sorted(keys["numbers"]))
             self.loop.command("key_result", DEALER, number=number)
 
 

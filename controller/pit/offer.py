@@ -10,16 +10,17 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from controller.table.registry import ADAPTERS
+from controller.table import registry
 
 
 @functools.lru_cache(maxsize=64)
 def offered_kinds(game: str, preset: str | None) -> frozenset[str] | None:
     """The bet kinds a table of ``game`` and ``preset`` offers; None when the pit cannot tell
     (an unknown game or preset: then every limit is shown)."""
-    adapter = ADAPTERS.get(game)
-    if adapter is None:
+    found = registry.find(game)
+    if found is None:
         return None
+    adapter = found.adapter
     try:
         rules = adapter.rules(preset, {}, {})
         kinds = adapter.view.bet_kinds(rules, adapter.bet_kind)

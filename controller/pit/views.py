@@ -15,8 +15,8 @@ from controller.pit.model import TableModel
 from controller.pit.rounds import rounds_page
 from controller.pit.stats import expected_hold, shifts, summary, wheel_bias
 from controller.round_money import counted
+from controller.table import registry
 from controller.table.games.describe import outcome_summary
-from controller.table.registry import ADAPTERS
 
 ALERTS_LISTED = 30
 
@@ -29,8 +29,8 @@ def outcome_text(record: Mapping[str, Any]) -> str:
 def device_of(game: object) -> str | None:
     """The word for the device a round of ``game`` was dealt from ("shoe", "wheel"), by its
     adapter; None when the game has none or is unknown."""
-    adapter = ADAPTERS.get(game) if isinstance(game, str) else None
-    return adapter.device if adapter is not None else None
+    found = registry.find(game)
+    return found.adapter.device if found is not None else None
 
 
 def bet_result(bet: Mapping[str, Any]) -> str:
@@ -86,7 +86,7 @@ def table_view(model: TableModel, edges: Edges | None) -> dict[str, Any]:
         "bias": wheel_bias(records),
         "holds_by_round": [{"round": r.get("round"), "stake": r.get("stake_total"), "payout": r.get("payout_total")}
                            for r in records[-100:] if r.get("status") == "settled"],
-        "boards": boards_for(records),
+        "boards": boards_for(records, registry.boards_of),
         "alerts_open": group_alerts(model.open_alerts()),
         "alerts_recent": list(model.alerts)[-ALERTS_LISTED:][::-1],
         "corrections_pending": [c for c in model.state.get("corrections_pending") or [] if isinstance(c, dict)]

@@ -20,7 +20,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -31,8 +31,10 @@ from controller.pit.backend import PitBackend
 from controller.pit.commands import KINDS, CommandError, build, command_topic
 from controller.pit.rounds import PER_PAGE, rounds_page
 from controller.pit.views import device_of, outcome_text, round_row, round_rows, table_view
+from controller.table import registry
 from controller.table.inputs import InputRefused
 from controller.web import STATIC as COMMON
+from controller.web.assets import with_assets
 from controller.web.guard import WebGuard
 from controller.web.signin import SignInGuard
 
@@ -86,15 +88,20 @@ class PitWeb:
             WebSocketRoute("/ws", self.live),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
             Mount("/common", StaticFiles(directory=COMMON), name="common"),
+            *(Mount(f"/games/{game.name}", StaticFiles(directory=game.assets.folder))
+              for game in registry.GAMES.values() if game.assets.folder),
         ])
         self.app = WebGuard(self.routes, max_body=MAX_BODY)
+        #: the page, loading every game's boards drawing (controller/games/<game>/static/)
+        self.html = with_assets((STATIC / "index.html").read_text(), scripts=[
+            f"/games/{game.name}/{name}" for game in registry.GAMES.values() for name in game.assets.boards], defer=False)
 
     # -- sessions ---------------------------------------------------------------------------
     def _session(self, request: Request | WebSocket) -> Session | None:
         return self.server.accounts.session(request.cookies.get(COOKIE))
 
     async def page(self, request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+        return HTMLResponse(self.html, headers={"Cache-Control": "no-store"})
 
     async def login(self, request: Request) -> Response:
         data = await _json_body(request)

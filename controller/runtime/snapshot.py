@@ -46,6 +46,13 @@ _PROJECT = "controller."
 
 #: the state machine's roots: the table, and through its game registry every engine and adapter
 _ROOTS = (TableCore, registry.Game)
+
+
+def _roots() -> list[str]:
+    """The modules the state machine grows from: the table's, the registry's, and each registered
+    game's engine, rules model and adapter (the registry finds them by name, not by import)."""
+    parts = [part for game in registry.GAMES.values() for part in (game.engine, game.rules_model, type(game.adapter))]
+    return [*(root.__module__ for root in _ROOTS), registry.__name__, *(part.__module__ for part in parts)]
 #: the two plain classes of the table's state (every other one is data, see ``_is_state``)
 _STATE_ROOTS = (TableCore, ShoeDevice)
 #: standard-library modules that reach outside the process: a module that uses one is not pure
@@ -76,7 +83,7 @@ def state_machine() -> tuple[frozenset[str], frozenset[str]]:
     game registry use, transitively. The runtime, the people and the faces are not in it: the
     layering test keeps every arrow from the table pointing down. Nothing here is a list to keep."""
     seen: set[str] = set()
-    todo = [root.__module__ for root in _ROOTS]
+    todo = _roots()
     while todo:
         name = todo.pop()
         module = sys.modules.get(name)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.config import TableConfig
-from controller.games.roulette.layout import wheel
+from controller.table import registry as games
 from controller.table.core import TableCore
 from drivers import registry
 from drivers.clock import SYSTEM_CLOCK, Clock, ScaledClock
@@ -41,8 +41,10 @@ def wheel_url(config: TableConfig, core: TableCore) -> str:
     if dev.url:
         return dev.url
     if dev.transport == "simulated":
-        pockets = len(wheel(core.rules.wheel).pockets)  # type: ignore[attr-defined]
-        return f"sim+pty://wheel?pockets={pockets}&seed={dev.simulated.seed}&mode={dev.simulated.mode}"
+        declared = games.game(core.adapter.game)  # the game says how its simulated wheel is set
+        options = declared.device_options(core.rules) if declared.device_options is not None else {}
+        given = "".join(f"{key}={value}&" for key, value in options.items())
+        return f"sim+pty://wheel?{given}seed={dev.simulated.seed}&mode={dev.simulated.mode}"
     assert dev.port is not None  # the config requires it
     return dev.port if "://" in dev.port else f"serial://{dev.port}"
 

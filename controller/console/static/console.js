@@ -49,7 +49,7 @@ function connect() {
     unauthorised: showLogin,
     message: (msg) => {
       if (msg.type === "snapshot") { view = msg.view; render(); }
-      else if (msg.type === "layout") RouletteLayout.keep(msg.layout);
+      else if (msg.type === "layout") for (const layout of Croupier.layouts()) layout.keep(msg.layout);
       else if (msg.type === "result") showResult(msg);
       else if (msg.type === "sim") setText($("sim-status"), msg.message);
     },
@@ -134,7 +134,7 @@ function render() {
   renderNotice(v);
   renderRestart(v);
   renderFelt(v);
-  RouletteLayout.render($("roulette"), v, { send, money });
+  for (const layout of Croupier.layouts()) layout.render($("felt"), v, { send, money }); // the game's own, if any
   renderActions(v);
   renderFooter(v);
   $("recall-btn").hidden = !v.recall_allowed;

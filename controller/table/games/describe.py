@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from controller.table import registry
 from controller.table.games.views import fallback_lines
-from controller.table.registry import ADAPTERS
 
 
 def outcome_lines(record: Mapping[str, Any]) -> list[str]:
@@ -16,8 +16,8 @@ def outcome_lines(record: Mapping[str, Any]) -> list[str]:
     outcome = record.get("outcome")
     if not isinstance(outcome, Mapping):
         return []
-    adapter = ADAPTERS.get(str(record.get("game")))
-    return adapter.view.record_lines(outcome) if adapter is not None else fallback_lines(outcome)
+    game = registry.find(record.get("game"))
+    return game.view.record_lines(outcome) if game is not None else fallback_lines(outcome)
 
 
 def outcome_summary(record: Mapping[str, Any]) -> str:
@@ -25,5 +25,5 @@ def outcome_summary(record: Mapping[str, Any]) -> str:
     outcome = record.get("outcome")
     if not isinstance(outcome, Mapping):
         return ""
-    adapter = ADAPTERS.get(str(record.get("game")))
-    return adapter.view.record_summary(outcome) if adapter is not None else "; ".join(fallback_lines(outcome))
+    game = registry.find(record.get("game"))
+    return game.view.record_summary(outcome) if game is not None else "; ".join(fallback_lines(outcome))

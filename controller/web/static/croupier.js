@@ -173,8 +173,15 @@ const Croupier = (() => {
     return [said, shown, ...more].join(" ");
   }
 
+  // What a game's own script adds to the dealer's console (its layout on the felt: render(felt,
+  // view, hooks) with each snapshot, keep(offer) with a layout message), registered when the
+  // script loads; the console loads only its table's game's scripts, so it draws every one.
+  const gameLayouts = new Map();
+  const registerLayout = (game, layout) => { gameLayouts.set(game, layout); };
+  const layouts = () => [...gameLayouts.values()];
+
   return {
-    el, svg, setText, keyed, currencyOf, moneyFormatter, money, betWords, api, errorText, session, signInForm, signOut,
+    registerLayout, layouts, el, svg, setText, keyed, currencyOf, moneyFormatter, money, betWords, api, errorText, session, signInForm, signOut,
     retryDelay, live, set onUnauthorised(fn) { onUnauthorised = fn; },
   };
 })();

@@ -10,7 +10,7 @@ from controller.games.roulette import roulette_rules
 from controller.games.roulette.bets import parse_bet
 from controller.games.roulette.layout import OUTSIDE, sort_key, wheel
 from controller.games.roulette.racetrack import SECTORS
-from controller.table.games.views.roulette import layout_offer
+from controller.games.roulette.view import layout_offer
 
 TABLES = st.fixed_dictionaries({
     "wheel": st.sampled_from(["european", "american"]),

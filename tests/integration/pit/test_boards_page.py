@@ -1,4 +1,5 @@
-"""Result boards drawn by controller/web/static/boards.js (Chromium): a baccarat shoe worked by
+"""Result boards drawn by each game's script (controller/games/<game>/static/boards.js, through
+controller/web/static/boards.js; Chromium): a baccarat shoe worked by
 hand on the pit's table view (a tie first, ties stacked on one big-road cell, a naturals
 column), and a roulette table's last spins on its console."""
 

@@ -26,7 +26,7 @@ from controller.games.roulette import RouletteRound, roulette_rules
 from controller.games.russian_poker import RussianPokerRound, russian_poker_rules
 from controller.games.three_card_blackjack import ThreeCardBlackjackRound, three_card_blackjack_rules
 from controller.table.games.describe import outcome_lines, outcome_summary
-from controller.table.registry import ADAPTERS
+from controller.table.registry import GAMES, adapter_for
 from controller.terminal.printer import round_line
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -118,7 +118,7 @@ def test_the_outcome_record_is_the_json_round_records_always_carried(game: str) 
 @pytest.mark.parametrize("game", sorted(RECORDED))
 def test_a_record_reads_back_as_its_game_model(game: str) -> None:
     outcome = PLAYED[game].outcome()
-    view = ADAPTERS[game].view
+    view = adapter_for(game).view
     assert view.parse({**json.loads(RECORDED[game]), "burned": ["2H"]}) == outcome
     assert view.parse({"cards": 3}) is None  # a record of another shape: no model, generic text
     assert type(outcome).from_record("not a record") is None
@@ -139,7 +139,7 @@ def test_each_game_tells_its_round_with_suits_and_its_own_words(game: str) -> No
     record = {"game": game, "outcome": json.loads(RECORDED[game])}
     assert outcome_lines(record) == LINES[game]
     assert outcome_summary(record) == "; ".join(LINES[game])
-    assert ADAPTERS[game].view.lines(PLAYED[game].outcome()) == LINES[game]
+    assert adapter_for(game).view.lines(PLAYED[game].outcome()) == LINES[game]
 
 
 def test_an_unknown_game_or_shape_is_told_generically() -> None:
@@ -160,13 +160,13 @@ def test_the_printer_shows_money_with_the_table_currency() -> None:
 
 
 def test_the_console_positions_come_from_the_game_view() -> None:
-    view = ADAPTERS["russian-poker"].view
+    view = adapter_for("russian-poker").view
     (box,) = view.boxes(PLAYED["russian-poker"].outcome())
     assert box == {"box": 2, "owner": None, "hands": [
         {"hand": 1, "cards": ["KS", "KH", "4C", "7D", "2S"], "total": "pair", "state": "raised"}]}
-    house = ADAPTERS["baccarat"].view.house(PLAYED["baccarat"].outcome())
+    house = adapter_for("baccarat").view.house(PLAYED["baccarat"].outcome())
     assert [(h["name"], h["total"]) for h in house] == [("player", "9"), ("banker", "5")]
-    history = ADAPTERS["roulette"].view.history(
+    history = adapter_for("roulette").view.history(
         [{"status": "settled", "outcome": json.loads(RECORDED["roulette"])}] * 3, None)
     assert history == {"last_numbers": ["17", "17", "17"]}  # hot and cold: the result boards'
 
@@ -181,7 +181,12 @@ def test_pit_edges_come_from_the_game_adapter() -> None:
 
 GENERIC = ("controller/console/view.py", "controller/floor/edges.py", "controller/pit/views.py",
            "controller/terminal/printer.py", "controller/table/recall.py", "controller/table/games/describe.py",
-           "controller/table/games/views/__init__.py", "controller/table/games/base.py")
+           "controller/table/games/views/__init__.py", "controller/table/games/base.py", "controller/table/game.py",
+           "controller/boards/__init__.py", "controller/pit/offer.py", "controller/pit/web.py",
+           "controller/console/web.py", "controller/console/__init__.py", "controller/config.py",
+           "controller/hil/soak.py", "controller/hil/replay.py", "controller/runtime/snapshot.py",
+           "controller/runtime/wheel.py", "controller/people/batch.py", "controller/backoffice/edges.py",
+           "controller/backoffice/wheel.py", "controller/backoffice/report.py")
 
 
 def _code_words(path: Path) -> str:
@@ -209,6 +214,6 @@ def _code_words(path: Path) -> str:
 @pytest.mark.parametrize("path", GENERIC)
 def test_no_generic_module_names_a_game(path: str) -> None:
     text = _code_words(ROOT / path)
-    names = {*(n.replace("-", " ") for n in ADAPTERS), "roulette", "baccarat", "blackjack", "russian", "poker"}
+    names = {*(n.replace("-", " ") for n in GAMES), "roulette", "baccarat", "blackjack", "russian", "poker"}
     named = sorted(n for n in names if re.search(rf"\b{re.escape(n)}\b", text))
     assert named == [], f"{path} names {named}"

@@ -14,13 +14,13 @@ from controller.games.base import (
     Settlement,
     VoidRound,
 )
-from controller.table.events import parse_event
-from controller.table.games.roulette import (
+from controller.games.roulette.adapter import (
     KeyedBall,
     RouletteAdapter,
     WheelBall,
     multiplier_draw,
 )
+from controller.table.events import parse_event
 
 ADAPTER = RouletteAdapter()
 

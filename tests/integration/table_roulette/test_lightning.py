@@ -4,13 +4,13 @@ taken from the journal, never drawn again."""
 
 from __future__ import annotations
 
+from controller.games.roulette.adapter import multiplier_draw
 from controller.games.roulette.layout import colour
 from controller.journal import Journal
 from controller.process import build_core
 from controller.table import inputs
 from controller.table.core import PLAYING, SETTLING
 from controller.table.effects import Record
-from controller.table.games.roulette import multiplier_draw
 
 POCKETS = [str(n) for n in range(37)]
 

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 
 from controller.analysis import HouseEdgeOptions
-from controller.analysis.baccarat import house_edge, outcome_probabilities
+from controller.games.baccarat.analysis import house_edge, outcome_probabilities
 
 
 def test_exact_eight_deck_edges_match_the_published_figures():

@@ -5,8 +5,8 @@ import random
 import pytest
 
 from controller.analysis import HouseEdgeOptions
-from controller.analysis.blackjack import ShoeRounds, house_edge
 from controller.games.base import ExpectKind
+from controller.games.blackjack.analysis import ShoeRounds, house_edge
 from controller.games.blackjack.engine import BlackjackRound
 from controller.games.blackjack.rules import blackjack_rules
 from controller.games.blackjack.strategy_player import StrategyPlayer

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from controller.boards.baccarat import Coup
+from controller.games.baccarat.board import Coup
 
 WINNERS = {"B": "banker", "P": "player", "T": "tie"}
 

@@ -7,8 +7,8 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.boards.baccarat import DERIVED, BaccaratBoards, Coup, from_coups
 from controller.boards.grid import ROWS, place
+from controller.games.baccarat.board import DERIVED, BaccaratBoards, Coup, from_coups
 
 coups = st.lists(
     st.builds(Coup, winner=st.sampled_from(["banker", "player", "tie"]), natural=st.booleans(),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from controller.boards.baccarat import from_outcomes, from_records
 from controller.games.baccarat import BaccaratOutcome, BaccaratRound, baccarat_rules
+from controller.games.baccarat.board import from_outcomes, from_records
 
 RULES = baccarat_rules()
 

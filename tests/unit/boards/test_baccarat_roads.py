@@ -1,14 +1,14 @@
 """Baccarat's roads against shoes worked by hand (notation in ``roads.py``).
 
 Every expected grid below was worked out on paper from the rules in
-``controller/boards/baccarat.py``'s docstring, not copied from the code's output.
+``controller/games/baccarat/board.py``'s docstring, not copied from the code's output.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from controller.boards.baccarat import BaccaratBoards, from_coups
+from controller.games.baccarat.board import BaccaratBoards, from_coups
 from tests.unit.boards.roads import derived_token, parse_grid, render, road_token, shoe
 
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.boards.roulette import from_outcomes, from_records, from_spins
 from controller.games.roulette import RouletteRound, roulette_rules
+from controller.games.roulette.board import from_outcomes, from_records, from_spins
 from controller.games.roulette.layout import EUROPEAN_ORDER, WheelKind
 
 SPINS = "17 0 32 17 5 32 17 36 2 0".split()

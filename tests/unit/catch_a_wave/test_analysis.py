@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from controller.analysis import HouseEdgeOptions
-from controller.analysis.catch_a_wave import house_edge
 from controller.games.base import RulesConfigError
+from controller.games.catch_a_wave.analysis import house_edge
 
 
 def test_seed_strategy_run_reports_its_figures_and_replays_by_seed():

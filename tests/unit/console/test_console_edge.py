@@ -13,10 +13,10 @@ from controller.auth import accounts_from_config, hash_password
 from controller.config import ConfigError, load
 from controller.console.actions import RequestRefused, check_request, legal_actions, parse_request
 from controller.games.blackjack.outcome import BlackjackBox
+from controller.games.blackjack.view import BlackjackView
 from controller.journal import Entry
 from controller.process import build_core
 from controller.table import inputs
-from controller.table.games.views.blackjack import BlackjackView
 
 CONFIG = """
 [table]

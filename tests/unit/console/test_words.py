@@ -9,7 +9,7 @@ from controller.console.devices import DeviceStatus
 from controller.console.words import hold_prompt, local_clock, local_time, recall_round, suits_in
 from controller.games.blackjack.engine import BlackjackRound
 from controller.games.blackjack.rules import BlackjackRules
-from controller.table.games.views.blackjack import BlackjackView
+from controller.games.blackjack.view import BlackjackView
 
 RECORD = {
     "round": "t1-000007", "game": "blackjack", "status": "settled", "closed": "2026-12-02T13:05:09.120000+00:00",

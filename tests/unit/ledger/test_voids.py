@@ -22,7 +22,7 @@ from controller.games.catch_a_wave import CatchAWaveRound, catch_a_wave_rules
 from controller.games.russian_poker import RussianPokerRound, russian_poker_rules
 from controller.games.russian_poker.round import Exchange
 from controller.games.three_card_blackjack import ThreeCardBlackjackRound, three_card_blackjack_rules
-from controller.table.registry import ADAPTERS
+from controller.table.registry import adapter_for
 from tests.unit.blackjack.helpers import run, start
 
 Row = tuple[int, int, str, str, int, int]
@@ -34,7 +34,7 @@ def rows(settlements: Any) -> list[Row]:
 
 def void(game: str, engine: Any, reason: str = "misdeal") -> tuple[list[Row], list[Row]]:
     """Void through the table's hook: (rows that stand, rows returned)."""
-    result = ADAPTERS[game].void_round(engine, reason)
+    result = adapter_for(game).void_round(engine, reason)
     assert result.reason == reason and engine.voided == result
     assert rows(engine.settlements) == rows(result.settlements)
     assert engine.expects().kind is ExpectKind.DONE
@@ -178,7 +178,7 @@ def test_baccarat_returns_every_bet_of_a_coup_under_way():
 
 
 def test_roulette_table_void_returns_every_bet_and_ends_the_round():
-    adapter = ADAPTERS["roulette"]
+    adapter = adapter_for("roulette")
     r = adapter.new_round(adapter.rules("european", {}, {}))
     r.place_bet(1, "red", 1000, "ann")
     r.place_bet(2, "straight:17", 100, "bob")
@@ -195,7 +195,7 @@ def test_a_round_already_settled_returns_nothing_and_everything_stands():
     for card in ("9S", "2D", "KS", "3C"):  # Player natural 9
         r.deal(card)
     settled = rows(r.settlements)
-    result = ADAPTERS["baccarat"].void_round(r, "late")
+    result = adapter_for("baccarat").void_round(r, "late")
     assert rows(result.stands) == settled == [(1, 1, "player", "ann", 1000, 2000)] and result.returned == ()
     assert result.view()["returned"] == [] and result.view()["stands_payout"] == 2000
 
@@ -203,7 +203,7 @@ def test_a_round_already_settled_returns_nothing_and_everything_stands():
 def test_the_view_lists_both_sides_as_rows_and_totals():
     r = _tcb()
     r.decide(1, "fold")
-    view = ADAPTERS["three-card-blackjack"].void_round(r, "shuffler fault").view()
+    view = adapter_for("three-card-blackjack").void_round(r, "shuffler fault").view()
     assert view == {
         "reason": "shuffler fault",
         "returned": [{"box": 2, "hand": 1, "kind": "ante", "player": "bob", "stake": 500, "payout": 500}],
@@ -291,9 +291,9 @@ def test_a_void_at_any_point_keeps_what_was_settled_and_returns_what_rode(
 def test_the_void_in_one_line_with_the_table_currency():
     r = _tcb()
     r.decide(1, "fold")
-    result = ADAPTERS["three-card-blackjack"].void_round(r, "shuffler fault")
+    result = adapter_for("three-card-blackjack").void_round(r, "shuffler fault")
     assert result.text("GBP") == "returned 1 bet (5.00 GBP); 2 bets settled before stand (staked 6.00 GBP, paid 2.00 GBP)"
     early = BaccaratRound(baccarat_rules())
     early.place_bet(1, "banker", 150_000, "ann")
-    assert ADAPTERS["baccarat"].void_round(early, "x").text("JPY", 0) == (
+    assert adapter_for("baccarat").void_round(early, "x").text("JPY", 0) == (
         "returned 1 bet (150,000 JPY); nothing settled before stands")

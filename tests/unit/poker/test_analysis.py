@@ -6,8 +6,8 @@ from fractions import Fraction
 import pytest
 
 from controller.analysis import HouseEdgeOptions
-from controller.analysis.russian_poker import bonus_exact, house_edge, simple
 from controller.games.russian_poker import russian_poker_rules
+from controller.games.russian_poker.analysis import bonus_exact, house_edge, simple
 
 CARIBBEAN_STUD_OPTIMAL = 0.05224  # same game and paytable as the standard preset, optimal play
 

@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 from typer.testing import CliRunner
 
-from controller.analysis.roulette import exact_edges, monte_carlo, theoretical_straight_edge
 from controller.cli import app
 from controller.games.roulette import roulette_rules
+from controller.games.roulette.analysis import exact_edges, monte_carlo, theoretical_straight_edge
 
 F = Fraction
 

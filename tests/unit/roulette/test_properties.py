@@ -8,7 +8,6 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.analysis.roulette import catalogue
 from controller.games.base import (
     ClearBets,
     CloseBetting,
@@ -19,6 +18,7 @@ from controller.games.base import (
     WheelResult,
 )
 from controller.games.roulette import RouletteRound, SetMultipliers, roulette_rules
+from controller.games.roulette.analysis import catalogue
 from controller.games.roulette.bets import parse_bet
 from controller.games.roulette.layout import WheelKind, wheel
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from controller.feed.schemas import BettingMessage
 from controller.table import inputs, view
 from controller.table.betting import BettingTime, later
-from controller.table.games.views.roulette import BettingWindow
+from controller.games.roulette.view import BettingWindow
 from tests.unit.studio.table_helpers import roulette_live
 
 

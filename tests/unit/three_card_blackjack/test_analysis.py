@@ -8,9 +8,9 @@ from math import comb
 import pytest
 
 from controller.analysis import HouseEdgeOptions
-from controller.analysis.three_card_blackjack import ace_plus_edge, ante_analysis, house_edge
 from controller.games.base import RulesConfigError
 from controller.games.three_card_blackjack import three_card_blackjack_rules
+from controller.games.three_card_blackjack.analysis import ace_plus_edge, ante_analysis, house_edge
 
 RULES = three_card_blackjack_rules()
 

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, cast
 
 from controller.analysis.edges import Edges
-from controller.analysis.roulette import house_edge
 from controller.games.base import (
     CloseBetting,
     Decide,
@@ -36,14 +35,15 @@ from controller.games.base import (
     build_rules,
 )
 from controller.games.roulette import RouletteRound, RouletteRules, SetMultipliers
+from controller.games.roulette.analysis import house_edge
 from controller.games.roulette.bets import parse_bet
 from controller.games.roulette.engine import Phase
 from controller.games.roulette.layout import colour, wheel
 from controller.games.roulette.outcome import RouletteOutcome
 from controller.games.roulette.payout import most_returned
 from controller.games.roulette.rules import PRESETS
+from controller.games.roulette.view import VOID_WORDS, RouletteView
 from controller.table.games.base import DeviceStep, GameAdapter, exact_edges
-from controller.table.games.views.roulette import VOID_WORDS, RouletteView
 from controller.table.holds import ERROR, INFO, WARNING
 from drivers.events import DeviceEvent
 from drivers.wheel.events import (

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from controller.analysis.baccarat import house_edge
 from controller.analysis.edges import Edges
 from controller.games.baccarat import (
     PLAYER,
@@ -19,10 +18,11 @@ from controller.games.baccarat import (
     baccarat_rules,
     most_returned,
 )
+from controller.games.baccarat.analysis import house_edge
+from controller.games.baccarat.view import BaccaratView
 from controller.games.base import Expect, GameRules
 from controller.table.games.base import exact_edges
 from controller.table.games.shoe_game import ShoeGameAdapter
-from controller.table.games.views.baccarat import BaccaratView
 
 NAMES = {"player": "Player", "banker": "Banker"}
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from controller.analysis.russian_poker import simple
 from controller.cards import CardError, parse_card
 from controller.games.base import Decide, Expect, ExpectKind, GameRules, IllegalDecision
 from controller.games.russian_poker import (
@@ -23,7 +22,9 @@ from controller.games.russian_poker import (
     RussianPokerRules,
     russian_poker_rules,
 )
+from controller.games.russian_poker.analysis import simple
 from controller.games.russian_poker.showdown import most_returned
+from controller.games.russian_poker.view import RussianPokerView
 from controller.money import scale
 from controller.table.games.shoe_game import (
     ShoeGameAdapter,
@@ -31,7 +32,6 @@ from controller.table.games.shoe_game import (
     decide_command,
     face,
 )
-from controller.table.games.views.russian_poker import RussianPokerView
 from controller.table.inputs import command
 
 

@@ -11,7 +11,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, cast
 
-from controller.analysis.three_card_blackjack import CLASSES, ante_analysis
 from controller.cards import TEN_VALUES
 from controller.games.base import Decide, Expect, ExpectKind, GameRules
 from controller.games.three_card_blackjack import (
@@ -20,9 +19,10 @@ from controller.games.three_card_blackjack import (
     ThreeCardBlackjackRules,
     three_card_blackjack_rules,
 )
+from controller.games.three_card_blackjack.analysis import CLASSES, ante_analysis
 from controller.games.three_card_blackjack.round import most_returned
+from controller.games.three_card_blackjack.view import ThreeCardBlackjackView
 from controller.table.games.shoe_game import ShoeGameAdapter, face
-from controller.table.games.views.three_card_blackjack import ThreeCardBlackjackView
 
 
 @lru_cache(maxsize=4)

@@ -12,8 +12,8 @@ from controller.games.blackjack.most_returned import most_returned
 from controller.games.blackjack.rules import BlackjackRules, blackjack_rules
 from controller.games.blackjack.strategy import BasicStrategy
 from controller.games.blackjack.strategy_player import StrategyPlayer
+from controller.games.blackjack.view import BlackjackView
 from controller.table.games.shoe_game import ShoeGameAdapter, face
-from controller.table.games.views.blackjack import BlackjackView
 
 SIDE_KINDS = frozenset(("perfect_pairs", "21+3"))
 

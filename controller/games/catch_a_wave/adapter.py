@@ -21,8 +21,8 @@ from controller.games.catch_a_wave import (
     catch_a_wave_rules,
 )
 from controller.games.catch_a_wave.round import most_returned
+from controller.games.catch_a_wave.view import CatchAWaveView
 from controller.table.games.shoe_game import ShoeGameAdapter, Unseen, decide_command
-from controller.table.games.views.catch_a_wave import CatchAWaveView
 
 SEED = SeedStrategy()
 

@@ -213,4 +213,13 @@ const RouletteLayout = (() => {
 
   return { render, keep };
 })();
+// the console's part of the game: the layout's section at the head of the felt, made on the first snapshot
+Croupier.registerLayout("roulette", {
+  render(felt, v, given) {
+    let root = document.getElementById("roulette");
+    if (!root) felt.prepend(root = Croupier.el("section", { id: "roulette", "aria-label": "roulette layout", hidden: "" }));
+    RouletteLayout.render(root, v, given);
+  },
+  keep: RouletteLayout.keep,
+});
 if (typeof module !== "undefined") module.exports = RouletteLayout;
