@@ -99,7 +99,7 @@ async def test_the_dashboards_csv_export_writes_text_a_sheet_would_run_as_text(m
                                                                              database: str) -> None:
     migrate(database)
     seed(database, [("croupier/-bj/round", round_record("-bj", 1, seq=1, stake=1000, payout=3000, at=AT))])
-    async with PitServer(mosquitto.tcp_url(mosquitto.pit), pit_accounts(), backoffice=database) as pit:
+    async with PitServer(mosquitto.tcp_url(mosquitto.pit), pit_accounts(), history=BackofficeFloorStore(database)) as pit:
         client = await signed_in(pit)
         try:
             export = (await client.get(f"/api/history/report.csv?day={DAY}")).text
