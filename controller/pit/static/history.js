@@ -40,6 +40,8 @@ const PitHistory = (() => {
     }));
   }
 
+  const RETRY_MS = 3000;
+
   async function show(day, table) {
     const params = new URLSearchParams({ day });
     if (table) params.set("table", table);
@@ -48,7 +50,8 @@ const PitHistory = (() => {
     if (!rep.ok || !found.ok) {
       const failed = !rep.ok ? rep : found;
       setText($("history-error"), failed.status === 404 ? "History needs a back office: set [pit] backoffice in the dashboard's config."
-        : errorText(failed, "history is not available now"));
+        : errorText(failed, "history is not available now") + (failed.status === 503 ? " (trying again)" : ""));
+      if (failed.status === 503) setTimeout(() => show(day, table), RETRY_MS);  // the back office busy or away: ask again
       return;
     }
     if (found.data.day) $("history-day").value = found.data.day;

@@ -184,7 +184,9 @@ async def recall_and_correct(pages: dict[str, Any], table: ShiftTable, state: st
         await page.locator("#recall .recall-round").first.wait_for()
     dealer = pages["1280x800"]
     newest = dealer.locator("#recall .recall-round").first
-    await newest.locator("input[inputmode='decimal']").first.fill("12.50")
+    first = table.core.records[str(await newest.get_attribute("data-round"))]["bets"][0]
+    corrected = first["stake"] if first["payout"] != first["stake"] else 0  # what its bet can always return
+    await newest.locator("input[inputmode='decimal']").first.fill(f"{corrected / 100:.2f}")
     await newest.locator("input.reason").first.fill("paid short at the table")
     await newest.locator("tr button").first.tap()
     await until_js(dealer, "document.getElementById('recall-result').dataset.kind === 'ok'")

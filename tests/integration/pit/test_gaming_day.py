@@ -191,7 +191,8 @@ async def shift_and_restart(chromium: Any, mosquitto: MosquittoBroker, office: s
         bet = last["bets"][0]
         floor.loops[bj].command("correct", "console:dana", round=last["round"], reason="paid the wrong hand",
                                 changes=[{"box": bet["box"], "hand": bet["hand"], "kind": bet["kind"],
-                                          "player": bet["player"], "payout": bet["payout"] + 500}])
+                                          "player": bet["player"],  # a payout its bet can always return:
+                                          "payout": bet["stake"] if bet["payout"] != bet["stake"] else 0}])
         await until(lambda: bool(pit.model.tables[bj].state.get("corrections_pending")), "the correction on the pit",
                     describe=lambda: f"table: {floor.loops[bj].core.book.pending()}; "
                                      f"{[a.get('message') for a in list(pit.model.tables[bj].alerts)[-3:]]}")
