@@ -199,12 +199,17 @@ class CardLedger:
         forged = sorted(n for n, (_, at) in self.held.items() if n > confirmed and at < since)
         raws = [self.held.pop(n)[0] for n in forged]
         texts = [f"{m.TYPE};{m.card if isinstance(m, codec.Card) else '?'};{m.n}" for m in raws]
-        if self._cut is not None and self._cut > confirmed and self._cut_at < since:
-            texts.append(f"CUT;{self._cut}")
-            self._cut = None
+        texts += self._drop_forged_cut(confirmed, since)
         if not texts:
             return []
         self.stats.refused_frames += len(texts)
         reason = (f"{len(texts)} frame(s) ahead of the shoe's own count {confirmed} dropped as corrupt "
                   f"(the shoe's STATUS denies them)")
         return [Refused(device=self.device, reason=reason, raw=" ".join(texts[:8]))]
+
+    def _drop_forged_cut(self, confirmed: int, since: int) -> list[str]:
+        """The cut card held ahead of its count, when two later STATUS frames deny it."""
+        if self._cut is None or self._cut <= confirmed or self._cut_at >= since:
+            return []
+        cut, self._cut = self._cut, None
+        return [f"CUT;{cut}"]
