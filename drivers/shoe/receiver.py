@@ -59,6 +59,11 @@ class Receiver:
         (which clears the shoe's resend queue) loses none of them."""
         return self.shoe.kept.settled(self.cards.delivered_n)
 
+    def sizes(self) -> dict[str, int]:
+        """Entries in every container the receiver and its parts hold, by dotted name (found,
+        not listed: a new one is measured too): what its bounds are checked and benched by."""
+        return _sizes(self, "")
+
     # -- inputs
     def connected(self) -> None:
         """A new link: nothing is delivered until the shoe says HELLO on it."""
@@ -140,3 +145,13 @@ class Receiver:
             for card in kept:  # what it sent before proving itself, in the order it came
                 events += self.cards.apply(card, now)
         return events
+
+
+def _sizes(holder: object, prefix: str) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for name, value in vars(holder).items():
+        if hasattr(value, "__len__") and not isinstance(value, str):
+            found[prefix + name] = len(value)
+        if type(value).__module__.startswith("drivers.shoe.") and hasattr(value, "__dict__"):
+            found |= _sizes(value, f"{prefix}{name}.")  # a part of the receiver's own
+    return found

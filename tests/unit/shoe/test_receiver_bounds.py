@@ -33,18 +33,6 @@ def wire(messages: list[codec.Message], first_seq: int = 1) -> bytes:
     return b"".join(frame(first_seq + i, m) for i, m in enumerate(messages))
 
 
-def sizes(holder: object, prefix: str = "") -> dict[str, int]:
-    """Every container the receiver holds, by name, in its parts too (found, not listed: a new one
-    is checked too); a part is an object of the shoe driver's own."""
-    found: dict[str, int] = {}
-    for name, value in vars(holder).items():
-        if hasattr(value, "__len__") and not isinstance(value, str):
-            found[prefix + name] = len(value)
-        if type(value).__module__.startswith("drivers.shoe.") and hasattr(value, "__dict__"):
-            found |= sizes(value, f"{prefix}{name}.")
-    return found
-
-
 def flood(r: Receiver, messages: list[codec.Message]) -> list[str]:
     decoder = Decoder("shoe")
     kinds: list[str] = []
@@ -59,7 +47,7 @@ def flood(r: Receiver, messages: list[codec.Message]) -> list[str]:
 
 
 def assert_bounded(r: Receiver) -> None:
-    for name, size in sizes(r).items():
+    for name, size in r.sizes().items():
         assert size <= max(DEDUPE, AHEAD) + 1, f"{name} holds {size} entries"
 
 
@@ -102,5 +90,5 @@ def test_hand_built_frames_are_the_encoder_s() -> None:
 
 def test_the_size_check_sees_every_container() -> None:
     r = receiver()
-    assert {"seqs", "shoe.kept", "cards.recent", "cards.held", "cards.count._statuses"} <= set(sizes(r))
+    assert {"seqs", "shoe.kept", "cards.recent", "cards.held", "cards.count._statuses"} <= set(r.sizes())
     assert sys.getsizeof(r.cards.held) < 64 * 1024
