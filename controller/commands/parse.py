@@ -109,11 +109,17 @@ def parse_order(payload: Any, giver: str = DEALER) -> Command:
         order = _COMMANDS.validate_python(payload)
     except ValidationError as exc:
         raise InputRefused("input.invalid", explain(str(name), exc.errors(), strip=1)) from None
-    missing = [k for k in model.pit_needs if giver == PIT and getattr(order, k) is None]
+    if giver == PIT:
+        _needs_from_the_pit(str(name), model, order)
+    return order
+
+
+def _needs_from_the_pit(name: str, model: type[Command], order: Command) -> None:
+    """What the pit must give that the dealer may leave out (a pit boss's reason ...)."""
+    missing = [k for k in model.pit_needs if getattr(order, k) is None]
     if missing:
         raise InputRefused("input.invalid", f"{name} refused: {missing[0]}: missing; {name} needs {missing[0]!r} "
                                             f"({EXPECTED[missing[0]]})")
-    return order
 
 
 def from_journal(payload: dict[str, Any], giver: str = DEALER) -> Command:

@@ -194,18 +194,27 @@ def checked_order(core: TableCore, role: Role, request: ConsoleRequest) -> Comma
     if name in PIT_COMMANDS and role != "pit_boss":
         raise RequestRefused("console.role", f"{command_words(name)} is for the pit boss only")
     if order.round_bound:
-        if request.round != core.round_id:
-            raise RequestRefused("console.stale", f"the screen showed round {request.round or 'none'}, the table is "
-                                                  f"at {core.round_id or 'no round'}: look again")
-        offered = {a["command"] for a in legal_actions(core)}
-        if name not in offered:
-            raise RequestRefused("console.not_now", f"{command_words(name)} is not possible now: {core.prompt()}")
+        _check_taken_now(core, request)
     if isinstance(order, cmd.KeyCard):
-        try:
-            card = parse_card(order.card)
-        except CardError as exc:
-            raise RequestRefused("console.card", str(exc)) from None
-        if core.shoe.composition.left(card) == 0:
-            raise RequestRefused("shoe.impossible_card", f"{card} cannot be in this shoe any more")
-        order = order.model_copy(update={"card": card})
+        return _keyed_card(core, order)
     return order
+
+
+def _check_taken_now(core: TableCore, request: ConsoleRequest) -> None:
+    """A round's command: of the round the screen showed, and offered now."""
+    if request.round != core.round_id:
+        raise RequestRefused("console.stale", f"the screen showed round {request.round or 'none'}, the table is "
+                                              f"at {core.round_id or 'no round'}: look again")
+    if request.command not in {a["command"] for a in legal_actions(core)}:
+        raise RequestRefused("console.not_now", f"{command_words(request.command)} is not possible now: {core.prompt()}")
+
+
+def _keyed_card(core: TableCore, order: cmd.KeyCard) -> cmd.KeyCard:
+    """A keyed-in card, written the card's own way, once this shoe can still hold it."""
+    try:
+        card = parse_card(order.card)
+    except CardError as exc:
+        raise RequestRefused("console.card", str(exc)) from None
+    if core.shoe.composition.left(card) == 0:
+        raise RequestRefused("shoe.impossible_card", f"{card} cannot be in this shoe any more")
+    return order.model_copy(update={"card": card})
