@@ -30,11 +30,9 @@ from drivers.wheel.codec import Command, Status, WheelMessage
 from drivers.wheel.events import (
     BallInRim,
     BeforeGame,
-    Fault,
     FaultReason,
     NoMoreBets,
     PlaceBets,
-    Recovered,
     Rotor,
     TableClosed,
     Void,
@@ -43,11 +41,11 @@ from drivers.wheel.events import (
     WheelWarning,
     WinningNumberEvent,
 )
+from drivers.wheel.recovery import Recovery
 from drivers.wheel.self_test import SelfTestRun
 
 log = logging.getLogger(__name__)
 
-MID_GAME = (2, 3, 4, 5)
 #: states whose event says only that the wheel is in them
 _STATE_EVENTS: dict[int, type[BeforeGame | BallInRim | NoMoreBets]] = {1: BeforeGame, 3: BallInRim, 4: NoMoreBets}
 
@@ -89,12 +87,7 @@ class WheelCore:
         self._launch_anchor: float | None = None
         self._ball_anchor: float | None = None
         self._warned: set[str] = set()
-        # faults and power
-        self._fault_run = False
-        self.needs_repower = False
-        self._repower_acked = False
-        self._last_power: bool | None = None
-        self._power_off_requested = False
+        self.recovery = Recovery(device)
         # rotor as last reported
         self._rotor: tuple[int, int] | None = None
         self.self_test = SelfTestRun(device, rules.self_test_timeout, rules.self_test_settle)
@@ -121,8 +114,7 @@ class WheelCore:
     def _on_reply(self, message: WheelMessage) -> None:
         """``*P OK`` to the ``*P 1`` of a recovery, ``*R OK``, or a line the codec did not know."""
         if isinstance(message, codec.PowerReply):
-            if message.ok and self._last_power is True and self.needs_repower:
-                self._repower_acked = True
+            self.recovery.power_reply(message.ok)
         elif isinstance(message, codec.RestartAck):
             if self.status is not None and self.status.state == 2:
                 self._new_game()  # a void acknowledged while still in state 2: the next launch is fresh
@@ -133,8 +125,7 @@ class WheelCore:
     def sent(self, command: Command, now: float) -> None:
         """What the host wrote: a power-off makes the coming state 6 expected, not a fault."""
         if isinstance(command, codec.Power):
-            self._last_power = command.on
-            self._power_off_requested = not command.on
+            self.recovery.power_sent(command.on)
         elif isinstance(command, codec.RunSelfTest):
             self.self_test.started(now)
 
@@ -168,8 +159,12 @@ class WheelCore:
     def arm_recovery(self) -> None:
         """A fault this process did not see (journaled before a restart) is to be cleared the
         vendor's way: the next ``*P 1`` -> ``*P OK`` and a healthy state 1 or 2 are ``recovered``."""
-        self.needs_repower = True
-        self._repower_acked = False
+        self.recovery.arm()
+
+    @property
+    def needs_repower(self) -> bool:
+        """A fault is not cleared yet: the wheel must be repowered (``*P 1`` -> ``*P OK``)."""
+        return self.recovery.needs_repower
 
     def link_lost(self) -> None:
         """The port went away or fell silent: the next status is a fresh baseline."""
@@ -184,15 +179,7 @@ class WheelCore:
         trusted_prev = None if self._gap else prev
         self.status = s
         self._gap = False
-        if (
-            self.needs_repower
-            and self._repower_acked
-            and s.state in (1, 2)
-            and not s.flags & Status.FAULT
-        ):
-            self.needs_repower = False
-            self._repower_acked = False
-            step.events.append(Recovered(device=self.device, spin=s.spin))
+        step.events += self.recovery.status(s)
         if prev is None or s.state != prev.state:
             self._state_since = now
             self._enter(s, trusted_prev, step)
@@ -216,10 +203,7 @@ class WheelCore:
     def _on_closed(self, s: Status, prev: Status | None, step: Step) -> None:
         """State 6: a fault when it came straight out of a game and the host did not ask (``*P 0``)."""
         step.events.append(TableClosed(device=self.device, spin=s.spin))
-        unprompted = not self._power_off_requested
-        self._power_off_requested = False
-        if prev is not None and prev.state in MID_GAME and unprompted and not self._fault_run:
-            self._fault(step, "state_6", s, detail=f"state {prev.state} -> 6 without *P 0")
+        step.events += self.recovery.closed(s, prev)
 
     def _on_result_status(self, s: Status, step: Step) -> None:
         if s.win is None:
@@ -234,17 +218,10 @@ class WheelCore:
 
     def _flags(self, s: Status, now: float, step: Step) -> None:
         """Each flag of a status, by the vendor's rule for it (the module's doc)."""
-        self._fault_flag(s, step)
+        step.events += self.recovery.fault_flag(s)
         self._launch_flag(s, now, step)
         self._wrong_way_flag(s, step)
         self._ball_flag(s, now, step)
-
-    def _fault_flag(self, s: Status, step: Step) -> None:
-        if not s.flags & Status.FAULT:
-            self._fault_run = False
-        elif not self._fault_run:
-            self._fault_run = True
-            self._fault(step, "sensor_fault", s, detail="status flag 4: sensor, motor or encoder")
 
     def _launch_flag(self, s: Status, now: float, step: Step) -> None:
         if not (s.flags & Status.LAUNCH_FAILED and s.state in (2, 3)):
@@ -331,18 +308,7 @@ class WheelCore:
         step.events.append(Void(device=self.device, reason=reason, spin=s.spin, state=s.state))
 
     def _fault(self, step: Step, reason: FaultReason, s: Status | None, code: int | None = None, detail: str = "") -> None:
-        self.needs_repower = True
-        self._repower_acked = False
-        step.events.append(
-            Fault(
-                device=self.device,
-                reason=reason,
-                spin=None if s is None else s.spin,
-                state=None if s is None else s.state,
-                code=code,
-                detail=detail,
-            )
-        )
+        step.events.append(self.recovery.fault(reason, s, code, detail))
 
     def _warn(self, step: Step, code: WarningCode, s: Status | None, detail: str) -> None:
         if code in self._warned:
