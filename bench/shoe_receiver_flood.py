@@ -45,7 +45,7 @@ def main() -> None:
     window = min(10_000, frames // 2)
     first = sum(costs[:window]) / window * 1e6
     last = sum(costs[-window:]) / window * 1e6
-    largest = max((len(v), k) for k, v in vars(receiver).items() if hasattr(v, "__len__") and not isinstance(v, str))
+    largest = max((size, name) for name, size in receiver.sizes().items())
     if args.json:
         print(json.dumps({"frames": frames, "window": window, "first_us": round(first, 2), "last_us": round(last, 2),
                           "largest_container": largest[1], "largest_entries": largest[0]}))

@@ -15,7 +15,7 @@ import stat
 from pathlib import Path
 from typing import Self
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, SecretStr, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, PrivateAttr, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -148,3 +148,27 @@ class Mqtt(BaseModel):
             url_text, secret = self.broker, self._secret
         url = BrokerUrl.parse(url_text)
         return str(url.with_credentials(url.username, secret if url.username is not None else None))
+
+
+class BrokerPolicyError(ValueError):
+    """A floor process (the pit dashboard, the back office) has no broker, or the ``[mqtt]``
+    policy refuses the one given; the message says which and what to do."""
+
+
+def floor_broker_url(section: Mqtt, broker: str | None = None, insecure: bool = False) -> str:
+    """The URL a floor process connects with (password from the environment or the secret file):
+    ``broker`` (its ``--broker``) or ``[mqtt] broker``, under the ``[mqtt]`` policy of ``section``
+    (``insecure``: its ``--insecure``). Unlike a table, a floor process cannot run without one.
+    ``BrokerPolicyError`` when there is none or the policy refuses it."""
+    given = section.model_dump(exclude_unset=True)
+    if broker is not None:
+        given["broker"] = broker
+    if insecure:
+        given["insecure"] = True
+    try:
+        mqtt = Mqtt.model_validate(given)
+    except ValidationError as exc:
+        raise BrokerPolicyError("; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())) from None
+    if mqtt.broker in NAMED_BROKERS:
+        raise BrokerPolicyError("no broker: give --broker URL or [mqtt] broker")
+    return mqtt.connect_url()

@@ -26,7 +26,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import SplitResult, parse_qsl, urlsplit
 
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.device import Device
@@ -122,46 +122,90 @@ def parse(url: str, kind: str | None = None) -> DeviceAddress:
     if "://" not in url:
         if not url.startswith("/"):
             raise DeviceAddressError(f"{url!r} is not a device address; use a URL with one of: {', '.join(schemes())}")
-        return _resolve(url, kind, "serial", url, {}, None)
-    parts = urlsplit(url)
+        return _resolve(url, kind, Where("serial", url, {}))
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:  # a bracketed host that is no IPv6 address: "serial://["
+        raise DeviceAddressError(f"{url}: {exc}") from None
     scheme = parts.scheme.lower()
-    params = dict(parse_qsl(parts.query, keep_blank_values=True))
+    return _resolve(url, kind, _where(url, parts, scheme, dict(parse_qsl(parts.query, keep_blank_values=True))))
+
+
+@dataclass(frozen=True)
+class Where:
+    """What a URL says of its device: over what, where, its query, and its kind if it names one."""
+
+    scheme: str
+    target: str
+    params: dict[str, str]
+    named: str | None = None
+
+
+def _where(url: str, parts: SplitResult, scheme: str, params: dict[str, str]) -> Where:
+    """The URL's scheme read by its own rule: pyserial's handlers, a simulator, one of
+    ``_SCHEMES`` or, last, a kind's own scheme (host and path are its target)."""
     if scheme in PYSERIAL_SCHEMES:
-        return _resolve(url, kind, "serial", url, {}, None)
-    if scheme == "serial":
-        if not parts.path:
-            raise DeviceAddressError(f"{url}: no port path (serial:///dev/ttyUSB0)")
-        return _resolve(url, kind, scheme, parts.path, params, None)
-    if scheme == "usb":
-        return _resolve(url, kind, scheme, parts.netloc, params, None)
-    if scheme.startswith("sim+"):  # sim+pty://shoe names the kind; sim+usb://1209:0001 the target
-        if parts.netloc and ":" not in parts.netloc:  # a kind (an unknown one is refused by name)
-            return _resolve(url, kind, scheme, parts.path.lstrip("/"), params, parts.netloc)
-        return _resolve(url, kind, scheme, parts.netloc, params, None)
-    if scheme in ("mqtt", "mqtts", "unix"):
-        return _resolve(url, kind, scheme, url, params, None)
-    if any(s == scheme for _, s in DEVICES):  # a kind's own scheme: host and path are its target
-        return _resolve(url, kind, scheme, parts.netloc + parts.path, params, None)
+        return Where("serial", url, {})
+    if scheme.startswith("sim+"):
+        return _simulated(parts, scheme, params)
+    read = _SCHEMES.get(scheme)
+    if read is not None:
+        return read(url, parts, scheme, params)
+    if any(s == scheme for _, s in DEVICES):
+        return Where(scheme, parts.netloc + parts.path, params)
     raise DeviceAddressError(f"{url}: unknown scheme {scheme!r}; known: {', '.join(schemes())}")
 
 
-def _resolve(url: str, kind: str | None, scheme: str, target: str, params: dict[str, str],
-             named: str | None) -> DeviceAddress:
-    if named is not None:
-        if named not in kinds():
-            raise DeviceAddressError(f"{url}: no device kind {named!r}; known: {', '.join(kinds())}")
-        if kind is not None and kind != named:
-            raise DeviceAddressError(f"{url} is a {named}, not a {kind}")
-        kind = named
-    candidates = sorted(k for k, s in DEVICES if s == scheme)
+def _serial(url: str, parts: SplitResult, scheme: str, params: dict[str, str]) -> Where:
+    if not parts.path:
+        raise DeviceAddressError(f"{url}: no port path (serial:///dev/ttyUSB0)")
+    return Where(scheme, parts.path, params)
+
+
+def _simulated(parts: SplitResult, scheme: str, params: dict[str, str]) -> Where:
+    """sim+pty://shoe names the kind (an unknown one is refused by name); sim+usb://1209:0001 the target."""
+    if parts.netloc and ":" not in parts.netloc:
+        return Where(scheme, parts.path.lstrip("/"), params, parts.netloc)
+    return Where(scheme, parts.netloc, params)
+
+
+def _broker(url: str, parts: SplitResult, scheme: str, params: dict[str, str]) -> Where:
+    """A device reached through a broker: the whole URL is its target."""
+    return Where(scheme, url, params)
+
+
+#: schemes read by a rule of their own: (url, its parts, the scheme, the query) -> what it says
+_SCHEMES: dict[str, Callable[[str, SplitResult, str, dict[str, str]], Where]] = {
+    "serial": _serial,
+    "usb": lambda url, parts, scheme, params: Where(scheme, parts.netloc, params),
+    "mqtt": _broker,
+    "mqtts": _broker,
+    "unix": _broker,
+}
+
+
+def _resolve(url: str, kind: str | None, where: Where) -> DeviceAddress:
+    kind = _named_kind(url, kind, where.named)
+    candidates = sorted(k for k, s in DEVICES if s == where.scheme)
     if kind is None:
         if len(candidates) != 1:
             raise DeviceAddressError(f"{url}: say which device this is ({' or '.join(candidates)})")
         kind = candidates[0]
-    if (kind, scheme) not in DEVICES:
-        raise DeviceAddressError(f"{url}: a {kind} is not reached over {scheme}:// "
+    if (kind, where.scheme) not in DEVICES:
+        raise DeviceAddressError(f"{url}: a {kind} is not reached over {where.scheme}:// "
                                  f"(a {kind} takes: {', '.join(s for k, s in sorted(DEVICES) if k == kind)})")
-    return DeviceAddress(url, kind, scheme, target, params)
+    return DeviceAddress(url, kind, where.scheme, where.target, where.params)
+
+
+def _named_kind(url: str, kind: str | None, named: str | None) -> str | None:
+    """The kind the URL names, if it names one (it must agree with the caller's), else the caller's."""
+    if named is None:
+        return kind
+    if named not in kinds():
+        raise DeviceAddressError(f"{url}: no device kind {named!r}; known: {', '.join(kinds())}")
+    if kind is not None and kind != named:
+        raise DeviceAddressError(f"{url} is a {named}, not a {kind}")
+    return named
 
 
 def builder(address: DeviceAddress) -> Builder:

@@ -297,8 +297,8 @@ def test_a_circle_counts_when_lazy_or_only_for_types(tmp_path: Path) -> None:
 #: the faces that share statistics: they meet in ``controller/floor``, never import each other
 SHARING_FACES = ("controller.pit", "controller.backoffice", "controller.protection")
 #: the dashboard's process wiring hands it the back office's store (the pit's own modules read only
-#: controller/floor's interface); the back office's config takes the broker policy from the pit's
-CROSSINGS_LEFT = ("controller.pit.cli", "controller.backoffice.config")
+#: controller/floor's interface); the broker policy both use is ``controller.mqtt_config``'s
+CROSSINGS_LEFT = ("controller.pit.cli",)
 
 
 def test_pit_backoffice_and_protection_share_only_through_the_floor() -> None:

@@ -55,7 +55,7 @@ from pydantic import (
 from controller.backoffice.provenance import Trust
 from controller.config import MetricsSection, iana_zone
 from controller.journal import KEY_BYTES
-from controller.mqtt_config import Mqtt
+from controller.mqtt_config import BrokerPolicyError, Mqtt, floor_broker_url
 
 DATABASE_ENV = "CROUPIER_DATABASE_URL"
 CLOCK = re.compile(r"([01]\d|2[0-3]):([0-5]\d)")
@@ -154,11 +154,9 @@ class BackofficeConfig(_Strict):
 
     def broker_url(self, broker: str | None = None, insecure: bool = False) -> str:
         """As the pit dashboard's: ``--broker`` or ``[mqtt] broker``, under the ``[mqtt]`` policy."""
-        from controller.pit.config import PitConfig, PitConfigError
-
         try:
-            return PitConfig(mqtt=self.mqtt).broker_url(broker, insecure)
-        except PitConfigError as exc:
+            return floor_broker_url(self.mqtt, broker, insecure)
+        except BrokerPolicyError as exc:
             raise BackofficeConfigError(str(exc)) from None
 
     def pit_of(self, table: str) -> str | None:

@@ -41,30 +41,45 @@ def explain(name: str, errors: Iterable[Any], strip: int = 0) -> str:
     """One sentence per wrong argument (the first three), naming what it must be; ``strip``
     leading parts of each error's location (the union's tag) are not shown."""
     parts: dict[str, str] = {}
-    model = BY_NAME.get(name)
     for err in errors:
-        given = tuple(err["loc"][strip:])
-        loc = tuple(p for p in given if isinstance(p, int) or p in _FIELDS)  # no union member tags
-        if err["type"] == "extra_forbidden" and given and loc[-1:] != given[-1:]:
-            loc += given[-1:]  # the argument nobody takes
+        loc = _location(err, strip)
         where = ".".join(str(p) for p in loc)
-        field = next((p for p in reversed(loc) if isinstance(p, str)), "")
-        if where in parts or len(parts) == 3:
-            continue
-        if not loc:
-            parts[where] = str(err["msg"])
-        elif err["type"] == "extra_forbidden":
-            takes = ", ".join(k for k in model.model_fields if k != "command") if model else ""
-            parts[where] = f"{where}: Extra inputs are not permitted ({name} takes {takes or 'no arguments'})"
-        elif err["type"] == "missing" and field in EXPECTED:
-            parts[where] = f"{where}: missing; {name} needs {field!r} ({EXPECTED[field]})"
-        elif field == "command" and len(loc) == 1:
-            parts[where] = f"command: unknown command {shown(err.get('input'))}"
-        elif field in EXPECTED:
-            parts[where] = f"{where}: must be {EXPECTED[field]}, not {shown(err.get('input'))}"
-        else:
-            parts[where] = f"{where}: {str(err['msg']).removeprefix('Value error, ')}"
+        if where not in parts and len(parts) < 3:
+            parts[where] = _sentence(name, err, loc, where)
     return f"{name} refused: " + "; ".join(parts.values())
+
+
+def _location(err: Any, strip: int) -> tuple[str | int, ...]:
+    """Where an error is, in the command's own terms: its arguments (and list positions), no
+    union member tags; for an argument nobody takes, that argument."""
+    given = tuple(err["loc"][strip:])
+    loc = tuple(p for p in given if isinstance(p, int) or p in _FIELDS)
+    if err["type"] == "extra_forbidden" and given and loc[-1:] != given[-1:]:
+        loc += given[-1:]
+    return loc
+
+
+def _arguments(name: str) -> str:
+    """The arguments command ``name`` takes, for a refusal."""
+    model = BY_NAME.get(name)
+    takes = [k for k in model.model_fields if k != "command"] if model is not None else []
+    return ", ".join(takes) or "no arguments"
+
+
+def _sentence(name: str, err: Any, loc: tuple[str | int, ...], where: str) -> str:
+    """What is wrong at ``where``, and what the argument must be where the project says it."""
+    field = next((p for p in reversed(loc) if isinstance(p, str)), "")  # the argument itself
+    if not loc:
+        return str(err["msg"])
+    if err["type"] == "extra_forbidden":
+        return f"{where}: Extra inputs are not permitted ({name} takes {_arguments(name)})"
+    if err["type"] == "missing" and field in EXPECTED:
+        return f"{where}: missing; {name} needs {field!r} ({EXPECTED[field]})"
+    if field == "command" and len(loc) == 1:
+        return f"command: unknown command {shown(err.get('input'))}"
+    if field in EXPECTED:
+        return f"{where}: must be {EXPECTED[field]}, not {shown(err.get('input'))}"
+    return f"{where}: {str(err['msg']).removeprefix('Value error, ')}"
 
 
 def did_you_mean(name: Any, known: Iterable[str]) -> str:
@@ -94,11 +109,17 @@ def parse_order(payload: Any, giver: str = DEALER) -> Command:
         order = _COMMANDS.validate_python(payload)
     except ValidationError as exc:
         raise InputRefused("input.invalid", explain(str(name), exc.errors(), strip=1)) from None
-    missing = [k for k in model.pit_needs if giver == PIT and getattr(order, k) is None]
+    if giver == PIT:
+        _needs_from_the_pit(str(name), model, order)
+    return order
+
+
+def _needs_from_the_pit(name: str, model: type[Command], order: Command) -> None:
+    """What the pit must give that the dealer may leave out (a pit boss's reason ...)."""
+    missing = [k for k in model.pit_needs if getattr(order, k) is None]
     if missing:
         raise InputRefused("input.invalid", f"{name} refused: {missing[0]}: missing; {name} needs {missing[0]!r} "
                                             f"({EXPECTED[missing[0]]})")
-    return order
 
 
 def from_journal(payload: dict[str, Any], giver: str = DEALER) -> Command:

@@ -9,6 +9,7 @@ the wrong type or size (docs/console.md, docs/security.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
@@ -20,7 +21,7 @@ from controller.commands.models import BY_NAME, DEALER, PIT, Command, Name
 from controller.commands.parse import parse_order
 from controller.console.betform import chips
 from controller.console.words import command_words
-from controller.games.base import ExpectKind
+from controller.games.base import Expect, ExpectKind
 from controller.jsonbound import InputRefused
 from controller.table.core import TableCore
 
@@ -89,49 +90,95 @@ def _button(command: str | type[Command], label: str = "", style: str = "", **ar
 
 
 def legal_actions(core: TableCore) -> list[dict[str, Any]]:
-    """The actions the table takes now, as buttons and pickers the page draws."""
-    engine = core.engine
-    if core.hold is not None and core.hold.pit_only:
-        return []  # released from the pit dashboard, by a pit boss with a reason
-    if core.hold is not None:
-        return [_button(o, style="danger" if o == cmd.VoidRound.name() else "primary") for o in core.hold.options]
-    if core.keyin is not None:
-        picker = {"command": "key_card", "label": f"Key in card {core.keyin}", "widget": "cards",
-                  "cards": [c for c in DECK if core.shoe.composition.left(c) > 0], "args": {}}
-        return [picker] + ([_button(cmd.VoidRound, "Void round", "danger")] if engine is not None else [])
-    if engine is None:
-        if core.closing:
-            return []
-        if core.shoe.needs_new:
-            return [_button(cmd.NewShoe, style="primary")]
-        if core.shoe.burn_left > 0:
-            return []  # the burn cards are pulled through the gate (or from the simulator panel)
-        actions = [_button(cmd.OpenRound, style="primary")]
-        if core.adapter.uses_shoe:
-            actions.append(_button(cmd.NewShoe, "New shoe", "confirm"))
-        return actions
-    expect = engine.expects()
-    actions = []
-    if expect.kind is ExpectKind.BETS:
-        kinds = core.adapter.view.bet_kinds(core.rules, core.adapter.bet_kind)
-        if kinds:
-            actions.append({**_button(cmd.Bet), "widget": "bet", "kinds": kinds,
-                            "boxes": int(getattr(core.rules, "boxes", 7)),
-                            "chips": chips(core.rules.limits, kinds, core.currency[1])})
-        else:  # keyed on the game's own layout (roulette's), no button of its own
-            actions.append({**_button(cmd.Bet), "elsewhere": True})
-        if core.adapter.uses_shoe:
-            actions.append(_button(cmd.CloseBetting, style="primary"))
-    elif expect.kind is ExpectKind.DECISION and expect.box is not None:
-        for option in expect.options:
-            actions.append(_button(cmd.Decide, f"Box {expect.box}: {option.replace('_', ' ')}", "primary",
-                                   box=expect.box, hand=expect.hand or 1, action=option))
-    elif expect.kind is ExpectKind.RESULT and (keys := core.adapter.view.result_keys(engine)) is not None:
-        actions.append({**_button(cmd.KeyResult, keys["label"]), "widget": "numbers", "numbers": keys["numbers"]})
-    elif expect.kind is ExpectKind.DONE:
-        actions.append(_button(cmd.Settle, core.adapter.view.settle_label, "primary"))
-    actions.append(_button(cmd.VoidRound, "Void round", "danger"))
-    return actions
+    """The actions the table takes now, as buttons and pickers the page draws: those of the first
+    state in ``_STATES`` the table is in."""
+    offer = next(offer for applies, offer in _STATES if applies(core))
+    return offer(core)
+
+
+def _held(core: TableCore) -> list[dict[str, Any]]:
+    """A hold's own ways out; none at the console when only the pit dashboard releases it (by a
+    pit boss with a reason)."""
+    assert core.hold is not None
+    if core.hold.pit_only:
+        return []
+    return [_button(o, style="danger" if o == cmd.VoidRound.name() else "primary") for o in core.hold.options]
+
+
+def _keying_in(core: TableCore) -> list[dict[str, Any]]:
+    """The card picker (the cards this shoe can still hold), and a way out of a round."""
+    picker = {"command": "key_card", "label": f"Key in card {core.keyin}", "widget": "cards",
+              "cards": [c for c in DECK if core.shoe.composition.left(c) > 0], "args": {}}
+    return [picker] + ([_button(cmd.VoidRound, "Void round", "danger")] if core.engine is not None else [])
+
+
+def _between_rounds(core: TableCore) -> list[dict[str, Any]]:
+    """No round: a new shoe when the shoe needs one, else a round (nothing while closing, nor
+    while the burn cards are pulled through the gate or from the simulator panel)."""
+    if core.closing:
+        return []
+    if core.shoe.needs_new:
+        return [_button(cmd.NewShoe, style="primary")]
+    if core.shoe.burn_left > 0:
+        return []
+    return [_button(cmd.OpenRound, style="primary")] + (
+        [_button(cmd.NewShoe, "New shoe", "confirm")] if core.adapter.uses_shoe else [])
+
+
+def _in_round(core: TableCore) -> list[dict[str, Any]]:
+    """What the engine expects now, and a way out of the round."""
+    assert core.engine is not None
+    expect = core.engine.expects()
+    offer = _EXPECTED.get(expect.kind)
+    return (offer(core, expect) if offer is not None else []) + [_button(cmd.VoidRound, "Void round", "danger")]
+
+
+def _bets(core: TableCore, expect: Expect) -> list[dict[str, Any]]:
+    """The bet form (or, for a game keyed on its own layout like roulette's, no button of its
+    own), and closing the betting where a shoe deals."""
+    kinds = core.adapter.view.bet_kinds(core.rules, core.adapter.bet_kind)
+    bet = ({**_button(cmd.Bet), "widget": "bet", "kinds": kinds, "boxes": int(getattr(core.rules, "boxes", 7)),
+            "chips": chips(core.rules.limits, kinds, core.currency[1])}
+           if kinds else {**_button(cmd.Bet), "elsewhere": True})
+    return [bet] + ([_button(cmd.CloseBetting, style="primary")] if core.adapter.uses_shoe else [])
+
+
+def _decisions(core: TableCore, expect: Expect) -> list[dict[str, Any]]:
+    """A button per option of the box that decides (none when no one box does)."""
+    if expect.box is None:
+        return []
+    return [_button(cmd.Decide, f"Box {expect.box}: {option.replace('_', ' ')}", "primary",
+                    box=expect.box, hand=expect.hand or 1, action=option) for option in expect.options]
+
+
+def _result(core: TableCore, expect: Expect) -> list[dict[str, Any]]:
+    """The result keys of a game keyed by hand (a wheel's numbers), if it has them."""
+    assert core.engine is not None
+    keys = core.adapter.view.result_keys(core.engine)
+    if keys is None:
+        return []
+    return [{**_button(cmd.KeyResult, keys["label"]), "widget": "numbers", "numbers": keys["numbers"]}]
+
+
+def _settle(core: TableCore, expect: Expect) -> list[dict[str, Any]]:
+    return [_button(cmd.Settle, core.adapter.view.settle_label, "primary")]
+
+
+Offer = Callable[[TableCore], list[dict[str, Any]]]
+#: the table's states, first match wins: (is the table in it, what it offers there)
+_STATES: tuple[tuple[Callable[[TableCore], bool], Offer], ...] = (
+    (lambda core: core.hold is not None, _held),
+    (lambda core: core.keyin is not None, _keying_in),
+    (lambda core: core.engine is None, _between_rounds),
+    (lambda core: True, _in_round),
+)
+#: in a round, what the console offers for what the engine expects (cards come from the shoe)
+_EXPECTED: dict[ExpectKind, Callable[[TableCore, Expect], list[dict[str, Any]]]] = {
+    ExpectKind.BETS: _bets,
+    ExpectKind.DECISION: _decisions,
+    ExpectKind.RESULT: _result,
+    ExpectKind.DONE: _settle,
+}
 
 
 def check_request(core: TableCore, role: Role, request: ConsoleRequest) -> dict[str, Any]:
@@ -147,18 +194,27 @@ def checked_order(core: TableCore, role: Role, request: ConsoleRequest) -> Comma
     if name in PIT_COMMANDS and role != "pit_boss":
         raise RequestRefused("console.role", f"{command_words(name)} is for the pit boss only")
     if order.round_bound:
-        if request.round != core.round_id:
-            raise RequestRefused("console.stale", f"the screen showed round {request.round or 'none'}, the table is "
-                                                  f"at {core.round_id or 'no round'}: look again")
-        offered = {a["command"] for a in legal_actions(core)}
-        if name not in offered:
-            raise RequestRefused("console.not_now", f"{command_words(name)} is not possible now: {core.prompt()}")
+        _check_taken_now(core, request)
     if isinstance(order, cmd.KeyCard):
-        try:
-            card = parse_card(order.card)
-        except CardError as exc:
-            raise RequestRefused("console.card", str(exc)) from None
-        if core.shoe.composition.left(card) == 0:
-            raise RequestRefused("shoe.impossible_card", f"{card} cannot be in this shoe any more")
-        order = order.model_copy(update={"card": card})
+        return _keyed_card(core, order)
     return order
+
+
+def _check_taken_now(core: TableCore, request: ConsoleRequest) -> None:
+    """A round's command: of the round the screen showed, and offered now."""
+    if request.round != core.round_id:
+        raise RequestRefused("console.stale", f"the screen showed round {request.round or 'none'}, the table is "
+                                              f"at {core.round_id or 'no round'}: look again")
+    if request.command not in {a["command"] for a in legal_actions(core)}:
+        raise RequestRefused("console.not_now", f"{command_words(request.command)} is not possible now: {core.prompt()}")
+
+
+def _keyed_card(core: TableCore, order: cmd.KeyCard) -> cmd.KeyCard:
+    """A keyed-in card, written the card's own way, once this shoe can still hold it."""
+    try:
+        card = parse_card(order.card)
+    except CardError as exc:
+        raise RequestRefused("console.card", str(exc)) from None
+    if core.shoe.composition.left(card) == 0:
+        raise RequestRefused("shoe.impossible_card", f"{card} cannot be in this shoe any more")
+    return order.model_copy(update={"card": card})

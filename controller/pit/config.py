@@ -37,7 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from controller.auth import Account, Accounts, Role
 from controller.config import MetricsSection
-from controller.mqtt_config import Mqtt
+from controller.mqtt_config import BrokerPolicyError, Mqtt, floor_broker_url
 
 
 class PitConfigError(ValueError):
@@ -90,18 +90,10 @@ class PitConfig(_Strict):
         """The URL to connect with (password from the environment or the secret file): ``broker``
         (``--broker``) or ``[mqtt] broker``, under the ``[mqtt]`` policy. PitConfigError when
         there is none or the policy refuses it."""
-        section = self.mqtt.model_dump(exclude_unset=True)
-        if broker is not None:
-            section["broker"] = broker
-        if insecure:
-            section["insecure"] = True
         try:
-            mqtt = Mqtt.model_validate(section)
-        except ValidationError as exc:
-            raise PitConfigError("; ".join(str(e["msg"]).removeprefix("Value error, ") for e in exc.errors())) from None
-        if mqtt.broker in ("none", "embedded"):
-            raise PitConfigError("no broker: give --broker URL or [mqtt] broker")
-        return mqtt.connect_url()
+            return floor_broker_url(self.mqtt, broker, insecure)
+        except BrokerPolicyError as exc:
+            raise PitConfigError(str(exc)) from None
 
     def make_accounts(self) -> Accounts:
         accounts = {name: Account(name, a.role, a.password_hash) for name, a in self.accounts.items()}

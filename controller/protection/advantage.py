@@ -17,6 +17,7 @@ near zero whatever the count did, a counter's is what the ramp bought.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
@@ -85,6 +86,30 @@ class _Player:
     #: true count step -> (rounds, staked) of the rounds played at it
     by_count: dict[int, tuple[int, int]] = field(default_factory=dict)
 
+    def played(self, true_count: float, stake: int, at: datetime | None) -> None:
+        """A round played at ``true_count`` for ``stake``: the rounds sat out since were at
+        the table too (they count, as rounds not played)."""
+        for sat_out_count in self.sat_out:
+            self.presence.add(sat_out_count, 0.0)
+        self.sat_out.clear()
+        self.presence.add(true_count, 1.0)
+        self.bets.add(true_count, math.log(stake))
+        self.rounds += 1
+        self.staked += stake
+        step = max(-COUNT_STEPS, min(COUNT_STEPS, round(true_count)))
+        rounds_at, staked_at = self.by_count.get(step, (0, 0))
+        self.by_count[step] = (rounds_at + 1, staked_at + stake)
+        self.gain += stake * EDGE_PER_TRUE_COUNT * true_count
+        self.first = self.first or at
+        self.last = at or self.last
+
+    def sat_out_one(self, true_count: float) -> None:
+        """A round sat out; after ``LEFT_AFTER_ROUNDS`` of them the player has left the table, and
+        a later return starts a new stay."""
+        self.sat_out.append(true_count)
+        if len(self.sat_out) > LEFT_AFTER_ROUNDS:
+            self.sat_out.clear()
+
     def points(self) -> tuple[tuple[int, int], ...]:
         """Bets against the count, a point per true-count step: (step, average bet there)."""
         return tuple((step, staked // rounds) for step, (rounds, staked) in sorted(self.by_count.items()))
@@ -107,35 +132,43 @@ class AdvantageWatch:
         self.count.apply(kind, payload)
         if kind == "round_closed":
             self.index_plays.round_closed(payload)
-        if kind != "command":
-            return []
-        command = payload.get("command")
-        if command == "open_round":
-            self._stakes.clear()
-            self._round_count = self.count.true_count
-        elif command == "bet" and payload.get("kind", "main") == "main":
-            self._bet(payload)
-        elif command == "clear_bets" and isinstance(payload.get("box"), int):
-            for key in [k for k in self._stakes if k[1] == payload["box"]]:
-                del self._stakes[key]
-        elif command == "decide":
-            self._decision(payload)
-        elif command == "close_betting" and self._round_count is not None:
-            return self._close_betting(self._round_count, _time(ts))
+        command = payload.get("command") if kind == "command" else None
+        take = _COMMANDS.get(command) if isinstance(command, str) else None
+        return take(self, payload, ts) if take is not None else []
+
+    def _open_round(self, payload: dict[str, Any], ts: str | None) -> list[str]:
+        self._stakes.clear()
+        self._round_count = self.count.true_count
         return []
 
-    def _bet(self, payload: dict[str, Any]) -> None:
+    def _bet(self, payload: dict[str, Any], ts: str | None) -> list[str]:
+        """A main bet adds to the player's stake on that box (side bets say nothing of the count)."""
         player, box, amount = payload.get("player"), payload.get("box"), payload.get("amount")
+        if payload.get("kind", "main") != "main":
+            return []
         if isinstance(player, str) and player and isinstance(box, int) and isinstance(amount, int) and amount > 0:
             self._stakes[(player, box)] = self._stakes.get((player, box), 0) + amount
+        return []
 
-    def _decision(self, payload: dict[str, Any]) -> None:
+    def _clear_bets(self, payload: dict[str, Any], ts: str | None) -> list[str]:
+        if isinstance(payload.get("box"), int):
+            for key in [k for k in self._stakes if k[1] == payload["box"]]:
+                del self._stakes[key]
+        return []
+
+    def _decision(self, payload: dict[str, Any], ts: str | None) -> list[str]:
         player, box, action = payload.get("player"), payload.get("box"), payload.get("action")
         hand = payload.get("hand", 1)
         if isinstance(player, str) and isinstance(box, int) and isinstance(hand, int) and isinstance(action, str):
             self.index_plays.decision(player, box, hand, action, self.count.true_count)
+        return []
 
-    def _close_betting(self, true_count: float, at: datetime | None) -> list[str]:
+    def _close_betting(self, payload: dict[str, Any], ts: str | None) -> list[str]:
+        """The round's stakes are final: each player's evidence takes them (and the players
+        who sat this round out), at the true count the round opened at."""
+        true_count, at = self._round_count, _time(ts)
+        if true_count is None:
+            return []
         stakes: dict[str, int] = {}
         boxes: dict[str, int] = {}
         for (player, box), amount in self._stakes.items():
@@ -144,27 +177,13 @@ class AdvantageWatch:
         flagged: list[str] = []
         for player, stake in stakes.items():
             seen = self.players.setdefault(player, _Player(boxes[player]))
-            for sat_out_count in seen.sat_out:  # they were at the table meanwhile: those rounds count
-                seen.presence.add(sat_out_count, 0.0)
-            seen.sat_out.clear()
-            seen.presence.add(true_count, 1.0)
-            seen.bets.add(true_count, math.log(stake))
-            seen.rounds += 1
-            seen.staked += stake
-            step = max(-COUNT_STEPS, min(COUNT_STEPS, round(true_count)))
-            rounds_at, staked_at = seen.by_count.get(step, (0, 0))
-            seen.by_count[step] = (rounds_at + 1, staked_at + stake)
-            seen.gain += stake * EDGE_PER_TRUE_COUNT * true_count
-            seen.first = seen.first or at
-            seen.last = at or seen.last
+            seen.played(true_count, stake, at)
             if seen.flagged_after is None and self._evidence(seen)[0]:
                 seen.flagged_after = seen.rounds
                 flagged.append(player)
         for player, seen in self.players.items():
             if player not in stakes:
-                seen.sat_out.append(true_count)
-                if len(seen.sat_out) > LEFT_AFTER_ROUNDS:
-                    seen.sat_out.clear()  # left the table: a later return starts a new stay
+                seen.sat_out_one(true_count)
         self._round_count = None
         return flagged
 
@@ -190,6 +209,17 @@ class AdvantageWatch:
                 round(seen.gain / max(1, seen.rounds) * _rounds_per_hour(seen)),
                 self.index_plays.tallies.get(player, IndexTally()), seen.points())
         return report
+
+
+Take = Callable[[AdvantageWatch, dict[str, Any], str | None], list[str]]
+#: the commands the watch takes: command name -> how (the players it got flagged)
+_COMMANDS: Final[dict[str, Take]] = {
+    "open_round": AdvantageWatch._open_round,
+    "bet": AdvantageWatch._bet,
+    "clear_bets": AdvantageWatch._clear_bets,
+    "decide": AdvantageWatch._decision,
+    "close_betting": AdvantageWatch._close_betting,
+}
 
 
 def _rounds_per_hour(seen: _Player) -> float:

@@ -7,6 +7,7 @@ counts everything). True count: the running count divided by the decks not yet d
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 HILO: Final = {**dict.fromkeys("23456", 1), **dict.fromkeys("789", 0), **dict.fromkeys("TJQKA", -1)}
@@ -58,25 +59,43 @@ class ShoeCount:
     def apply(self, kind: str, payload: dict[str, Any]) -> None:
         """Take one journal entry: a shoe's status with a new shoe id, a card, a keyed card, a
         ``new_shoe`` command, or a ``table_started`` that names the decks; others are ignored."""
-        if kind == "table_started":
-            decks = (payload.get("rules") or {}).get("decks")
-            if isinstance(decks, int) and decks > 0:
-                self.decks = decks
-        elif kind == "device":
-            kind_of = payload.get("type")
-            if kind_of == "shoe_status":
-                shoe_id = payload.get("shoe_id")
-                if self._awaiting_id:  # the id of the shoe ``new_shoe`` loaded (a late status of the old one is not)
-                    if isinstance(shoe_id, str) and shoe_id != self._previous_id:
-                        self.shoe_id, self._awaiting_id = shoe_id, False
-                elif isinstance(shoe_id, str) and shoe_id != self.shoe_id:
-                    self.new_shoe(shoe_id)
-            elif kind_of == "card" and isinstance(payload.get("card"), str):
-                n = payload.get("n")
-                self.card(payload["card"], n if isinstance(n, int) else None)
-        elif kind == "command":
-            command = payload.get("command")
-            if command == "new_shoe":
-                self.new_shoe(None)
-            elif command == "key_card" and isinstance(payload.get("card"), str):
-                self.card(payload["card"])
+        take = _TAKES.get(kind)
+        if take is not None:
+            take(self, payload)
+
+    def _started(self, payload: dict[str, Any]) -> None:
+        decks = (payload.get("rules") or {}).get("decks")
+        if isinstance(decks, int) and decks > 0:
+            self.decks = decks
+
+    def _device(self, payload: dict[str, Any]) -> None:
+        kind_of = payload.get("type")
+        if kind_of == "shoe_status":
+            self._status(payload.get("shoe_id"))
+        elif kind_of == "card" and isinstance(payload.get("card"), str):
+            n = payload.get("n")
+            self.card(payload["card"], n if isinstance(n, int) else None)
+
+    def _status(self, shoe_id: Any) -> None:
+        """A shoe's status: its id counts once ``new_shoe`` is awaiting it (a late status of the
+        old shoe does not); an id that changes otherwise is a new shoe."""
+        if self._awaiting_id:
+            if isinstance(shoe_id, str) and shoe_id != self._previous_id:
+                self.shoe_id, self._awaiting_id = shoe_id, False
+        elif isinstance(shoe_id, str) and shoe_id != self.shoe_id:
+            self.new_shoe(shoe_id)
+
+    def _command(self, payload: dict[str, Any]) -> None:
+        command = payload.get("command")
+        if command == "new_shoe":
+            self.new_shoe(None)
+        elif command == "key_card" and isinstance(payload.get("card"), str):
+            self.card(payload["card"])
+
+
+#: journal entry kind -> how a count takes it
+_TAKES: Final[dict[str, Callable[[ShoeCount, dict[str, Any]], None]]] = {
+    "table_started": ShoeCount._started,
+    "device": ShoeCount._device,
+    "command": ShoeCount._command,
+}

@@ -13,6 +13,7 @@ split from another are skipped (their cards at the time cannot be told from the 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -66,6 +67,8 @@ def _hard_total(cards: list[str]) -> int | None:
     return total
 
 
+#: (player, box, hand, action, the true count when it was taken)
+Decision = tuple[str, int, int, str, float]
 INSURANCE_ACTIONS = frozenset({"insurance", "even_money", "no_insurance", "no_even_money"})
 
 
@@ -73,6 +76,25 @@ def _hands(outcome: dict[str, Any]) -> dict[tuple[Any, Any], list[str]]:
     """Each hand's cards in a blackjack round's outcome, by (box, hand)."""
     return {(b.get("box"), h.get("hand")): h.get("cards") or [] for b in outcome.get("boxes") or []
             for h in b.get("hands") or []}
+
+
+def _drawn_before(decisions: list[Decision]) -> Iterator[tuple[Decision, int]]:
+    """Each decision with the cards its hand drew before it (one per hit or double)."""
+    taken: dict[tuple[int, int], int] = {}
+    for decision in decisions:
+        _, box, hand, action, _ = decision
+        drawn = taken.get((box, hand), 0)
+        if action in ("hit", "double"):
+            taken[(box, hand)] = drawn + 1
+        yield decision, drawn
+
+
+def _up_card(outcome: dict[str, Any]) -> str | None:
+    """The dealer's up card's rank (``T`` any ten), or None when the record shows no dealer card."""
+    dealer = (outcome.get("dealer") or {}).get("cards") or []
+    if not dealer or not isinstance(dealer[0], str):
+        return None
+    return "T" if dealer[0][0] in "TJQK" else dealer[0][0]
 
 
 def _index_for(cards: list[str], drawn: int, up: str) -> Index | None:
@@ -93,7 +115,7 @@ class IndexPlays:
     round's record (``round_closed``), which places the decisions in their hands."""
 
     tallies: dict[str, IndexTally] = field(default_factory=dict)
-    _pending: list[tuple[str, int, int, str, float]] = field(default_factory=list)
+    _pending: list[Decision] = field(default_factory=list)
 
     def decision(self, player: str, box: int, hand: int, action: str, true_count: float) -> None:
         self._pending.append((player, box, hand, action, true_count))
@@ -101,25 +123,26 @@ class IndexPlays:
     def round_closed(self, record: dict[str, Any]) -> None:
         decisions, self._pending = self._pending, []
         outcome = record.get("outcome") or {}
-        dealer = (outcome.get("dealer") or {}).get("cards") or []
-        if not dealer or not isinstance(dealer[0], str):
+        up = _up_card(outcome)
+        if up is None:
             return
-        up = "T" if dealer[0][0] in "TJQK" else dealer[0][0]
         hands = _hands(outcome)
         split_boxes = {box for box, hand in hands if isinstance(hand, int) and hand > 1}
-        taken: dict[tuple[int, int], int] = {}
-        for player, box, hand, action, count in decisions:
-            drawn = taken.get((box, hand), 0)
-            if action in ("hit", "double"):
-                taken[(box, hand)] = drawn + 1
+        for (player, box, hand, action, count), drawn in _drawn_before(decisions):
             if action in INSURANCE_ACTIONS:
-                if up == "A":
-                    self._score(player, action in ("insurance", "even_money"), count >= INSURANCE_INDEX)
+                self._insurance(player, action, count, up)
             elif box not in split_boxes:
-                index = _index_for(hands.get((box, hand)) or [], drawn, up)
-                if index is not None:
-                    calls = count >= index.count if index.above else count < index.count
-                    self._score(player, action == index.deviation, calls)
+                self._index_play(player, action, count, _index_for(hands.get((box, hand)) or [], drawn, up))
+
+    def _insurance(self, player: str, action: str, count: float, up: str) -> None:
+        """Insurance is an index play only against an ace (taken at +3 and above)."""
+        if up == "A":
+            self._score(player, action in ("insurance", "even_money"), count >= INSURANCE_INDEX)
+
+    def _index_play(self, player: str, action: str, count: float, index: Index | None) -> None:
+        if index is not None:
+            calls = count >= index.count if index.above else count < index.count
+            self._score(player, action == index.deviation, calls)
 
     def _score(self, player: str, deviated: bool, count_calls: bool) -> None:
         tally = self.tallies.setdefault(player, IndexTally())

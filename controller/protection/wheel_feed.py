@@ -38,22 +38,27 @@ class WheelEventFeed:
 
     def event(self, at: float, payload: Mapping[str, Any], dealer: str | None) -> list[WatchAlert]:
         kind = payload.get("type")
-        alerts: list[WatchAlert] = []
         if kind == "rotor":
             self.speed = round(float(payload["rpm"]) * 10)
             self.direction = 1 if payload.get("direction") == "anticlockwise" else 0
-            return self._reading(at) if self.state is not None else []
-        if kind == "fault":
+        elif kind == "fault":
             self.faulted = True
-            return self._reading(at) if self.state is not None else []
+        else:
+            return self._state_event(at, kind, payload, dealer)
+        return self._reading(at) if self.state is not None else []
+
+    def _state_event(self, at: float, kind: Any, payload: Mapping[str, Any], dealer: str | None) -> list[WatchAlert]:
+        """A state the wheel entered (the winning number's with its result), a recovery, or the
+        line going away (what comes back is a fresh baseline)."""
         if kind == "recovered":
             self.faulted = False
-        if kind == "offline":  # the line went away: what comes back is a fresh baseline
+        if kind == "offline":
             self.state = None
             return []
         state = STATES.get(str(kind))
         if state is None:
             return []
+        alerts: list[WatchAlert] = []
         if self.state is not None and state != self.state:
             alerts += self._reading(at)  # the rotor as it stood to the end of the state it left
         self.state, self.spin = state, int(payload.get("spin", self.spin))

@@ -25,16 +25,27 @@ def watch_trace(watch: WheelWatch, lines: Iterable[str], dealer: str | None = No
         stamp, direction, text = split(line)
         clock = stamp if stamp is not None else clock + interval
         if direction == "TX":
-            mode = host_mode(text)
-            if mode is not None:
-                watch.set_mode(mode)
-            continue
-        message = codec.parse_line(text)
-        if isinstance(message, codec.Status):
-            alerts += watch.status(clock, message)
-        elif isinstance(message, codec.WinningNumber):
-            alerts += watch.result(clock, message.number, dealer)
-        elif isinstance(message, codec.Operating) or (isinstance(message, codec.ModeReply) and message.mode is not None):
-            assert message.mode is not None
-            watch.set_mode(message.mode)
+            _host_line(watch, text)
+        else:
+            alerts += _wheel_line(watch, clock, text, dealer)
     return alerts
+
+
+def _host_line(watch: WheelWatch, text: str) -> None:
+    """What the host sent: only a mode it set matters to the watch."""
+    mode = host_mode(text)
+    if mode is not None:
+        watch.set_mode(mode)
+
+
+def _wheel_line(watch: WheelWatch, clock: float, text: str, dealer: str | None) -> list[WatchAlert]:
+    """What the wheel sent: a status line, a winning number, or the mode it is in."""
+    message = codec.parse_line(text)
+    if isinstance(message, codec.Status):
+        return watch.status(clock, message)
+    if isinstance(message, codec.WinningNumber):
+        return watch.result(clock, message.number, dealer)
+    if isinstance(message, codec.Operating) or (isinstance(message, codec.ModeReply) and message.mode is not None):
+        assert message.mode is not None
+        watch.set_mode(message.mode)
+    return []

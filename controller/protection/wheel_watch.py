@@ -159,17 +159,26 @@ class WheelWatch:
         """A winning number; the game's direction is the one its state-3 status showed."""
         self._results.append(at)
         previous, self._previous_number = self._previous_number, number
-        direction = self._game_direction
-        if previous is None or dealer is None or direction is None or number not in self.order or previous not in self.order:
+        distance = self._distance(previous, number)
+        if dealer is None or distance is None:
             return []
-        size = len(self.order)
-        step = 1 if direction == 0 else -1
-        distance = ((self.order.index(number) - self.order.index(previous)) * step) % size
-        signature = self._signatures.setdefault(dealer, _Signature([0] * size))
+        signature = self._signatures.setdefault(dealer, _Signature([0] * len(self.order)))
         signature.counts[distance] += 1
+        return self._signature_alert(dealer, signature)
+
+    def _distance(self, previous: str | None, number: str) -> int | None:
+        """Pockets from the last number to this one, the way the ball went (None: not known)."""
+        direction = self._game_direction
+        if previous is None or direction is None or number not in self.order or previous not in self.order:
+            return None
+        step = 1 if direction == 0 else -1
+        return ((self.order.index(number) - self.order.index(previous)) * step) % len(self.order)
+
+    def _signature_alert(self, dealer: str, signature: _Signature) -> list[WatchAlert]:
+        """Once per dealer: the distances are not uniform, over enough spins."""
         code = f"wheel.dealer_signature:{dealer}"
         test = signature.test()
-        minimum = self.config.signature_min_spins or 5 * size
+        minimum = self.config.signature_min_spins or 5 * len(self.order)
         if test.n < minimum or code in self._raised or test.p_value >= self.config.signature_alpha:
             return []
         self._raised.add(code)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import binascii
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -197,40 +198,50 @@ def _word(text: str) -> str:
     return text
 
 
+def _card(f: list[str]) -> Card:
+    if not is_card(f[0]):
+        raise CodecError(f"not a card: {f[0]!r}")
+    return Card(f[0], _n(f[1]))
+
+
+def _status(f: list[str]) -> Status:
+    if f[0] not in SHOE_STATES:
+        raise CodecError(f"unknown shoe state {f[0]!r}")
+    return Status(f[0], _n(f[1]), _word(f[2]))
+
+
+def _new_shoe(f: list[str]) -> NewShoe:
+    decks = _n(f[1])
+    if not 1 <= decks <= 99:
+        raise CodecError(f"decks out of range: {decks}")
+    return NewShoe(_word(f[0]), decks)
+
+
+#: every type: how many fields it takes, and how its message is read from them (checked)
+_READERS: dict[str, tuple[int, Callable[[list[str]], Message]]] = {
+    "HELLO": (3, lambda f: Hello(_word(f[0]), _word(f[1]), _word(f[2]))),
+    "CARD": (2, _card),
+    "NOREAD": (1, lambda f: NoRead(_n(f[0]))),
+    "CUT": (1, lambda f: Cut(_n(f[0]))),
+    "STATUS": (3, _status),
+    "FAULT": (2, lambda f: Fault(_n(f[0]), _word(f[1]))),
+    "ACK": (1, lambda f: Ack(_seq_field(f[0]))),
+    "NAK": (1, lambda f: Nak(_seq_field(f[0]))),
+    "LOCK": (0, lambda f: Lock()),
+    "UNLOCK": (0, lambda f: Unlock()),
+    "SHOE": (2, _new_shoe),
+    "PING": (0, lambda f: Ping()),
+    "RESET": (0, lambda f: Reset()),
+}
+
+
 def _parse_message(kind: str, f: list[str]) -> Message:
-    arity = {"HELLO": 3, "CARD": 2, "NOREAD": 1, "CUT": 1, "STATUS": 3, "FAULT": 2, "ACK": 1,
-             "NAK": 1, "LOCK": 0, "UNLOCK": 0, "SHOE": 2, "PING": 0, "RESET": 0}
-    if kind not in arity:
+    if kind not in _READERS:
         raise CodecError(f"unknown type {kind!r}")
-    if len(f) != arity[kind]:
-        raise CodecError(f"{kind} takes {arity[kind]} fields, got {len(f)}")
-    if kind == "CARD":
-        if not is_card(f[0]):
-            raise CodecError(f"not a card: {f[0]!r}")
-        return Card(f[0], _n(f[1]))
-    if kind == "NOREAD":
-        return NoRead(_n(f[0]))
-    if kind == "CUT":
-        return Cut(_n(f[0]))
-    if kind == "STATUS":
-        if f[0] not in SHOE_STATES:
-            raise CodecError(f"unknown shoe state {f[0]!r}")
-        return Status(f[0], _n(f[1]), _word(f[2]))
-    if kind == "FAULT":
-        return Fault(_n(f[0]), _word(f[1]))
-    if kind == "HELLO":
-        return Hello(_word(f[0]), _word(f[1]), _word(f[2]))
-    if kind == "ACK":
-        return Ack(_seq_field(f[0]))
-    if kind == "NAK":
-        return Nak(_seq_field(f[0]))
-    if kind == "SHOE":
-        decks = _n(f[1])
-        if not 1 <= decks <= 99:
-            raise CodecError(f"decks out of range: {decks}")
-        return NewShoe(_word(f[0]), decks)
-    bare: dict[str, type[Lock | Unlock | Ping | Reset]] = {"LOCK": Lock, "UNLOCK": Unlock, "PING": Ping, "RESET": Reset}
-    return bare[kind]()
+    arity, read = _READERS[kind]
+    if len(f) != arity:
+        raise CodecError(f"{kind} takes {arity} fields, got {len(f)}")
+    return read(f)
 
 
 def _fields(msg: Message) -> list[str]:
@@ -282,6 +293,20 @@ def decode_frame(raw: bytes, direction: Direction | None = None) -> Frame:
 
     ``direction`` restricts the types to those its sender may send."""
     seq = _readable_seq(raw)
+    parts = _body(raw, seq).split(";")
+    if len(parts) < 2 or seq is None:
+        raise CodecError("no seq;TYPE", seq, raw)
+    try:
+        msg = _parse_message(parts[1], parts[2:])
+    except CodecError as exc:
+        raise CodecError(exc.reason, seq, raw) from None
+    if direction is not None and msg.TYPE not in (SHOE_TYPES if direction == "shoe" else HOST_TYPES):
+        raise CodecError(f"{msg.TYPE} is not sent by the {direction}", seq, raw)
+    return Frame(seq, msg)
+
+
+def _body(raw: bytes, seq: int | None) -> str:
+    """The text between ``#`` and ``*`` of a whole frame whose CRC matches; CodecError otherwise."""
     if len(raw) > MAX_FRAME:
         raise CodecError("frame too long", seq, raw)
     if not raw.startswith(b"#") or not raw.endswith(b"\r\n"):
@@ -295,19 +320,9 @@ def decode_frame(raw: bytes, direction: Direction | None = None) -> Frame:
     if int(crc_text, 16) != crc16(body):
         raise CodecError("bad crc", seq, raw)
     try:
-        text = body.decode("ascii")
+        return body.decode("ascii")
     except UnicodeDecodeError:
         raise CodecError("not ASCII", seq, raw) from None
-    parts = text.split(";")
-    if len(parts) < 2 or seq is None:
-        raise CodecError("no seq;TYPE", seq, raw)
-    try:
-        msg = _parse_message(parts[1], parts[2:])
-    except CodecError as exc:
-        raise CodecError(exc.reason, seq, raw) from None
-    if direction is not None and msg.TYPE not in (SHOE_TYPES if direction == "shoe" else HOST_TYPES):
-        raise CodecError(f"{msg.TYPE} is not sent by the {direction}", seq, raw)
-    return Frame(seq, msg)
 
 
 class Decoder:

@@ -1,43 +1,20 @@
 """CSP/1 session: the conversation with one shoe over any ``Transport``.
 
-Two parts. ``Receiver`` is synchronous and I/O-free: it takes decoded frames (and the time) and
-says which events to emit and which replies to send, so the card-accounting rules are tested
-without a line. ``ShoeSession`` wires it to a transport: reconnects, acknowledges, NAKs readable
-bad frames, watches the heartbeat and runs the host's commands with retransmission.
+Two parts. ``Receiver`` (``drivers.shoe.receiver``) is synchronous and I/O-free: it takes decoded
+frames (and the time) and says which events to emit and which replies to send, so the
+card-accounting rules (``drivers.shoe.cards``) and the identity rules (``drivers.shoe.identity``)
+are tested without a line. ``ShoeSession`` wires it to a transport: reconnects, acknowledges,
+NAKs readable bad frames, watches the heartbeat and runs the host's commands with
+retransmission.
 
-Card accounting, the reason this module exists: every shoe frame is acknowledged (duplicates
-again), applied once (by seq, and by ``n`` across a shoe reset), delivered in ``n`` order. A card
-that arrives ahead of a missing one is held back; if the missing one has not come after
-``gap_timeout`` (longer than the shoe's 20 x 250 ms resend budget) a ``lost_card`` event says so,
-and the driver never guesses the missing card.
-
-The shoe's own count vouches for every gap: a count is declared lost only once two STATUS frames
-in a row (one a second) say the shoe has dealt at least that many, because a noisy line can
-forge a CRC-16-valid frame about once in 65,536 corrupted ones. A held card whose count two later
-STATUS frames both deny (the line is FIFO: a real card's STATUS cannot report fewer) is dropped
-as corrupt, with one ``Refused``, instead of moving the count far ahead and refusing the real
-cards after it.
-
-Bounded state: a frame cannot grow the receiver. Cards more than ``max_ahead`` counts ahead of
-the last delivered one are refused, at most one cut card waits for its count, and seqs are
-remembered in a fixed window, so a flood of CRC-valid hostile frames (a new seq per ``CUT``)
-costs the same per frame as the first (``docs/devices.md``, "Bounded state").
-
-Identity: the shoe's serial number comes in ``HELLO`` (power-up, ``RESET``, plug-in). The first
-one seen, or the configured one, is the shoe of this table; a ``HELLO`` with another serial is a
-``fault`` and the impostor's frames are acknowledged but never delivered until the right shoe
-says ``HELLO`` again. After every open and reconnect the shoe must say ``HELLO`` before anything
-it sends is delivered (``online`` included): a silent impostor behind the same port proves
-nothing. pyserial empties the input buffer at open, so a ``HELLO`` sent before the host held the
-port is lost; the session then asks for one with ``RESET``, once the shoe's ``STATUS`` is in and
-once every card it counts has come (or ``identify_settle`` after the connect), and again every
-``identify_timeout``. Until the ``HELLO``, cards are acknowledged and kept, not applied: a
-``RESET`` clears the shoe's resend queue, so the receiver delivers what it kept once the right
-``HELLO`` comes in answer to that ``RESET`` (one said unasked after cards on the same link, as a
-shoe swapped in on the same line powers up, does not vouch for them: they are dropped with one
-``refused``), and drops it for a wrong one. What was kept outlives a link that drops before the
-``HELLO`` (``drivers.shoe.unproven``): acknowledged, it is no longer in the shoe. A shoe still unproven after ``identify_timeout``
-is a ``fault`` (code 91), held exactly like a wrong one.
+Identity, the session's part: after every open and reconnect the shoe must say ``HELLO`` before
+anything it sends is delivered (``online`` included). pyserial empties the input buffer at open,
+so a ``HELLO`` sent before the host held the port is lost; the session then asks for one with
+``RESET``, once the shoe's ``STATUS`` is in and once every card it counts has come (or
+``identify_settle`` after the connect), and again every ``identify_timeout``. A ``RESET`` clears
+the shoe's resend queue, so the receiver delivers what it kept once the right ``HELLO`` comes in
+answer to it. A shoe still unproven after ``identify_timeout`` is a ``fault`` (code 91), held
+exactly like a wrong one.
 """
 
 from __future__ import annotations
@@ -45,24 +22,35 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.errors import DeviceTimeout, DeviceUnavailable
-from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline, Refused
+from drivers.events import DeviceEvent, DeviceOffline, DeviceOnline
 from drivers.link import LinkRunner
 from drivers.reconnect import SERIAL_BACKOFF, Backoff
 from drivers.shoe import codec
-from drivers.shoe.codec import Ack, Decoder, Frame, FrameError, Nak
-from drivers.shoe.events import CardDrawn, CutCard, Hello, LostCard, NoRead, ShoeFault, ShoeStatus
-from drivers.shoe.seqs import SeqWindow
+from drivers.shoe.codec import Ack, Decoder, FrameError, Nak
+from drivers.shoe.events import ShoeFault
+from drivers.shoe.identity import IDENTITY_FAULT, UNPROVEN_FAULT, UNPROVEN_KEPT
+from drivers.shoe.receiver import Receiver
+from drivers.shoe.stats import SessionStats
 from drivers.shoe.transport import Transport, TransportClosed
-from drivers.shoe.unproven import KeptFrames
 
 log = logging.getLogger(__name__)
+
+__all__ = [
+    "IDENTITY_FAULT",
+    "UNPROVEN_FAULT",
+    "UNPROVEN_KEPT",
+    "CommandFailed",
+    "Receiver",
+    "SessionConfig",
+    "SessionStats",
+    "ShoeSession",
+]
 
 
 @dataclass
@@ -82,333 +70,8 @@ class SessionConfig:
     identify_settle: float = 0.6  # RESET no sooner, unless every card the shoe counts has come
 
 
-@dataclass
-class SessionStats:
-    frames: int = 0
-    bad_frames: int = 0
-    duplicates: int = 0
-    seq_gaps: int = 0
-    seq_reuses: int = 0
-    naks_sent: int = 0
-    lost_cards: int = 0
-    connects: int = 0
-    retransmissions: int = 0
-    refused_frames: int = 0  # frames not applied: beyond the bounds, or from a wrong shoe
-
-
-#: ``ShoeFault.code`` of a driver-detected identity mismatch (the shoe's own codes are below 90)
-IDENTITY_FAULT = 90
-#: ``ShoeFault.code`` of a shoe that has not said ``HELLO`` since the link came up
-UNPROVEN_FAULT = 91
-#: cards an unproven shoe sent that are kept for delivery once its ``HELLO`` proves it (more are
-#: left unacknowledged, so the shoe keeps them)
-UNPROVEN_KEPT = 512
-
-
 class CommandFailed(DeviceTimeout):
     """The shoe did not acknowledge a command after every retry."""
-
-
-@dataclass
-class Receiver:
-    """Pure receive-side rules: frames in, (events, replies) out."""
-
-    device: str = "shoe"
-    gap_timeout: float = 6.0
-    dedupe_window: int = 512
-    stats: SessionStats = field(default_factory=SessionStats)
-    max_ahead: int = 512
-    #: the expected serial number (configured, or the first HELLO's)
-    identity: str | None = None
-
-    def __post_init__(self) -> None:
-        self._seqs = SeqWindow(self.dedupe_window)
-        self.delivered_n: int | None = None  # None until a shoe is loaded or first seen
-        self._recent: dict[int, str] = {}  # n -> card text or "?" (noread), for duplicate checks
-        #: cards ahead of a gap: n -> (frame, the arrival number it came at)
-        self._held: dict[int, tuple[codec.Card | codec.NoRead, int]] = {}
-        self._arrivals = 0  # frames applied so far: orders held frames against STATUS frames
-        #: the last two STATUS frames, as (arrival number, n): the shoe's own count, twice
-        self._statuses: deque[tuple[int, int]] = deque(maxlen=2)
-        self._cut: int | None = None  # a cut card that came ahead of its count
-        self._cut_at = 0  # the arrival number of that cut card
-        self._cut_out: int | None = None  # the count the cut card came out at, in this shoe
-        self._overflow = False  # a bound was hit: refused once, counted after that
-        #: the serial of a HELLO that is not this table's shoe; its frames are not applied
-        self.impostor: str | None = None
-        #: False from ``connected()`` until this table's shoe says HELLO (a pure receiver, never
-        #: connected, trusts what it is given)
-        self.proven = True
-        #: cards (and the cut card) an unproven shoe sent: acknowledged, not applied yet
-        self._kept = KeptFrames(UNPROVEN_KEPT)
-        self._last_status: tuple[str, int, str] | None = None
-        self._gap_since: float | None = None
-
-    # -- inputs
-    def connected(self) -> None:
-        """A new link: nothing is delivered until the shoe says HELLO on it (what an earlier
-        link kept waits for that HELLO too: it was acknowledged, the shoe has let it go)."""
-        self.proven = False
-        self._kept.reset()
-
-    def asked(self) -> None:
-        """A RESET went out on this link: the HELLO that answers it vouches for the kept cards."""
-        self._kept.asked = True
-
-    @property
-    def unproven_settled(self) -> bool:
-        """An unproven shoe's STATUS count is covered by the cards known on this link: a RESET
-        (which clears the shoe's resend queue) loses none of them."""
-        return self._kept.settled(self.delivered_n)
-
-    def new_shoe(self) -> None:
-        """A new shoe is loaded (host sent SHOE): n restarts at 0."""
-        self.delivered_n = 0
-        self._recent.clear()
-        self._held.clear()
-        self._cut = None
-        self._cut_out = None
-        self._overflow = False
-        self._statuses.clear()
-        self._gap_since = None
-
-    def on_frame(self, frame: Frame, now: float) -> tuple[list[DeviceEvent], list[codec.Message]]:
-        """A valid frame from the shoe: events to emit and replies to send."""
-        seen = self._seqs.get(frame.seq)
-        if seen is not None and seen != frame.msg:
-            # Same seq, other content: the shoe restarted and we missed its HELLO. Forget the
-            # old seqs rather than swallow a new frame as a "duplicate"; n guards the cards.
-            self.stats.seq_reuses += 1
-            self._seqs.forget()
-            seen = None
-        if isinstance(frame.msg, codec.Hello) and not (seen is not None and frame.seq == self._seqs.last):
-            # Power-up or RESET (unless this is the same HELLO repeated at once): the shoe's seq
-            # counter restarts, so earlier seqs say nothing about duplicates any more.
-            self._seqs.forget()
-            seen = None
-        if isinstance(frame.msg, (Ack, Nak)):  # answers to host commands: never acknowledged
-            if seen is None:
-                self._remember(frame)
-            return [], []
-        if not self.proven and self.impostor is None and not isinstance(frame.msg, codec.Hello):
-            return [], self._keep_unproven(frame)
-        replies: list[codec.Message] = [Ack(frame.seq)]
-        if seen is not None:
-            self.stats.duplicates += 1
-            return [], replies
-        self._remember(frame)
-        self._arrivals += 1
-        msg = frame.msg
-        events: list[DeviceEvent] = []
-        if isinstance(msg, codec.Hello):  # n survives a restart in the shoe's memory
-            events += self._on_hello(msg, now)
-        elif self.impostor is not None:
-            self.stats.refused_frames += 1  # acknowledged (the line stays sane), never applied
-        elif isinstance(msg, (codec.Card, codec.NoRead)):
-            events += self._on_drawn(msg, now)
-        elif isinstance(msg, codec.Cut):
-            events += self._on_cut(msg)
-        elif isinstance(msg, codec.Status):
-            events += self._on_status(msg, now)
-        elif isinstance(msg, codec.Fault):
-            events.append(ShoeFault(device=self.device, code=msg.code, text=msg.text))
-        return events, replies
-
-    def restart_gap_timer(self, now: float) -> None:
-        """The link was down or silent: a missing card gets a full timeout from now."""
-        if self._gap_since is not None:
-            self._gap_since = now
-
-    def on_tick(self, now: float) -> list[DeviceEvent]:
-        """Declare missing cards lost once they are overdue."""
-        if self._gap_since is None or now - self._gap_since < self.gap_timeout:
-            return []
-        assert self.delivered_n is not None
-        if not self._gap_open():
-            self._gap_since = None
-            return []
-        confirmed = self._confirmed()
-        if confirmed is None or confirmed <= self.delivered_n:
-            return []  # the shoe has not yet vouched for a missing count: wait for its STATUS
-        events: list[DeviceEvent] = []
-        expected = self.delivered_n + 1
-        # Lost up to the first held card, or up to the shoe's own count when that is lower
-        got = min(min(self._held, default=confirmed + 1), confirmed + 1)
-        self.delivered_n = got - 1
-        self.stats.lost_cards += got - expected
-        events.append(LostCard(device=self.device, expected_n=expected, got_n=got))
-        events += self._drain()
-        self._gap_since = now if self._gap_open() else None
-        return events
-
-    # -- rules
-    def _keep_unproven(self, frame: Frame) -> list[codec.Message]:
-        """A frame from a shoe not proven yet: acknowledged, not applied; a card is kept for its
-        HELLO (beyond the bound it is left unacknowledged, for the shoe to keep)."""
-        if self._kept.keep(frame.msg):
-            return [Ack(frame.seq)]
-        self.stats.refused_frames += 1
-        return []
-
-    def _on_hello(self, msg: codec.Hello, now: float) -> list[DeviceEvent]:
-        hello = Hello(device=self.device, model=msg.model, firmware=msg.firmware, serial=msg.serial)
-        if self.identity is None:
-            self.identity = msg.serial
-        if msg.serial != self.identity:
-            self.impostor = msg.serial
-            self.proven = False
-            self._kept.frames.clear()
-            text = f"IDENTITY: shoe {msg.serial} is not this table's shoe {self.identity}"
-            return [hello, ShoeFault(device=self.device, code=IDENTITY_FAULT, text=text)]
-        self.impostor = None
-        events: list[DeviceEvent] = [hello]
-        if not self.proven:
-            self.proven = True
-            self._last_status = None  # this table's shoe: its next STATUS clears any fault
-            kept = self._kept.take()
-            if kept and not (self._kept.asked or self._kept.vouched_unasked):
-                self.stats.refused_frames += len(kept)
-                raws = " ".join(f"{m.TYPE};{m.n}" for m in kept[:8])
-                events.append(Refused(device=self.device, raw=raws, reason=(
-                    f"{len(kept)} frame(s) sent before the shoe said HELLO unasked were dropped "
-                    f"(an unasked HELLO does not vouch for them)")))
-                kept = []
-            for card in kept:  # what it sent before proving itself, in the order it came
-                events += self._on_cut(card) if isinstance(card, codec.Cut) else self._on_drawn(card, now)
-        return events
-
-    def _bound(self, what: str, raw: str) -> list[DeviceEvent]:
-        """A frame beyond the receiver's bounds: refused once, then only counted."""
-        self.stats.refused_frames += 1
-        if self._overflow:
-            return []
-        self._overflow = True
-        return [Refused(device=self.device, reason=what, raw=raw)]
-
-    def _on_cut(self, msg: codec.Cut) -> list[DeviceEvent]:
-        """One cut card per shoe: the same one again is a duplicate, another one is refused."""
-        if msg.n in (self._cut, self._cut_out):
-            self.stats.duplicates += 1
-            return []
-        ahead = self.delivered_n is not None and msg.n > self.delivered_n
-        if self._cut is not None or self._cut_out is not None or (
-            ahead and self.delivered_n is not None and msg.n - self.delivered_n > self.max_ahead
-        ):
-            return self._bound(f"cut card at n={msg.n} refused: one cut card per shoe", f"CUT;{msg.n}")
-        if ahead:
-            self._cut, self._cut_at = msg.n, self._arrivals
-            return []
-        self._cut_out = msg.n
-        return [CutCard(device=self.device, n=msg.n)]
-
-    def _remember(self, frame: Frame) -> None:
-        self.stats.seq_gaps += self._seqs.remember(frame)
-
-    def _on_drawn(self, msg: codec.Card | codec.NoRead, now: float) -> list[DeviceEvent]:
-        text = msg.card if isinstance(msg, codec.Card) else "?"
-        if self.delivered_n is None:  # attached mid-shoe: the first card seen is the baseline
-            self.delivered_n = msg.n - 1
-        if msg.n - self.delivered_n > self.max_ahead:
-            return self._bound(f"n={msg.n} is more than {self.max_ahead} cards ahead of "
-                               f"{self.delivered_n} delivered", f"{msg.TYPE};{text};{msg.n}")
-        if msg.n <= self.delivered_n:
-            known = self._recent.get(msg.n)
-            if known == text:
-                self.stats.duplicates += 1
-                return []
-            why = (
-                f"arrived after count {self.delivered_n} was passed (declared lost, or dealt before this session)"
-                if known is None
-                else f"conflicts with {known}"
-            )
-            return [Refused(device=self.device, reason=f"n={msg.n} {why}", raw=f"{msg.TYPE};{text};{msg.n}")]
-        if msg.n in self._held:
-            held, _ = self._held[msg.n]
-            if held == msg:
-                self.stats.duplicates += 1
-                return []
-            del self._held[msg.n]  # two reads of one count: neither is trusted, the count is lost
-            return [Refused(device=self.device, reason=f"n={msg.n} conflicts with a held frame (both dropped)",
-                            raw=f"{msg.TYPE};{text};{msg.n}")]
-        self._held[msg.n] = (msg, self._arrivals)
-        had_gap = self._gap_since is not None
-        events = self._drain()
-        if not self._gap_open():
-            self._gap_since = None
-        elif not had_gap or events:
-            self._gap_since = now  # a new gap, or progress: the missing card gets a full timeout
-        return events
-
-    def _drain(self) -> list[DeviceEvent]:
-        events: list[DeviceEvent] = []
-        assert self.delivered_n is not None
-        while (nxt := self.delivered_n + 1) in self._held:
-            msg, _ = self._held.pop(nxt)
-            self.delivered_n = nxt
-            if isinstance(msg, codec.Card):
-                self._recent[nxt] = msg.card
-                events.append(CardDrawn(device=self.device, card=msg.card, n=nxt))
-            else:
-                self._recent[nxt] = "?"
-                events.append(NoRead(device=self.device, n=nxt))
-            self._recent.pop(nxt - self.dedupe_window, None)
-        if self._cut is not None and self._cut <= self.delivered_n:
-            events.append(CutCard(device=self.device, n=self._cut))
-            self._cut_out, self._cut = self._cut, None
-        if events:
-            self._overflow = False  # progress: a new overflow is worth one more refusal
-        return events
-
-    def _gap_open(self) -> bool:
-        if self.delivered_n is None:
-            return False
-        return bool(self._held) or bool(self._statuses and self._statuses[-1][1] > self.delivered_n)
-
-    def _on_status(self, msg: codec.Status, now: float) -> list[DeviceEvent]:
-        """Reported on change only. No baseline from STATUS: cards dealt before we attached may
-        still be on their way (resent until acknowledged); the first card seen sets it."""
-        self._statuses.append((self._arrivals, msg.n))
-        events = self._drop_forged()
-        if self._gap_open() and self._gap_since is None:
-            self._gap_since = now
-        elif not self._gap_open():
-            self._gap_since = None
-        key = (msg.state, msg.n, msg.shoe_id)
-        if key != self._last_status:
-            self._last_status = key
-            if self.delivered_n is not None and msg.n < self.delivered_n:
-                # A shoe reloaded behind the host's back, or a stale frame: alert, change nothing.
-                reason = f"shoe reports {msg.n} cards drawn, {self.delivered_n} already delivered (no new shoe sent)"
-                events.append(Refused(device=self.device, reason=reason, raw=f"STATUS;{msg.state};{msg.n};{msg.shoe_id}"))
-            events.append(ShoeStatus(device=self.device, state=msg.state, n=msg.n, shoe_id=msg.shoe_id))
-        return events
-
-    def _confirmed(self) -> int | None:
-        """The count the shoe vouches for: the lower of its last two STATUS counts (one forged
-        STATUS cannot move it), or None before two have come."""
-        if len(self._statuses) < 2:
-            return None
-        return min(n for _, n in self._statuses)
-
-    def _drop_forged(self) -> list[DeviceEvent]:
-        """Held frames (cards, a cut card) ahead of the count that two STATUS frames sent after
-        them both deny: corrupt frames that passed the CRC. One ``Refused`` names them all."""
-        confirmed = self._confirmed()
-        if confirmed is None:
-            return []
-        since = self._statuses[0][0]  # the older of the two STATUS frames came after this arrival
-        forged = sorted(n for n, (_, at) in self._held.items() if n > confirmed and at < since)
-        raws = [self._held.pop(n)[0] for n in forged]
-        texts = [f"{m.TYPE};{m.card if isinstance(m, codec.Card) else '?'};{m.n}" for m in raws]
-        if self._cut is not None and self._cut > confirmed and self._cut_at < since:
-            texts.append(f"CUT;{self._cut}")
-            self._cut = None
-        if not texts:
-            return []
-        self.stats.refused_frames += len(texts)
-        reason = (f"{len(texts)} frame(s) ahead of the shoe's own count {confirmed} dropped as corrupt "
-                  f"(the shoe's STATUS denies them)")
-        return [Refused(device=self.device, reason=reason, raw=" ".join(texts[:8]))]
 
 
 class ShoeSession:
@@ -554,7 +217,7 @@ class ShoeSession:
             await self._check_identity(self.clock.monotonic())
 
     def _unproven(self) -> bool:
-        return not self.receiver.proven and self.receiver.impostor is None
+        return self.receiver.shoe.awaited
 
     async def _ask_identity(self) -> None:
         """``RESET``: the shoe restarts and says ``HELLO`` (once per ``identify_timeout``)."""

@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from drivers.base import DeviceBase
+from drivers.clock import Clock
 from drivers.device import Health
 from drivers.device_kit import Command, EventSink, stop_task
 from drivers.errors import DeviceAddressError, UnsupportedCommand
@@ -114,6 +115,23 @@ def _redacted(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user.partition(':')[0]}:***@{host}"))
 
 
+def _table_and_path(scheme: str, path: str, table: str | None) -> tuple[str | None, str]:
+    """The table (``?table=``, else a broker URL's path names it) and the broker's own path (a
+    unix socket's; a TCP broker has none)."""
+    if scheme == "unix":
+        return table, path
+    named = path.strip("/")
+    return (table or named) if named else table, ""
+
+
+def _new_link(broker: str, client_id: str, backoff: float, clock: Clock, shown: str) -> MqttLink:
+    """A link of the device's own; ``DeviceAddressError`` naming the (redacted) URL."""
+    try:
+        return MqttLink(broker, client_id, backoff_max=max(backoff, 0.05), clock=clock)
+    except DeviceAddressError as exc:
+        raise DeviceAddressError(f"{shown}: {exc}") from None
+
+
 def mqtt_spots(address: DeviceAddress, options: BuildOptions) -> SpotsDevice:
     """``mqtt://user:pass@host:1883/T1?spots=7`` (``mqtts://``, or ``unix://.../b.sock?table=T1``):
     the spots of table T1 on that broker; ``backoff`` caps the reconnect delay (seconds, 1 by
@@ -126,22 +144,14 @@ def mqtt_spots(address: DeviceAddress, options: BuildOptions) -> SpotsDevice:
     broker_query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k not in _OWN])
     params = DeviceAddress(shown, address.kind, address.scheme, address.target, own).options(
         table=None, spots=0, client_id=None, backoff=1.0)
-    table = params["table"]
-    path = parts.path
-    if address.scheme != "unix":
-        if path.strip("/"):
-            table = table or path.strip("/")
-        path = ""
+    table, path = _table_and_path(address.scheme, parts.path, params["table"])
     if not table:
         raise DeviceAddressError(f"{shown}: which table? (mqtt://host:port/TABLE or ?table=TABLE)")
     broker = urlunsplit((parts.scheme, parts.netloc, path, broker_query, ""))
     link = options.extra("link", MqttLink)
     if link is None:
-        try:
-            link = MqttLink(broker, params["client_id"] or f"croupier-{table}-{options.name}",
-                            backoff_max=max(params["backoff"], 0.05), clock=options.clock)
-        except DeviceAddressError as exc:
-            raise DeviceAddressError(f"{shown}: {exc}") from None
+        link = _new_link(broker, params["client_id"] or f"croupier-{table}-{options.name}", params["backoff"],
+                         options.clock, shown)
     spots = range(1, params["spots"] + 1) if params["spots"] > 0 else None
     device = SpotsDevice(link, table, spots, name=options.name, sink=options.sink,
                          gate=options.extra("gate", Callable))  # type: ignore[arg-type]

@@ -439,15 +439,30 @@ def parse_command(raw: bytes | str) -> Command | Unknown:
     text = text.strip(" ")
     if (fixed := _COMMANDS.get(text)) is not None:
         return fixed
+    readers: tuple[Callable[[str], Command | None], ...] = (_set_mode, _set_setting)
+    for read in readers:
+        if (command := read(text)) is not None:
+            return command
+    return Unknown(text)
+
+
+def _set_mode(text: str) -> SetMode | None:
+    """``*o <mode>``, a mode of at most 0xFFFF."""
     if text.startswith("*o ") and text[3:].isdigit() and int(text[3:]) <= 0xFFFF:
         return SetMode(int(text[3:]))
-    if text.startswith("*T ") and len(text) >= 4 and text[3].isalpha() and text[4:5] in ("", " "):
-        key, value = text[3], text[5:]
-        if key.isupper() and not value:
-            return SetSetting(key.lower())
-        if key.islower():
-            return SetSetting(key, value)
-    return Unknown(text)
+    return None
+
+
+def _set_setting(text: str) -> SetSetting | None:
+    """``*T K`` (upper case: read setting ``k``) or ``*T k value`` (lower case: set it)."""
+    if not (text.startswith("*T ") and len(text) >= 4 and text[3].isalpha() and text[4:5] in ("", " ")):
+        return None
+    key, value = text[3], text[5:]
+    if key.isupper() and not value:
+        return SetSetting(key.lower())
+    if key.islower():
+        return SetSetting(key, value)
+    return None
 
 
 def encode(message: Command | Reply) -> bytes:

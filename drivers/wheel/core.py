@@ -30,13 +30,10 @@ from drivers.wheel.codec import Command, Status, WheelMessage
 from drivers.wheel.events import (
     BallInRim,
     BeforeGame,
-    Fault,
     FaultReason,
     NoMoreBets,
     PlaceBets,
-    Recovered,
     Rotor,
-    SelfTestResult,
     TableClosed,
     Void,
     VoidReason,
@@ -44,10 +41,13 @@ from drivers.wheel.events import (
     WheelWarning,
     WinningNumberEvent,
 )
+from drivers.wheel.recovery import Recovery
+from drivers.wheel.self_test import SelfTestRun
 
 log = logging.getLogger(__name__)
 
-MID_GAME = (2, 3, 4, 5)
+#: states whose event says only that the wheel is in them
+_STATE_EVENTS: dict[int, type[BeforeGame | BallInRim | NoMoreBets]] = {1: BeforeGame, 3: BallInRim, 4: NoMoreBets}
 
 
 @dataclass(frozen=True)
@@ -87,17 +87,10 @@ class WheelCore:
         self._launch_anchor: float | None = None
         self._ball_anchor: float | None = None
         self._warned: set[str] = set()
-        # faults and power
-        self._fault_run = False
-        self.needs_repower = False
-        self._repower_acked = False
-        self._last_power: bool | None = None
-        self._power_off_requested = False
+        self.recovery = Recovery(device)
         # rotor as last reported
         self._rotor: tuple[int, int] | None = None
-        # self-test
-        self._self_test_until: float | None = None
-        self._self_test_codes: list[int] = []
+        self.self_test = SelfTestRun(device, rules.self_test_timeout, rules.self_test_settle)
 
     # -- inputs -----------------------------------------------------------------------------
 
@@ -112,27 +105,29 @@ class WheelCore:
             self._on_status(message, now, step)
         elif isinstance(message, codec.WinningNumber):
             self._on_number(message.number, step)
-        elif isinstance(message, codec.PowerReply):
-            if message.ok and self._last_power is True and self.needs_repower:
-                self._repower_acked = True
+        elif isinstance(message, codec.SelfTest):
+            self._on_self_test(message, now, step)
+        else:
+            self._on_reply(message)
+        return step
+
+    def _on_reply(self, message: WheelMessage) -> None:
+        """``*P OK`` to the ``*P 1`` of a recovery, ``*R OK``, or a line the codec did not know."""
+        if isinstance(message, codec.PowerReply):
+            self.recovery.power_reply(message.ok)
         elif isinstance(message, codec.RestartAck):
             if self.status is not None and self.status.state == 2:
                 self._new_game()  # a void acknowledged while still in state 2: the next launch is fresh
-        elif isinstance(message, codec.SelfTest):
-            self._on_self_test(message, now, step)
         elif isinstance(message, codec.Unknown):
             self.noise += 1
             log.warning("%s: ignored line %r (%s)", self.device, message.raw, message.reason)
-        return step
 
     def sent(self, command: Command, now: float) -> None:
         """What the host wrote: a power-off makes the coming state 6 expected, not a fault."""
         if isinstance(command, codec.Power):
-            self._last_power = command.on
-            self._power_off_requested = not command.on
+            self.recovery.power_sent(command.on)
         elif isinstance(command, codec.RunSelfTest):
-            self._self_test_until = now + self.rules.self_test_timeout
-            self._self_test_codes = []
+            self.self_test.started(now)
 
     def tick(self, now: float) -> Step:
         step = Step()
@@ -144,18 +139,16 @@ class WheelCore:
             self.link_lost()
             self._silent = True
             step.events.append(DeviceOffline(device=self.device, reason="silent"))
-        if self._self_test_until is not None and now >= self._self_test_until:
-            codes = tuple(self._self_test_codes) or (100,)
-            self._self_test_until = None
-            step.events.append(SelfTestResult(device=self.device, passed=False, codes=codes))
+        if (result := self.self_test.expired(now)) is not None:
+            step.events.append(result)
         return step
 
     def next_deadline(self) -> float | None:
         times = []
         if not self._silent and self._last_rx is not None:
             times.append(self._last_rx + self.rules.silence_timeout)
-        if self._self_test_until is not None:
-            times.append(self._self_test_until)
+        if self.self_test.until is not None:
+            times.append(self.self_test.until)
         return min(times, default=None)
 
     @property
@@ -166,8 +159,12 @@ class WheelCore:
     def arm_recovery(self) -> None:
         """A fault this process did not see (journaled before a restart) is to be cleared the
         vendor's way: the next ``*P 1`` -> ``*P OK`` and a healthy state 1 or 2 are ``recovered``."""
-        self.needs_repower = True
-        self._repower_acked = False
+        self.recovery.arm()
+
+    @property
+    def needs_repower(self) -> bool:
+        """A fault is not cleared yet: the wheel must be repowered (``*P 1`` -> ``*P OK``)."""
+        return self.recovery.needs_repower
 
     def link_lost(self) -> None:
         """The port went away or fell silent: the next status is a fresh baseline."""
@@ -182,15 +179,7 @@ class WheelCore:
         trusted_prev = None if self._gap else prev
         self.status = s
         self._gap = False
-        if (
-            self.needs_repower
-            and self._repower_acked
-            and s.state in (1, 2)
-            and not s.flags & Status.FAULT
-        ):
-            self.needs_repower = False
-            self._repower_acked = False
-            step.events.append(Recovered(device=self.device, spin=s.spin))
+        step.events += self.recovery.status(s)
         if prev is None or s.state != prev.state:
             self._state_since = now
             self._enter(s, trusted_prev, step)
@@ -198,26 +187,23 @@ class WheelCore:
         self._rotor_report(s, step)
 
     def _enter(self, s: Status, prev: Status | None, step: Step) -> None:
-        d = self.device
-        if s.state == 1:
-            step.events.append(BeforeGame(device=d, spin=s.spin))
-        elif s.state == 2:
+        """The event of the state the wheel entered; a new game, a result, or a close checked."""
+        if s.state in _STATE_EVENTS:
+            step.events.append(_STATE_EVENTS[s.state](device=self.device, spin=s.spin))
+        if s.state == 2:
             self._new_game()
-            step.events.append(PlaceBets(device=d, spin=s.spin))
+            step.events.append(PlaceBets(device=self.device, spin=s.spin))
             if self.needs_repower:
                 self._warn(step, "not_repowered", s, "state 2 after a fault without *P 1 -> *P OK")
-        elif s.state == 3:
-            step.events.append(BallInRim(device=d, spin=s.spin))
-        elif s.state == 4:
-            step.events.append(NoMoreBets(device=d, spin=s.spin))
         elif s.state == 5:
             self._on_result_status(s, step)
         elif s.state == 6:
-            step.events.append(TableClosed(device=d, spin=s.spin))
-            unprompted = not self._power_off_requested
-            self._power_off_requested = False
-            if prev is not None and prev.state in MID_GAME and unprompted and not self._fault_run:
-                self._fault(step, "state_6", s, detail=f"state {prev.state} -> 6 without *P 0")
+            self._on_closed(s, prev, step)
+
+    def _on_closed(self, s: Status, prev: Status | None, step: Step) -> None:
+        """State 6: a fault when it came straight out of a game and the host did not ask (``*P 0``)."""
+        step.events.append(TableClosed(device=self.device, spin=s.spin))
+        step.events += self.recovery.closed(s, prev)
 
     def _on_result_status(self, s: Status, step: Step) -> None:
         if s.win is None:
@@ -231,37 +217,38 @@ class WheelCore:
             self._fault(step, "result_mismatch", s, detail=f"number line {self._result}, status {s.win}")
 
     def _flags(self, s: Status, now: float, step: Step) -> None:
-        f = s.flags
-        if f & Status.FAULT:
-            if not self._fault_run:
-                self._fault_run = True
-                self._fault(step, "sensor_fault", s, detail="status flag 4: sensor, motor or encoder")
-        else:
-            self._fault_run = False
+        """Each flag of a status, by the vendor's rule for it (the module's doc)."""
+        step.events += self.recovery.fault_flag(s)
+        self._launch_flag(s, now, step)
+        self._wrong_way_flag(s, step)
+        self._ball_flag(s, now, step)
 
-        if f & Status.LAUNCH_FAILED and s.state in (2, 3):
-            if self._launch_anchor is None:
-                self._launch_anchor = self._state_since if s.state == 3 else now
-            self._grace(step, s, now, self._launch_anchor, self.rules.launch_grace, "launch_failed", "launch_retry")
-        else:
+    def _launch_flag(self, s: Status, now: float, step: Step) -> None:
+        if not (s.flags & Status.LAUNCH_FAILED and s.state in (2, 3)):
             self._launch_anchor = None
+            return
+        if self._launch_anchor is None:
+            self._launch_anchor = self._state_since if s.state == 3 else now
+        self._grace(step, s, now, self._launch_anchor, self.rules.launch_grace, "launch_failed", "launch_retry")
 
-        if f & Status.WRONG_WAY:
-            if s.state == 3:
-                if not self._void:
-                    self._void_game(step, "miss_spin", s)
-                    if self.rules.restart_on_miss_spin:
-                        step.commands.append(codec.Restart())
-            else:
-                self._warn(step, "wrong_way", s, f"flag 2 in state {s.state}")
+    def _wrong_way_flag(self, s: Status, step: Step) -> None:
+        if not s.flags & Status.WRONG_WAY:
+            return
+        if s.state != 3:
+            self._warn(step, "wrong_way", s, f"flag 2 in state {s.state}")
+        elif not self._void:
+            self._void_game(step, "miss_spin", s)
+            if self.rules.restart_on_miss_spin:
+                step.commands.append(codec.Restart())
 
-        if f & Status.BALL_NOT_SENSED and s.state == 4:
-            if self._ball_anchor is None:
-                self._ball_anchor = now
-            self._grace(step, s, now, self._ball_anchor, self.rules.ball_grace, "ball_not_sensed", "ball_not_sensed")
-        else:
+    def _ball_flag(self, s: Status, now: float, step: Step) -> None:
+        if not (s.flags & Status.BALL_NOT_SENSED and s.state == 4):
             self._ball_anchor = None
             self._warned.discard("ball_not_sensed")
+            return
+        if self._ball_anchor is None:
+            self._ball_anchor = now
+        self._grace(step, s, now, self._ball_anchor, self.rules.ball_grace, "ball_not_sensed", "ball_not_sensed")
 
     def _grace(
         self, step: Step, s: Status, now: float, anchor: float, grace: float, reason: VoidReason, code: WarningCode
@@ -300,21 +287,12 @@ class WheelCore:
             self._warn(step, "result_out_of_turn", s, f"number line {number} in state {s.state}")
 
     def _on_self_test(self, m: codec.SelfTest, now: float, step: Step) -> None:
-        if self._self_test_until is None:
+        """An answer to the host's self-test; outside one, a fault code the wheel reports itself."""
+        if not self.self_test.running:
             if m.code:
-                s = self.status
-                self._fault(step, "reported", s, code=m.code, detail=f"*F {m.code} during play")
-            return
-        if m.code is None:
-            self._self_test_until = None
-            step.events.append(SelfTestResult(device=self.device, passed=False, busy=True))
-        elif m.code == 0 and not self._self_test_codes:
-            self._self_test_until = None
-            step.events.append(SelfTestResult(device=self.device, passed=True))
-        else:
-            if m.code:
-                self._self_test_codes.append(m.code)
-            self._self_test_until = now + self.rules.self_test_settle
+                self._fault(step, "reported", self.status, code=m.code, detail=f"*F {m.code} during play")
+        elif (result := self.self_test.answer(m.code, now)) is not None:
+            step.events.append(result)
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -330,18 +308,7 @@ class WheelCore:
         step.events.append(Void(device=self.device, reason=reason, spin=s.spin, state=s.state))
 
     def _fault(self, step: Step, reason: FaultReason, s: Status | None, code: int | None = None, detail: str = "") -> None:
-        self.needs_repower = True
-        self._repower_acked = False
-        step.events.append(
-            Fault(
-                device=self.device,
-                reason=reason,
-                spin=None if s is None else s.spin,
-                state=None if s is None else s.state,
-                code=code,
-                detail=detail,
-            )
-        )
+        step.events.append(self.recovery.fault(reason, s, code, detail))
 
     def _warn(self, step: Step, code: WarningCode, s: Status | None, detail: str) -> None:
         if code in self._warned:

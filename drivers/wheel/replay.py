@@ -56,20 +56,26 @@ def replay(lines: Iterable[str | bytes], rules: Rules | None = None, interval: f
         clock = max(clock, now)
         while (deadline := core.next_deadline()) is not None and deadline <= clock:
             _collect(result, deadline, core.tick(deadline))
-        if direction is None:
-            message = codec.parse_line(wire)
-            if isinstance(message, codec.Unknown) and not isinstance(command := codec.parse_command(wire), codec.Unknown):
-                core.sent(command, clock)
-                continue
-        elif direction == "TX":
-            command = codec.parse_command(wire)
-            if not isinstance(command, codec.Unknown):
-                core.sent(command, clock)
-            continue
-        else:
-            message = codec.parse_line(wire)
-        _collect(result, clock, core.receive(message, clock))
+        if (step := _feed(core, direction, wire, clock)) is not None:
+            _collect(result, clock, step)
     return result
+
+
+def _feed(core: WheelCore, direction: str | None, wire: str, clock: float) -> Step | None:
+    """One line to the core: what the host sent (``TX``, or an undirected line that is a command
+    and no wheel line) is ``sent``; what the wheel sent is received, and its step returned."""
+    if direction == "TX":
+        command = codec.parse_command(wire)
+        if not isinstance(command, codec.Unknown):
+            core.sent(command, clock)
+        return None
+    message = codec.parse_line(wire)
+    if direction is None and isinstance(message, codec.Unknown):
+        command = codec.parse_command(wire)
+        if not isinstance(command, codec.Unknown):
+            core.sent(command, clock)
+            return None
+    return core.receive(message, clock)
 
 
 def _collect(result: Replay, now: float, step: Step) -> None:

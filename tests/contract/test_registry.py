@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.config import ConfigError, load
 from controller.runtime.devices import shoe_url
@@ -39,10 +41,26 @@ def test_documented_addresses(url: str, kind: str | None, expected: tuple[object
     ("sim+pty://shoe", "wheel", "is a shoe, not a wheel"),
     ("ttyUSB0", "shoe", "is not a device address"),
     ("serial:///dev/ttyUSB0", "dice", "no device kind 'dice'"),
+    ("serial://[", "shoe", "^serial://\\[: Invalid IPv6 URL"),
+    ("sim+pty://[shoe]/", None, "^sim\\+pty://\\[shoe\\]/: .*not appear to be an IPv4 or IPv6 address"),
 ])
 def test_addresses_that_name_nothing(url: str, kind: str | None, message: str) -> None:
     with pytest.raises(DeviceAddressError, match=message):
         registry.parse(url, kind)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=40) | st.builds(lambda scheme, rest: f"{scheme}://{rest}",
+                                         st.sampled_from(registry.schemes()), st.text(max_size=30)),
+       st.sampled_from([None, *registry.kinds()]))
+def test_any_text_is_an_address_or_a_refusal_naming_it(url: str, kind: str | None) -> None:
+    """A config or a command line may hold anything: it is read, or refused as an address."""
+    try:
+        address = registry.parse(url, kind)
+    except DeviceAddressError as refused:
+        assert str(refused)
+    else:
+        assert address.url == url and (kind is None or address.kind == kind)
 
 
 def test_parameters_are_checked_by_the_builder() -> None:

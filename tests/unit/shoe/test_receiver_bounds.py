@@ -33,11 +33,6 @@ def wire(messages: list[codec.Message], first_seq: int = 1) -> bytes:
     return b"".join(frame(first_seq + i, m) for i, m in enumerate(messages))
 
 
-def sizes(r: Receiver) -> dict[str, int]:
-    """Every container the receiver holds, by name (found, not listed: a new one is checked too)."""
-    return {name: len(value) for name, value in vars(r).items() if hasattr(value, "__len__") and not isinstance(value, str)}
-
-
 def flood(r: Receiver, messages: list[codec.Message]) -> list[str]:
     decoder = Decoder("shoe")
     kinds: list[str] = []
@@ -52,7 +47,7 @@ def flood(r: Receiver, messages: list[codec.Message]) -> list[str]:
 
 
 def assert_bounded(r: Receiver) -> None:
-    for name, size in sizes(r).items():
+    for name, size in r.sizes().items():
         assert size <= max(DEDUPE, AHEAD) + 1, f"{name} holds {size} entries"
 
 
@@ -84,7 +79,7 @@ def test_cards_just_ahead_that_never_close_their_gap_stay_within_the_window() ->
     r = receiver()
     kinds = flood(r, [codec.Card("KD", 2 + n % (AHEAD + 100)) for n in range(FLOOD)])
     assert_bounded(r)
-    assert len(r._held) == AHEAD - 1  # counts 2..512 wait for card 1; the rest are refused
+    assert len(r.cards.held) == AHEAD - 1  # counts 2..512 wait for card 1; the rest are refused
     assert kinds == ["refused"]
 
 
@@ -95,5 +90,5 @@ def test_hand_built_frames_are_the_encoder_s() -> None:
 
 def test_the_size_check_sees_every_container() -> None:
     r = receiver()
-    assert {"_seqs", "_kept", "_recent", "_held"} <= set(sizes(r))
-    assert sys.getsizeof(r._held) < 64 * 1024
+    assert {"seqs", "shoe.kept", "cards.recent", "cards.held", "cards.count._statuses"} <= set(r.sizes())
+    assert sys.getsizeof(r.cards.held) < 64 * 1024
