@@ -6,9 +6,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from controller.feed.schemas import BettingMessage
+from controller.games.roulette.view import BettingWindow
 from controller.table import inputs, view
 from controller.table.betting import BettingTime, later
-from controller.games.roulette.view import BettingWindow
 from tests.unit.studio.table_helpers import roulette_live
 
 
