@@ -273,7 +273,79 @@ class ReaderCursors:
         )
 
 
-class Journal(ReaderCursors):
+class JournalRows:
+    """What is read back from the rows as stored (journal order, one row, one kind, the chain's
+    hashes and MACs, the checkpoint, snapshots, watermarks): the journal's reading side, apart
+    from its writing (``Journal``)."""
+
+    _db: sqlite3.Connection
+
+    def entries(self, after: int = 0, round_id: str | None = None, *, until: int | None = None) -> Iterator[Entry]:
+        """Rows in journal order, after ``after`` (exclusive) up to ``until`` (inclusive), optionally
+        of one round; streamed (SQLite's cursor), never the whole journal in memory. Rows appended
+        on this connection while iterating are seen too unless ``until`` bounds it."""
+        last = until if until is not None else (1 << 62)
+        if round_id is None:
+            rows = self._db.execute(
+                f"SELECT {COLUMNS} FROM events WHERE seq > ? AND seq <= ? ORDER BY seq", (after, last))
+        else:
+            rows = self._db.execute(
+                f"SELECT {COLUMNS} FROM events WHERE seq > ? AND seq <= ? AND round_id = ? ORDER BY seq",
+                (after, last, round_id))
+        for row in rows:
+            yield row_entry(row)
+
+    def rows(self, after: int = 0, until: int | None = None) -> Iterator[tuple[Any, ...]]:
+        """Raw rows (``COLUMNS``, the payload as stored text, then ``mac``) in seq order: what
+        the chain covers."""
+        last = until if until is not None else (1 << 62)
+        yield from self._db.execute(f"SELECT {COLUMNS}, mac FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
+                                    (after, last))
+
+    def latest(self, kind: str, *, before: int | None = None) -> Iterator[Entry]:
+        """Rows of one kind, newest first (through the kind index: the cost is the rows read)."""
+        bound = before if before is not None else (1 << 62)
+        rows = self._db.execute(
+            f"SELECT {COLUMNS} FROM events WHERE kind = ? AND seq < ? ORDER BY seq DESC", (kind, bound))
+        for row in rows:
+            yield row_entry(row)
+
+    def entry(self, seq: int) -> Entry | None:
+        row = self._db.execute(f"SELECT {COLUMNS} FROM events WHERE seq = ?", (seq,)).fetchone()
+        return row_entry(row) if row else None
+
+    def hash_at(self, seq: int) -> tuple[bool, str | None]:
+        """Whether row ``seq`` exists, and its stored hash."""
+        row = self._db.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
+        return (True, row[0]) if row else (False, None)
+
+    def mac_at(self, seq: int) -> str | None:
+        row = self._db.execute("SELECT mac FROM events WHERE seq = ?", (seq,)).fetchone()
+        return row[0] if row else None
+
+    def checkpoint(self) -> tuple[int, str, str] | None:
+        """The keyed checkpoint of the head as stored (seq, hash, MAC), None in an unkeyed journal."""
+        return read_checkpoint(self._db)
+
+    def declaration(self) -> Declaration | None:
+        """The row declaring the journal keyed, as stored (journal_keyed.py), None if none."""
+        return read_declaration(self._db)
+
+    def snapshot_blob(self, seq: int) -> bytes | None:
+        row = self._db.execute("SELECT CAST(data AS BLOB) FROM snapshots WHERE seq = ?", (seq,)).fetchone()
+        return bytes(row[0]) if row else None
+
+    def press_watermark(self, device: str) -> int:
+        """The highest journaled press ``seq`` of one bet-spot device (through its index)."""
+        row = self._db.execute(
+            "SELECT MAX(json_extract(payload, '$.seq')) FROM events WHERE kind = 'device'"
+            " AND json_extract(payload, '$.type') = 'press' AND json_extract(payload, '$.device') = ?",
+            (device,),
+        ).fetchone()
+        return int(row[0] or 0)
+
+
+class Journal(JournalRows, ReaderCursors):
     """Append-only event log. ``append`` returns only once the row is durable on disk.
 
     ``exclusive=True`` (the table's writer) takes ``WriterLock`` (journal_lock.py) on the
@@ -477,58 +549,7 @@ class Journal(ReaderCursors):
                 (CHECKPOINT, seq, state))
         return seq, digest
 
-    # ------------------------------------------------------------------ reading
-    def entries(self, after: int = 0, round_id: str | None = None, *, until: int | None = None) -> Iterator[Entry]:
-        """Rows in journal order, after ``after`` (exclusive) up to ``until`` (inclusive), optionally
-        of one round; streamed (SQLite's cursor), never the whole journal in memory. Rows appended
-        on this connection while iterating are seen too unless ``until`` bounds it."""
-        last = until if until is not None else (1 << 62)
-        if round_id is None:
-            rows = self._db.execute(
-                f"SELECT {COLUMNS} FROM events WHERE seq > ? AND seq <= ? ORDER BY seq", (after, last))
-        else:
-            rows = self._db.execute(
-                f"SELECT {COLUMNS} FROM events WHERE seq > ? AND seq <= ? AND round_id = ? ORDER BY seq",
-                (after, last, round_id))
-        for row in rows:
-            yield row_entry(row)
-
-    def rows(self, after: int = 0, until: int | None = None) -> Iterator[tuple[Any, ...]]:
-        """Raw rows (``COLUMNS``, the payload as stored text, then ``mac``) in seq order: what
-        the chain covers."""
-        last = until if until is not None else (1 << 62)
-        yield from self._db.execute(f"SELECT {COLUMNS}, mac FROM events WHERE seq > ? AND seq <= ? ORDER BY seq",
-                                    (after, last))
-
-    def latest(self, kind: str, *, before: int | None = None) -> Iterator[Entry]:
-        """Rows of one kind, newest first (through the kind index: the cost is the rows read)."""
-        bound = before if before is not None else (1 << 62)
-        rows = self._db.execute(
-            f"SELECT {COLUMNS} FROM events WHERE kind = ? AND seq < ? ORDER BY seq DESC", (kind, bound))
-        for row in rows:
-            yield row_entry(row)
-
-    def entry(self, seq: int) -> Entry | None:
-        row = self._db.execute(f"SELECT {COLUMNS} FROM events WHERE seq = ?", (seq,)).fetchone()
-        return row_entry(row) if row else None
-
-    def hash_at(self, seq: int) -> tuple[bool, str | None]:
-        """Whether row ``seq`` exists, and its stored hash."""
-        row = self._db.execute("SELECT hash FROM events WHERE seq = ?", (seq,)).fetchone()
-        return (True, row[0]) if row else (False, None)
-
-    def mac_at(self, seq: int) -> str | None:
-        row = self._db.execute("SELECT mac FROM events WHERE seq = ?", (seq,)).fetchone()
-        return row[0] if row else None
-
-    def checkpoint(self) -> tuple[int, str, str] | None:
-        """The keyed checkpoint of the head as stored (seq, hash, MAC), None in an unkeyed journal."""
-        return read_checkpoint(self._db)
-
-    def declaration(self) -> Declaration | None:
-        """The row declaring the journal keyed, as stored (journal_keyed.py), None if none."""
-        return read_declaration(self._db)
-
+    # ------------------------------------------------------------------ reading the head
     def last_seq(self) -> int:
         held = self._current_head()
         if held is not None:  # the sole writer's own last row (asked per feed pump)
@@ -543,19 +564,6 @@ class Journal(ReaderCursors):
             return held
         row = self._db.execute("SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1").fetchone()
         return (int(row[0]), row[1]) if row else (0, None)
-
-    def snapshot_blob(self, seq: int) -> bytes | None:
-        row = self._db.execute("SELECT CAST(data AS BLOB) FROM snapshots WHERE seq = ?", (seq,)).fetchone()
-        return bytes(row[0]) if row else None
-
-    def press_watermark(self, device: str) -> int:
-        """The highest journaled press ``seq`` of one bet-spot device (through its index)."""
-        row = self._db.execute(
-            "SELECT MAX(json_extract(payload, '$.seq')) FROM events WHERE kind = 'device'"
-            " AND json_extract(payload, '$.type') = 'press' AND json_extract(payload, '$.device') = ?",
-            (device,),
-        ).fetchone()
-        return int(row[0] or 0)
 
     def close(self) -> None:
         with contextlib.suppress(JournalFull, sqlite3.Error):  # unsaved, a cursor only costs resends
