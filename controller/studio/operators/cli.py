@@ -47,12 +47,13 @@ async def opened_pool(url: str) -> AsyncIterator[Any]:
 @operators_app.command("operators-migrate")
 def migrate_cmd(config: ConfigOption) -> None:
     """Create or update the operators' tables in the studio's database."""
-    from controller.studio.operators.migrate import OperatorsMigrationError, migrate
+    from controller.studio.migrate import StudioMigrationError
+    from controller.studio.operators.migrate import migrate
 
     file, _ = config_and(config)
     try:
         typer.echo(f"applied {migrate(file.database)} migration(s)")
-    except (OperatorsMigrationError, OSError) as exc:
+    except (StudioMigrationError, OSError) as exc:
         raise fail(str(exc)) from None
 
 
