@@ -11,7 +11,7 @@ is told to settle -> ``settle`` closes the round (``round_closed`` record, gate 
 ``void_round`` closes it void: every bet still riding is refunded, what was settled stands.
 
 The core composes one component per job, each owning its state behind a narrow interface:
-the open round (``rounds.RoundBook``), holds (``holds.HoldDesk``), who deals
+the open round (``rounds.RoundBook``; its course, open to close, in ``course.RoundCourse``), holds (``holds.HoldDesk``), who deals
 (``dealers.DealerDesk``), the pit's closing (``pit.PitDesk``), the shoe's accounting
 (``shoe_device``), device health (``health``), corrections of closed rounds (``corrections``),
 the alerts the pit acknowledges (``alerts``); device events are routed by ``device_input``, the
@@ -34,25 +34,23 @@ from typing import Any
 from controller.commands import models as cmd
 from controller.commands.models import Command
 from controller.commands.studio import Seal, Settled
-from controller.games.base import Deal, GameRules, RuleError
+from controller.games.base import GameRules
 from controller.journal import Entry
-from controller.shoe import ImpossibleCard
 from controller.table import device_input, inputs, remote, view
 from controller.table.alerts import TABLE_SOURCE, AlertBook
-from controller.table.betting import SEALING, BettingDesk
+from controller.table.betting import BettingDesk
 from controller.table.corrections import CorrectionBook
+from controller.table.course import RoundCourse
 from controller.table.dealers import DealerDesk
 from controller.table.dispatch import DEALER_HANDLERS, journaled
-from controller.table.effects import DeviceCommand, Draw, Effect, Gate, Record
+from controller.table.effects import Effect, Record
 from controller.table.events import parse_event
 from controller.table.game_device import apply_device_step, resumption
 from controller.table.games.base import Engine, GameAdapter
 from controller.table.health import DeviceHealth
 from controller.table.holds import ERROR, INFO, WARNING, Hold, HoldDesk, alert, refused_in_hold, released, unapplicable
-from controller.table.opening import check_can_open
 from controller.table.phases import BETTING, IDLE, PLAYING, SETTLING
 from controller.table.pit import PitDesk, pit_command
-from controller.table.record import round_record, void_said, void_settlements
 from controller.table.refusal import Refusal, game_action
 from controller.table.rounds import RoundBook
 from controller.table.shoe_device import ShoeDevice, ShoeState
@@ -67,7 +65,7 @@ def _view(path: str) -> Any:
     return property(attrgetter(path), doc=f"the table's {path} (read only)")
 
 
-class TableCore:
+class TableCore(RoundCourse):
     engine: Engine | None = _view("round.engine")
     round_id: str | None = _view("round.round_id")
     rounds: int = _view("round.rounds")
@@ -230,20 +228,6 @@ class TableCore:
         self.alert(ERROR, "table.card_during_hold", f"card {text} (n={n}) left the shoe while the table holds",
                    hold=hold, card=text)
 
-    def deal(self, card: str, n: int | None) -> None:
-        """A card checked against the shoe goes to the round (a card it cannot take holds)."""
-        if self.engine is None or self.phase not in (BETTING, PLAYING, SETTLING):
-            self.hold_on("table.card.no_round", f"{card}: no round is being dealt", [(card, n)])
-            return
-        try:
-            self.engine.apply(Deal(card))
-        except (RuleError, ImpossibleCard) as exc:
-            code = exc.rule if isinstance(exc, RuleError) else "shoe.impossible_card"
-            message = exc.message if isinstance(exc, RuleError) else str(exc)
-            self.hold_on(code, message, [(card, n)])
-            return
-        self.advanced()
-
     def game_device_step(self, device: str, event: DeviceEvent) -> None:
         apply_device_step(self, device, self.adapter.device_step(self.engine, self.rules, event))
 
@@ -263,25 +247,6 @@ class TableCore:
         else:
             handler(self, order)
 
-    def open_round(self) -> None:
-        check_can_open(self)
-        shoe_round = self.shoe_device.round_opened()
-        self.round.open(self.table_id, self.adapter.new_round(self.rules), self.ts(), self.dealer, shoe_round)
-        self.changed()
-        self._out += [Gate(locked=True), *self.betting.opened_round(self.round.round_id or "", self.ts(), self.cause())]
-        own = self.adapter.device
-        if own is not None:
-            self._out += [DeviceCommand(own, name) for name in self.adapter.open_commands(self.rules)]
-
-    def engine_action(self, action: Any) -> None:
-        if self.engine is None:
-            raise Refusal("table.round.none", "no round is open")
-        try:
-            self.engine.apply(action)
-        except RuleError as exc:
-            raise Refusal(exc.rule, exc.message, exc.said) from None
-        self.advanced()
-
     def release(self, way: str, *, by_pit: bool = False, reason: str | None = None, by: str | None = None) -> None:
         """The dealer (or the pit, ``by_pit``) took the hold's way out ``way``; held cards are
         set aside. A hold only the pit may release (the journal's integrity) needs the pit and a
@@ -297,52 +262,6 @@ class TableCore:
             self.round.draw(self.draw_due())  # asked for just now, if due
             self.shoe_device.hold_if_empty(self)  # only a shoe the game deals from is ever empty
         self.shoe_device.drain_waiting(self)
-
-    def void(self, reason: str) -> None:
-        if self.engine is None:
-            raise Refusal("table.round.none", "no round is open to void")
-        self.round.burn(self.holds.void())  # the held cards go with the void round
-        self.shoe_device.cancel_keyin()
-        bets, summary = void_settlements(self.adapter.void_round(self.engine, reason))
-        self.alert(WARNING, "table.round.void", f"round {self.round_id} void: {reason}: {void_said(summary, *self.currency)}",
-                   returned=summary["returned_total"], stands=summary["stands_payout_total"])
-        self.close("void", bets, void=summary)
-
-    # ------------------------------------------------------------------ round progress
-    def advanced(self) -> None:
-        self.round.progressed()
-        self.changed()
-        remote.progressed(self)
-        if self.round.draw(self.draw_due()):
-            self.emit(Draw(self.round_id))
-
-    def draw_due(self) -> bool:
-        """The open round needs its random draw (made by the loop, journaled as a ``draw`` input)."""
-        return (self.engine is not None and self.hold is None and self.betting.status != SEALING
-                and self.adapter.draw_due(self.engine))
-
-    def _draw(self, payload: dict[str, Any]) -> None:
-        if not self.draw_due():
-            raise Refusal("table.draw.unexpected", "no draw is due in this round")
-        self.engine_action(self.adapter.draw_action(payload))
-
-    def close(self, status: str, settlements: list[Any], **more: Any) -> None:
-        """Close the open round; ``more`` joins its outcome (a void's summary)."""
-        assert self.engine is not None and self.round_id is not None
-        outcome = {**self.engine.outcome().record(), "burned": list(self.burned), **more}  # dumped once
-        record = round_record(
-            table=self.table_id, round_id=self.round_id, game=self.adapter.game, opened=self.opened,
-            closed=self.ts(), status=status, outcome=outcome, settlements=settlements,
-            dealer=self.round_dealer, shoe=self.shoe.shoe_id, shoe_round=self.shoe_round,
-            remote=self.betting.remote_part(),
-        )
-        self.betting.round_closed(self.cause())
-        self.emit(Record(inputs.ROUND_CLOSED, record, self.round_id))
-        self.emit(Gate(locked=True))
-        self.book.closed(record)
-        self.round.closed(record["closed"])
-        self.changed()
-        self.shoe_device.round_closed(self.adapter.new_shoe_every_round)
 
     # ------------------------------------------------------------------ helpers and views
     def source(self) -> str:
