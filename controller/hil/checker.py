@@ -52,6 +52,20 @@ class Verdict:
 def check(rows: list[Row], new_engine: Callable[[], Any], truth: CardTruth | SpinTruth,
           pit: PitWatcher | None) -> Verdict:
     v = Verdict(last_seq=rows[-1].seq if rows else 0)
+    replays, records = _replay(rows, new_engine, truth, v)
+    _unclosed(replays, records, v)
+    balanced = True
+    for rid, recs in records.items():
+        balanced &= _check_record(rid, recs, replays.get(rid), v)
+    balanced &= _against_pit(pit, v)
+    v.ledger_balanced = balanced and v.payout_mismatches == 0
+    v.feed_complete = pit is not None and _feed_complete(pit, records, v)
+    return v
+
+
+def _replay(rows: list[Row], new_engine: Callable[[], Any], truth: CardTruth | SpinTruth,
+            v: Verdict) -> tuple[dict[str, RoundReplay], dict[str, list[dict[str, Any]]]]:
+    """Every round recomputed from the journal's inputs, and every record the table wrote of it."""
     replays: dict[str, RoundReplay] = {}
     records: dict[str, list[dict[str, Any]]] = {}
     current: RoundReplay | None = None
@@ -64,8 +78,11 @@ def check(rows: list[Row], new_engine: Callable[[], Any], truth: CardTruth | Spi
         current = follow_round(current, row, new_engine, truth)
         if current is not None:
             replays[current.round_id] = current
-    stake = payout = 0
-    balanced = True
+    return replays, records
+
+
+def _unclosed(replays: dict[str, RoundReplay], records: dict[str, list[dict[str, Any]]], v: Verdict) -> None:
+    """Cards that were not the shoe's, and bets of rounds the table never closed (lost)."""
     for rid, replay in replays.items():
         v.card_mismatches += len(replay.card_mismatches)
         for m in replay.card_mismatches:
@@ -75,51 +92,58 @@ def check(rows: list[Row], new_engine: Callable[[], Any], truth: CardTruth | Spi
             v.lost_bets += riding
             if riding:
                 v.note(f"{rid}: {riding} bet(s) placed, round never closed")
-    for rid, recs in records.items():
-        if len(recs) > 1:
-            v.double_settled += len(recs) - 1
-            v.note(f"{rid}: closed {len(recs)} times")
-        rec = recs[0]
-        bets = rec.get("bets", [])
-        got = Counter(settlement_key(b) for b in bets)
-        found = replays.get(rid)
-        expected = Counter(settlement_key(s) for s in found.settlements()) if found else Counter()
-        placed = Counter(k[:5] for k in expected.elements())
-        carried = Counter(k[:5] for k in got.elements())
-        lost = placed - carried
-        v.lost_bets += sum(lost.values())
-        if lost:
-            v.note(f"{rid}: bets placed but not in the record: {sorted(lost)}")
-        if any(n > 1 for n in carried.values()) and not any(n > 1 for n in placed.values()):
-            v.double_settled += sum(n - 1 for n in carried.values() if n > 1)
-            v.note(f"{rid}: a bet carried twice in the record")
-        if got != expected:
-            v.payout_mismatches += 1
-            v.note(f"{rid}: record {sorted(got.elements())} != recomputed {sorted(expected.elements())}")
-        if rec.get("stake_total") != sum(b["stake"] for b in bets) or \
-                rec.get("payout_total") != sum(b["payout"] for b in bets):
-            balanced = False
-            v.note(f"{rid}: totals are not the sums of its bets")
-        if rec.get("status") == "void":
-            v.rounds_void += 1
-        else:
-            v.rounds_settled += 1
-        drop, paid = counted(rec)  # a void round's bets that stood count, as the pit's ledger counts them
-        stake += drop
-        payout += paid
-    v.stake_total, v.payout_total = stake, payout
-    if pit is not None and pit.ledger is not None:
-        seen = (pit.ledger.get("rounds_settled"), pit.ledger.get("rounds_void"), pit.ledger.get("stake_total"),
-                pit.ledger.get("payout_total"))
-        if seen != (v.rounds_settled, v.rounds_void, stake, payout):
-            balanced = False
-            v.note(f"pit ledger {seen} != journal {(v.rounds_settled, v.rounds_void, stake, payout)}")
-    elif pit is not None:
-        balanced = False
+
+
+def _check_record(rid: str, recs: list[dict[str, Any]], found: RoundReplay | None, v: Verdict) -> bool:
+    """A closed round's record against its recomputation: closed once, every bet carried once and
+    paid as recomputed; counted into the verdict. False when its totals are not its bets' sums."""
+    if len(recs) > 1:
+        v.double_settled += len(recs) - 1
+        v.note(f"{rid}: closed {len(recs)} times")
+    rec = recs[0]
+    bets = rec.get("bets", [])
+    got = Counter(settlement_key(b) for b in bets)
+    expected = Counter(settlement_key(s) for s in found.settlements()) if found else Counter()
+    placed = Counter(k[:5] for k in expected.elements())
+    carried = Counter(k[:5] for k in got.elements())
+    lost = placed - carried
+    v.lost_bets += sum(lost.values())
+    if lost:
+        v.note(f"{rid}: bets placed but not in the record: {sorted(lost)}")
+    if any(n > 1 for n in carried.values()) and not any(n > 1 for n in placed.values()):
+        v.double_settled += sum(n - 1 for n in carried.values() if n > 1)
+        v.note(f"{rid}: a bet carried twice in the record")
+    if got != expected:
+        v.payout_mismatches += 1
+        v.note(f"{rid}: record {sorted(got.elements())} != recomputed {sorted(expected.elements())}")
+    if rec.get("status") == "void":
+        v.rounds_void += 1
+    else:
+        v.rounds_settled += 1
+    drop, paid = counted(rec)  # a void round's bets that stood count, as the pit's ledger counts them
+    v.stake_total += drop
+    v.payout_total += paid
+    if rec.get("stake_total") != sum(b["stake"] for b in bets) or \
+            rec.get("payout_total") != sum(b["payout"] for b in bets):
+        v.note(f"{rid}: totals are not the sums of its bets")
+        return False
+    return True
+
+
+def _against_pit(pit: PitWatcher | None, v: Verdict) -> bool:
+    """The pit's ledger (what the feed delivered) against the journal's counts."""
+    if pit is None:
+        return True
+    if pit.ledger is None:
         v.note("the pit never received a ledger")
-    v.ledger_balanced = balanced and v.payout_mismatches == 0
-    v.feed_complete = pit is not None and _feed_complete(pit, records, v)
-    return v
+        return False
+    seen = (pit.ledger.get("rounds_settled"), pit.ledger.get("rounds_void"), pit.ledger.get("stake_total"),
+            pit.ledger.get("payout_total"))
+    journal = (v.rounds_settled, v.rounds_void, v.stake_total, v.payout_total)
+    if seen != journal:
+        v.note(f"pit ledger {seen} != journal {journal}")
+        return False
+    return True
 
 
 def _feed_complete(pit: PitWatcher, records: dict[str, list[dict[str, Any]]], v: Verdict) -> bool:
