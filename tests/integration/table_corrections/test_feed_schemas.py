@@ -24,7 +24,8 @@ R2 = ["TS", "7C", "8H", "QD", "5H"]  # box 1 T-8 stands; dealer 7-Q stands on 17
 
 
 async def test_every_feed_message_of_a_real_table_matches_its_model(burn_table: Any, mosquitto: Any) -> None:
-    t = await burn_table(stacked=R1 + R2, table_id=TABLE)
+    # cards to spare after round 2: an empty shoe would end it (a new shoe needed before round 3)
+    t = await burn_table(stacked=R1 + R2 + ["2C", "3D", "4H"], table_id=TABLE)
 
     def on_command(command: PitCommand) -> None:
         t.loop.submit(inputs.PIT_COMMAND, command.journal_payload(), f"pit:{command.sender}")
