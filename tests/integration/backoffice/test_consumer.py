@@ -7,16 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 import psycopg
-import pytest
 
 from controller.backoffice.cluster import Cluster
 from controller.backoffice.consumer import Consumer
-from controller.backoffice.migrate import migrate
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.backoffice import feed, journaled
 from tests.integration.backoffice.feed import T0, Publisher, event, round_record, ts
@@ -42,19 +39,6 @@ def rows(database: str, sql: str) -> list[tuple[object, ...]]:
 
 async def send(publisher: Publisher, topic: str, body: object, retain: bool = False) -> None:
     await asyncio.to_thread(publisher.send, topic, body, retain)  # type: ignore[arg-type]
-
-
-@pytest.fixture
-def migrated(database: str) -> str:
-    migrate(database)
-    return database
-
-
-@pytest.fixture
-def publisher(mosquitto: MosquittoBroker) -> AsyncIterator[Publisher]:
-    p = Publisher(mosquitto)
-    yield p  # type: ignore[misc]
-    p.close()
 
 
 async def test_every_kind_of_feed_message_is_kept_once(mosquitto: MosquittoBroker, migrated: str,

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from controller.backoffice.migrate import migrate
 from controller.backoffice.provenance import Trust
 from controller.backoffice.store import CONFLICT, UNBACKED, UNPROVEN
 from controller.feed import Feed
@@ -26,19 +24,6 @@ from tests.support.waiting import until
 
 WAIT = 60.0
 ROUND = "croupier/bj1/round"
-
-
-@pytest.fixture
-def migrated(database: str) -> str:
-    migrate(database)
-    return database
-
-
-@pytest.fixture
-def publisher(mosquitto: MosquittoBroker) -> AsyncIterator[Publisher]:
-    p = Publisher(mosquitto)
-    yield p  # type: ignore[misc]
-    p.close()
 
 
 def running(mosquitto: MosquittoBroker, database: str, **kwargs: Any) -> Any:

@@ -23,12 +23,6 @@ DAY_START = datetime(2026, 12, 1, 4, 0, tzinfo=UTC)
 runner = CliRunner()
 
 
-@pytest.fixture
-def migrated(database: str) -> str:
-    migrate(database)
-    return database
-
-
 def state(table: str, game: str, preset: str) -> tuple[str, dict[str, Any]]:
     return f"croupier/{table}/state", {"v": 1, "table": table, "round": None, "ts": ts(DAY_START - timedelta(days=40)),
                                        "game": game, "preset": preset, "currency": "EUR", "currency_digits": 2}
