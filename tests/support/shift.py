@@ -24,11 +24,10 @@ from controller.config import TableConfig
 from controller.console import ConsoleServer, start_console
 from controller.people.batch import WheelTable
 from controller.people.players import SeatedPlayer, SimulatedTable, default_players
-from controller.runtime.recovery import device_sync
-from controller.runtime.wheel import open_wheel
 from drivers.clock import ScaledClock
 from simulators.wheel import Timings
 from tests.integration.table.conftest import Harness
+from tests.integration.table_roulette.conftest import WheelHarness
 from tests.support.configs import relocated_example
 
 CONFIG_DIR = Path(__file__).resolve().parents[2] / "config"
@@ -78,29 +77,14 @@ def shift_config(game: str, directory: Path) -> TableConfig:
     return TableConfig.model_validate({**raw, "base": source.parent})
 
 
-class FastWheelHarness(Harness):
-    """The table harness with the simulated wheel at ``WHEEL_SPEED``, its betting window on a ``BettingClock``."""
+class FastWheelHarness(WheelHarness):
+    """The roulette tests' harness with the simulated wheel at ``WHEEL_SPEED``, its betting window on a ``BettingClock``."""
 
-    wheel: Any = None
     clock: BettingClock
 
     async def start_wheel(self, timings: Timings) -> None:
-        self.core.restarted()
         self.clock = BettingClock()
-        self.wheel = await open_wheel(self.config, self.core, self.loop.device_event, clock=self.clock,
-                                      timings=timings)
-        self.loop.devices["wheel"] = self.wheel
-        await self.loop.carry_out(list(device_sync(self.core)))
-        self._tasks.append(asyncio.create_task(self.loop.run()))
-        await self.loop.until(lambda core: core.devices.get("wheel", {}).get("online", False), timeout=10)
-
-    async def stop(self) -> None:
-        for t in self._tasks:
-            t.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        if self.wheel is not None:
-            await self.wheel.close()
-        self.journal.close()
+        await self.start(timings, clock=self.clock)
 
 
 @dataclass

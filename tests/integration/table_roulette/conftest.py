@@ -19,7 +19,7 @@ from controller.config import load
 from controller.runtime.recovery import device_sync
 from controller.runtime.wheel import open_wheel
 from controller.table.core import SETTLING
-from drivers.clock import ScaledClock
+from drivers.clock import Clock, ScaledClock
 from simulators.wheel import Timings, WheelSimulator
 from tests.integration.table.conftest import Harness
 from tests.support.configs import simulated_wheel, write_table_config
@@ -39,10 +39,11 @@ class WheelHarness(Harness):
 
     wheel: Any = None  # the opened wheel Device (simulated: it has ``simulator``)
 
-    async def start(self, timings: Timings = TIMINGS) -> None:  # type: ignore[override]
+    async def start(self, timings: Timings = TIMINGS, clock: Clock | None = None) -> None:  # type: ignore[override]
+        """The wheel on ``clock`` (default: ``SPEED`` times real time), the loop running, the wheel online."""
         self.core.restarted()  # as the app does: no device is trusted until it reports again
         self.wheel = await open_wheel(self.config, self.core, self.loop.device_event,
-                                      clock=ScaledClock(SPEED), timings=timings)
+                                      clock=clock or ScaledClock(SPEED), timings=timings)
         self.loop.devices["wheel"] = self.wheel
         await self.loop.carry_out(list(device_sync(self.core)))
         self._tasks.append(asyncio.create_task(self.loop.run()))
