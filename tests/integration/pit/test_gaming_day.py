@@ -187,7 +187,8 @@ async def shift_and_restart(chromium: Any, mosquitto: MosquittoBroker, office: s
                                      f"{[a.get('code') for a in list(pit.model.tables[bj].alerts)[-5:]]}, {where()}")
         await until(lambda: floor.loops[bj].core.hold is None, "the simulated dealer burns the card")
         # the dealer asks for a correction of the last round the blackjack table closed
-        last = next(reversed(pit.model.tables[bj].rounds.values()))
+        last = next(r for r in reversed(list(pit.model.tables[bj].rounds.values()))
+                    if r.get("status") == "settled")  # a void round is not corrected
         bet = last["bets"][0]
         floor.loops[bj].command("correct", "console:dana", round=last["round"], reason="paid the wrong hand",
                                 changes=[{"box": bet["box"], "hand": bet["hand"], "kind": bet["kind"],
