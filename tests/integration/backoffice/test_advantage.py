@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from controller.cli import app
 from tests.integration.backoffice.feed import round_record, ts
 from tests.integration.backoffice.seed import seed
-from tests.integration.backoffice.test_report import DAY_START, config, migrated, state
+from tests.integration.backoffice.test_report import DAY_START, config, state
 
 __all__ = ["migrated"]
 runner = CliRunner()

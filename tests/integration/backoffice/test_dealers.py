@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from controller.cli import app
 from tests.integration.backoffice.feed import event, round_record, ts
 from tests.integration.backoffice.seed import seed
-from tests.integration.backoffice.test_report import DAY_START, config, migrated, report, state
+from tests.integration.backoffice.test_report import DAY_START, config, report, state
 
 __all__ = ["migrated"]
 runner = CliRunner()

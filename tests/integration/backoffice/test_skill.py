@@ -17,7 +17,7 @@ from controller.games.blackjack.rules import blackjack_rules
 from controller.games.blackjack.strategy import BasicStrategy
 from tests.integration.backoffice.feed import round_record
 from tests.integration.backoffice.seed import seed
-from tests.integration.backoffice.test_report import DAY_START, config, migrated, state
+from tests.integration.backoffice.test_report import DAY_START, config, state
 
 __all__ = ["migrated"]
 runner = CliRunner()

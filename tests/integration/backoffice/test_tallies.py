@@ -16,7 +16,7 @@ from controller.backoffice import tallies
 from controller.cli import app
 from tests.integration.backoffice.feed import round_record
 from tests.integration.backoffice.seed import seed
-from tests.integration.backoffice.test_report import DAY_START, config, migrated, report, state
+from tests.integration.backoffice.test_report import DAY_START, config, report, state
 
 __all__ = ["migrated"]
 runner = CliRunner()
