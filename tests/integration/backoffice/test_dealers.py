@@ -17,7 +17,6 @@ from tests.integration.backoffice.feed import event, round_record, ts
 from tests.integration.backoffice.seed import seed
 from tests.integration.backoffice.test_report import DAY_START, config, report, state
 
-__all__ = ["migrated"]
 runner = CliRunner()
 A = DAY_START + timedelta(hours=1)  # 07:00 local: shift A
 

@@ -19,7 +19,6 @@ from tests.integration.backoffice.feed import round_record
 from tests.integration.backoffice.seed import seed
 from tests.integration.backoffice.test_report import DAY_START, config, state
 
-__all__ = ["migrated"]
 runner = CliRunner()
 
 
