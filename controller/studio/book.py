@@ -19,6 +19,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from controller.studio.operators.interface import WalletStatus, WalletTx
+from controller.studio.operators.tablefeed import TableFeed
 from controller.studio.seal import BookBet, seal_body
 from controller.studio.wallet import Wallet
 
@@ -60,6 +61,8 @@ class Book:
     def __init__(self, pool: AsyncConnectionPool[Any], wallet: Wallet) -> None:
         self.pool = pool
         self.wallet = wallet
+        #: the operators' feed: a round's start and seal written in their own transaction
+        self.feed: TableFeed | None = None
         #: requests being decided by this process now (a retry of one of them waits its answer)
         self._deciding: set[str] = set()
 
@@ -72,7 +75,11 @@ class Book:
                 "INSERT INTO studio_rounds (table_id, round, status, deadline, currency, digits, limits) "
                 "VALUES (%s, %s, 'open', %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                 (table, round_id, deadline, currency, digits, Jsonb(limits)))
-            return bool(cur.rowcount == 1)
+            fresh = bool(cur.rowcount == 1)
+            if fresh and self.feed is not None:
+                await self.feed.fact(conn, table, "round_start", {"deadline": deadline, "currency": currency,
+                                                                  "limits": limits}, round_id)
+            return fresh
 
     async def round_info(self, table: str, round_id: str) -> RoundInfo | None:
         async with self.pool.connection() as conn:
@@ -105,6 +112,9 @@ class Book:
             body = seal_body(round_id, bets)
             await conn.execute("UPDATE studio_rounds SET seal = %s WHERE table_id = %s AND round = %s",
                                (Jsonb(body), table, round_id))
+            if self.feed is not None:
+                await self.feed.fact(conn, table, "bets_closed", {k: body.get(k) for k in ("count", "stake", "players",
+                                                                                         "digest")}, round_id)
         return body
 
     # ------------------------------------------------------------------ bets

@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from controller.games.base import GameRules, Limit, RulesConfigError
 from controller.mqtt_config import Mqtt
+from controller.studio.operators.settings import Operator, OperatorOptions, OperatorsConfigError, OperatorSettings, read_secret
 
 DATABASE_ENV = "CROUPIER_STUDIO_DATABASE_URL"
 NAME = r"^[A-Za-z0-9_.-]{1,32}$"
@@ -70,8 +71,10 @@ class TableSection(_Strict):
         return adapter_for(self.game).rules(self.preset, self.rules, self.limits)
 
 
-class OperatorSection(_Strict):
-    """An operator whose launch tokens the studio believes, and how they are signed."""
+class OperatorSection(_Strict, OperatorOptions):
+    """An operator whose launch tokens the studio believes, and how they are signed; with a
+    ``wallet_url``, its seamless wallet and its feed queue too (docs/operators.md). Without one,
+    its players' money is in the studio's own house wallet (the tests' and simple set-ups)."""
 
     algorithm: Literal["HS256", "RS256", "ES256"]
     #: HS256: a file holding the shared secret (at least 32 bytes, readable by its owner only)
@@ -80,9 +83,14 @@ class OperatorSection(_Strict):
     public_key_file: Path | None = None
     issuer: str = Field(min_length=1, max_length=128)
     audience: str = Field(default="croupier-studio", min_length=1, max_length=128)
+    wallet_url: str | None = Field(default=None, pattern=r"^https?://", max_length=512)
+    wallet_secret_file: Path | None = None
+    feed_secret_file: Path | None = None
 
     @model_validator(mode="after")
     def _one_key(self) -> Self:
+        if self.wallet_url is not None and (self.wallet_secret_file is None or self.feed_secret_file is None):
+            raise ValueError("wallet_url takes wallet_secret_file and feed_secret_file")
         if self.algorithm == "HS256" and (self.secret_file is None or self.public_key_file is not None):
             raise ValueError("HS256 takes secret_file (and no public_key_file)")
         if self.algorithm != "HS256" and (self.public_key_file is None or self.secret_file is not None):
@@ -104,9 +112,28 @@ class OperatorSection(_Strict):
             raise StudioConfigError(f"secret_file {path}: an HS256 secret has at least 32 bytes")
         return text
 
+    def wallet_operator(self, name: str, base: Path) -> Operator | None:
+        """The operator's wallet and feed as the operators' code runs them (secrets read now);
+        None when it has no ``wallet_url`` (the house wallet keeps its players' money)."""
+        if self.wallet_url is None or self.wallet_secret_file is None or self.feed_secret_file is None:
+            return None
+        wallet_secret, feed_secret = (p if p.is_absolute() else base / p
+                                      for p in (self.wallet_secret_file, self.feed_secret_file))
+        settings = OperatorSettings(wallet_url=self.wallet_url, wallet_secret_file=wallet_secret,
+                                    feed_secret_file=feed_secret,
+                                    **self.model_dump(include=set(OperatorOptions.model_fields)))
+        try:
+            return Operator(name, settings, read_secret(wallet_secret, f"studio.operators.{name}.wallet_secret_file"),
+                            read_secret(feed_secret, f"studio.operators.{name}.feed_secret_file"))
+        except OperatorsConfigError as exc:
+            raise StudioConfigError(str(exc)) from None
+
 
 class StudioSection(_Strict):
     database: str | None = None
+    #: the operators' feed broker (RabbitMQ, ``amqp://`` or ``amqps://``); none: no feed is published
+    #: (events are still written to the outbox, for replay and the operators' endpoint)
+    amqp: str | None = Field(default=None, pattern=r"^amqps?://")
     #: the studio's MQTT client id: stable, so the broker keeps its session (and the round records
     #: published while it was away); one per studio process
     client_id: str = Field(default="croupier-studio", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
@@ -146,6 +173,11 @@ class StudioConfig(_Strict):
         if not url:
             raise StudioConfigError(f"no database: give [studio] database, --database or ${DATABASE_ENV}")
         return url
+
+    def wallet_operators(self) -> dict[str, Operator]:
+        """The operators with a wallet of their own (``wallet_url``), secrets read."""
+        found = {name: op.wallet_operator(name, self.base) for name, op in self.studio.operators.items()}
+        return {name: op for name, op in found.items() if op is not None}
 
     def keys(self) -> dict[str, str]:
         """Every operator's verification key, by operator."""
@@ -195,6 +227,7 @@ def load(path: str | Path) -> StudioConfig:
             raise StudioConfigError(f"{path}: studio.tables.{name}: {exc}") from None
     try:
         config.keys()
+        config.wallet_operators()
     except StudioConfigError as exc:
         raise StudioConfigError(f"{path}: {exc}") from None
     return config
