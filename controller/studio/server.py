@@ -71,6 +71,13 @@ class StudioServer:
     def url(self) -> str:
         return f"ws://{self.host}:{self.port}/v1/play"
 
+    def start_feed(self, amqp_url: str) -> None:
+        """Publish the operators' feed to ``amqp_url`` from now on (a broker that came up after the
+        studio: the outbox kept every event, the publisher sends them all, in order)."""
+        if self.publisher is None and self.operators:
+            self.publisher = FeedPublisher(self.pool, amqp_url, self.operators)
+            self.publisher.start()
+
     def app(self) -> Any:
         """The players' API, and the operators' endpoint (reconciliation, round detail, snapshots;
         each request signed with the operator's wallet secret) on the same port."""

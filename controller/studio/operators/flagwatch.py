@@ -49,8 +49,8 @@ class FlagWatch(Background):
         while True:
             try:
                 await self.pass_once()
-            except Exception:  # the book away: the next pass tells
-                log.exception("studio: flagged wallet movements not read")
+            except Exception as exc:  # noqa: BLE001  # the book away: the next pass tells
+                log.warning("studio: flagged wallet movements not read: %s", exc)
             await self.nap(self.poll_s)
 
     async def pass_once(self) -> dict[str, int]:

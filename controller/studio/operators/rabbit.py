@@ -17,7 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-SERVER = Path("/usr/lib/rabbitmq/bin/rabbitmq-server")  # the script itself: /usr/sbin's wrapper switches user
+#: the script itself (/usr/sbin's wrapper switches user); ``CROUPIER_RABBITMQ_SERVER`` names another
+SERVER = Path("/usr/lib/rabbitmq/bin/rabbitmq-server")
+SERVER_ENV = "CROUPIER_RABBITMQ_SERVER"
 EPMD = ("/usr/bin/epmd",)
 READY_TIMEOUT = 90.0
 
@@ -39,8 +41,9 @@ class RabbitServer:
     """One throwaway broker; ``url`` is its AMQP address with its own user and password."""
 
     def __init__(self) -> None:
-        if not os.access(SERVER, os.X_OK):
-            raise RuntimeError(f"{SERVER} not found (apt-get install rabbitmq-server, or scripts/system-deps)")
+        self.server = Path(os.environ.get(SERVER_ENV) or SERVER)
+        if not os.access(self.server, os.X_OK):
+            raise RuntimeError(f"{self.server} not found (apt-get install rabbitmq-server, or scripts/system-deps)")
         self.epmd_bin = find_epmd()
         self.dir = Path(tempfile.mkdtemp(prefix="rmq-"))
         self.node = f"croupier-{secrets.token_hex(4)}@localhost"
@@ -69,7 +72,7 @@ class RabbitServer:
             self._epmd = subprocess.Popen([str(self.epmd_bin), "-port", str(self.epmd_port), "-address", "127.0.0.1"],
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         log = (self.dir / "server.log").open("ab")
-        self._server = subprocess.Popen([str(SERVER)], env=self._env(), stdout=log, stderr=subprocess.STDOUT,
+        self._server = subprocess.Popen([str(self.server)], env=self._env(), stdout=log, stderr=subprocess.STDOUT,
                                         stdin=subprocess.DEVNULL, start_new_session=True)
         log.close()
         deadline = time.monotonic() + READY_TIMEOUT
