@@ -211,3 +211,42 @@ async def test_a_rabbitmq_restart_mid_round_loses_no_event(
                          "every event after the broker's restart", within=90)
         assert tally.taken == {"rl-eu": [1, 2, 3, 4, 5]} and tally.gaps == []
         assert f.store.balance("p1", "EUR") == 10_500
+
+
+async def corrected(table: Table, round_id: str, number: str, corrections: int) -> None:
+    """The round's record again after the pit approved a correction of its number."""
+    assert table._client is not None
+    record = {"v": 1, "table": "rl-eu", "round": round_id, "status": "settled", "game": "roulette",
+              "outcome": {"wheel": "european", "numbers": [number], "colours": ["red"], "multipliers": {}, "voids": []},
+              "bets": [], "stake_total": 0, "payout_total": 0, "corrections": [{"seq": 9 + n} for n in range(corrections)],
+              "remote": {"sealed": True, "seal": table.seals.get(round_id), "settled": None}}
+    await table._client.publish("croupier/rl-eu/round", json.dumps(record), qos=1)
+
+
+async def test_a_corrected_round_is_one_adjustment_of_the_difference(
+        tmp_path: Path, broker: StudioBroker, database: str, rabbitmq: RabbitServer) -> None:
+    round_id = "rl-eu-000001"
+    async with floor(tmp_path, broker, database, rabbitmq) as f, Client(f.studio.url) as one:
+        await one.join(token("p1"))
+        await f.table.betting("open", round_id, deadline_s=60)
+        await one.next("betting", status="open")
+        assert (await one.bet("a1", round_id, ("straight:17", 100), ("red", 500)))["type"] == "accepted"
+        await f.table.betting("sealing", round_id)
+        await f.table.wait_for("seal", round_id)
+        await f.table.record(round_id, "17")
+        await f.table.wait_for("settled", round_id)
+        await eventually(lambda: asyncio.sleep(0, f.store.balance("p1", "EUR")), lambda b: b == 13_000, "p1 paid")
+        f.table.settled.pop(round_id)
+        await corrected(f.table, round_id, "1", 1)  # the number was 1 (red): 1000 is owed, 3600 was paid
+        await f.table.wait_for("settled", round_id)
+        await eventually(lambda: asyncio.sleep(0, f.store.balance("p1", "EUR")), lambda b: b == 10_400,
+                         "the difference taken back by one adjustment")
+        await corrected(f.table, round_id, "1", 1)  # the same correction heard again: nothing moves
+        await f.table.betting("open", "rl-eu-000002", deadline_s=60)  # the table's worker got past it
+        await one.next("betting", status="open", round="rl-eu-000002")
+        adjustments = {tx: (kind, moved) for tx, (kind, moved, _) in f.store.transactions().items() if kind == "adjust"}
+        assert adjustments == {f"{round_id}:adj1:casino-a:p1:EUR": ("adjust", -2600)}
+        assert f.store.balance("p1", "EUR") == 10_400
+        assert [t for _, t, _ in await feed_types(f.pool)][-2:] == ["corrected", "round_start"]
+        figures = await counters(f.pool, f.store, f.consumer.tally)
+        assert (figures["adjustments"], figures["credits"], figures["mismatches"]) == (1, 1, 0)
