@@ -12,14 +12,18 @@ import contextlib
 import json
 import os
 import secrets
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+import aiomqtt
+from prometheus_client import REGISTRY
 from psycopg_pool import AsyncConnectionPool
 
+from controller.pit.model import FloorModel
 from controller.studio.config import StudioConfig
 from controller.studio.operators.counters import counters
 from controller.studio.operators.publisher import queue_name
@@ -36,6 +40,7 @@ from .conftest import eventually, serve
 
 __all__ = ["broker"]
 
+T = TypeVar("T")
 AWAY_S = float(os.environ.get("CROUPIER_AWAY_S", "20"))
 FAST = RetryPolicy(base=timedelta(seconds=0.3), cap=timedelta(seconds=2), poll_s=0.2)
 
@@ -57,8 +62,17 @@ def secret_file(directory: Path, name: str) -> Path:
     return path
 
 
+def reading(value: Callable[[], T]) -> Callable[[], Awaitable[T]]:
+    """``eventually``'s reader for a value read at once (the operator's books, the consumer's tally)."""
+    async def read() -> T:
+        return value()
+
+    return read
+
+
 @contextlib.asynccontextmanager
-async def floor(tmp_path: Path, broker: StudioBroker, database: str, rabbitmq: RabbitServer) -> AsyncIterator[Floor]:
+async def floor(tmp_path: Path, broker: StudioBroker, database: str, rabbitmq: RabbitServer,
+                retry: RetryPolicy = FAST) -> AsyncIterator[Floor]:
     wallet_secret, feed_secret = secret_file(tmp_path, "wallet.secret"), secret_file(tmp_path, "feed.secret")
     store, faults = SimStore(tmp_path / "sim.sqlite"), Faults()
     for player in ("p1", "p2", "p3"):
@@ -74,7 +88,7 @@ async def floor(tmp_path: Path, broker: StudioBroker, database: str, rabbitmq: R
             "mqtt": {"broker": broker.tcp_url(broker.studio), "insecure": True}, "base": tmp_path})
         operator = config.wallet_operators()["casino-a"]
         consumer = FeedConsumer(rabbitmq.url, queue_name(operator, "roulette"), operator.feed_secret)
-        async with StudioServer(config, database, retry=FAST) as studio, Table(broker) as table:
+        async with StudioServer(config, database, retry=retry) as studio, Table(broker) as table:
             assert studio.link is not None
             await asyncio.wait_for(studio.link.connected.wait(), 20)
             await consumer.start()
@@ -113,13 +127,13 @@ async def test_debit_on_accept_credit_once_cancel_of_a_late_bet_and_the_feed_in_
 
         f.faults.delay_s = 0.6  # p2's debit is made at the operator, its answer slower than the seal
         late = asyncio.create_task(two.bet("b1", round_id, ("black", 1000)))
-        await eventually(lambda: asyncio.sleep(0, f.store.count("debit")), lambda n: n == 2, "p2's debit made")
+        await eventually(reading(lambda: f.store.count("debit")), lambda n: n == 2, "p2's debit made")
         await f.table.betting("sealing", round_id)
         seal = await f.table.wait_for("seal", round_id)
         f.faults.delay_s = 0
         assert seal["count"] == 2 and seal["stake"] == 600
         assert (await late)["reason"] == "late"
-        await eventually(lambda: asyncio.sleep(0, f.store.balance("p2", "EUR")), lambda b: b == 10_000,
+        await eventually(reading(lambda: f.store.balance("p2", "EUR")), lambda b: b == 10_000,
                          "p2's late debit cancelled at the operator")
         assert f.store.count("cancel", "debit:b1") == 1
 
@@ -131,13 +145,13 @@ async def test_debit_on_accept_credit_once_cancel_of_a_late_bet_and_the_feed_in_
         await f.table.record(round_id, "17")  # the record again (a redelivery): nothing moves again
         mine = await one.next("settled", round=round_id)
         assert mine["paid"] == 3600
-        await eventually(lambda: asyncio.sleep(0, f.store.balance("p1", "EUR")), lambda b: b == 13_000, "p1 paid")
+        await eventually(reading(lambda: f.store.balance("p1", "EUR")), lambda b: b == 13_000, "p1 paid")
         assert f.store.count("credit") == 1 and f.store.count("credit", "debit:a1") == 1
 
         types = [t for _, t, _ in await feed_types(f.pool)]
         assert types == ["round_start", "bets_closed", "number", "result", "settled"]
         tally = f.consumer.tally
-        await eventually(lambda: asyncio.sleep(0, dict(tally.last)), lambda last: last == {"rl-eu": 5},
+        await eventually(reading(lambda: dict(tally.last)), lambda last: last == {"rl-eu": 5},
                          "every event at the operator")
         assert tally.taken == {"rl-eu": [1, 2, 3, 4, 5]} and (tally.gaps, tally.bad_mac) == ([], 0)
         figures = await counters(f.pool, f.store, tally)
@@ -171,15 +185,15 @@ async def test_operator_away_during_play_then_every_event_and_every_call_on_retu
         await f.table.wait_for("settled", "rl-eu-000002")
         assert f.faults.away and f.store.balance("p1", "EUR") == 9_500  # still away: the credit waits
 
-        await eventually(lambda: asyncio.sleep(0, f.store.balance("p1", "EUR")), lambda b: b == 10_500,
+        await eventually(reading(lambda: f.store.balance("p1", "EUR")), lambda b: b == 10_500,
                          "p1's credit made on return", within=AWAY_S + 60)
-        await eventually(lambda: asyncio.sleep(0, f.store.count("cancel", "debit:b1")), lambda n: n == 1,
+        await eventually(reading(lambda: f.store.count("cancel", "debit:b1")), lambda n: n == 1,
                          "p2's unknown debit cancelled on return", within=30)
         assert f.store.balance("p2", "EUR") == 10_000
         await f.consumer.start()
         tally = f.consumer.tally
         events = await feed_types(f.pool)
-        await eventually(lambda: asyncio.sleep(0, dict(tally.last)), lambda last: last == {"rl-eu": len(events)},
+        await eventually(reading(lambda: dict(tally.last)), lambda last: last == {"rl-eu": len(events)},
                          "every event of the time away")
         assert tally.taken == {"rl-eu": list(range(1, len(events) + 1))} and tally.gaps == []
         assert [t for _, t, _ in events] == ["round_start", "bets_closed", "result", "settled",
@@ -207,7 +221,7 @@ async def test_a_rabbitmq_restart_mid_round_loses_no_event(
         finally:
             rabbitmq.start()
         tally = f.consumer.tally
-        await eventually(lambda: asyncio.sleep(0, dict(tally.last)), lambda last: last == {"rl-eu": 5},
+        await eventually(reading(lambda: dict(tally.last)), lambda last: last == {"rl-eu": 5},
                          "every event after the broker's restart", within=90)
         assert tally.taken == {"rl-eu": [1, 2, 3, 4, 5]} and tally.gaps == []
         assert f.store.balance("p1", "EUR") == 10_500
@@ -235,11 +249,11 @@ async def test_a_corrected_round_is_one_adjustment_of_the_difference(
         await f.table.wait_for("seal", round_id)
         await f.table.record(round_id, "17")
         await f.table.wait_for("settled", round_id)
-        await eventually(lambda: asyncio.sleep(0, f.store.balance("p1", "EUR")), lambda b: b == 13_000, "p1 paid")
+        await eventually(reading(lambda: f.store.balance("p1", "EUR")), lambda b: b == 13_000, "p1 paid")
         f.table.settled.pop(round_id)
         await corrected(f.table, round_id, "1", 1)  # the number was 1 (red): 1000 is owed, 3600 was paid
         await f.table.wait_for("settled", round_id)
-        await eventually(lambda: asyncio.sleep(0, f.store.balance("p1", "EUR")), lambda b: b == 10_400,
+        await eventually(reading(lambda: f.store.balance("p1", "EUR")), lambda b: b == 10_400,
                          "the difference taken back by one adjustment")
         await corrected(f.table, round_id, "1", 1)  # the same correction heard again: nothing moves
         await f.table.betting("open", "rl-eu-000002", deadline_s=60)  # the table's worker got past it
@@ -250,3 +264,33 @@ async def test_a_corrected_round_is_one_adjustment_of_the_difference(
         assert [t for _, t, _ in await feed_types(f.pool)][-2:] == ["corrected", "round_start"]
         figures = await counters(f.pool, f.store, f.consumer.tally)
         assert (figures["adjustments"], figures["credits"], figures["mismatches"]) == (1, 1, 0)
+
+
+async def test_a_movement_unanswered_past_the_give_up_is_flagged_on_the_pit_and_in_metrics(
+        tmp_path: Path, broker: StudioBroker, database: str, rabbitmq: RabbitServer) -> None:
+    round_id = "rl-eu-000001"
+    give_up = RetryPolicy(base=timedelta(seconds=0.3), cap=timedelta(seconds=1), give_up=timedelta(seconds=2),
+                          poll_s=0.2)  # 24 hours in production
+    pit = FloorModel()
+    async with floor(tmp_path, broker, database, rabbitmq, give_up) as f, Client(f.studio.url) as one, \
+            aiomqtt.Client("127.0.0.1", broker.port, username=broker.controller.username,
+                           password=broker.controller.password) as watcher:
+        await watcher.subscribe("croupier/rl-eu/alert", qos=1)
+        await one.join(token("p1"))
+        await f.table.betting("open", round_id, deadline_s=60)
+        await one.next("betting", status="open")
+        assert (await one.bet("a1", round_id, ("red", 500)))["type"] == "accepted"
+        f.faults.update({"away_s": 120})
+        await f.table.betting("sealing", round_id)
+        await f.table.wait_for("seal", round_id)
+        await f.table.record(round_id, "1")
+        await f.table.wait_for("settled", round_id)
+        async with asyncio.timeout(60):
+            async for message in watcher.messages:  # what the pit dashboard reads
+                if pit.apply(str(message.topic), bytes(message.payload), time.time()) == "rl-eu":
+                    break
+        (alert,) = [a for a in pit.tables["rl-eu"].alerts if a["code"] == "studio.wallet_flagged"]
+        assert alert["severity"] == "error" and alert["count"] == 1 and "credit:rl-eu:rl-eu-000001" in alert["message"]
+        assert REGISTRY.get_sample_value("croupier_operator_wallet_flagged", {"operator": "casino-a"}) == 1
+        figures = await counters(f.pool, f.store)
+        assert figures["flagged"] == 1 and f.store.balance("p1", "EUR") == 9_500  # never paid behind anyone's back
