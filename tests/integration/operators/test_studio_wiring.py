@@ -13,6 +13,7 @@ import json
 import os
 import secrets
 import time
+import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -20,11 +21,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import aiomqtt
+import httpx
 from prometheus_client import REGISTRY
 from psycopg_pool import AsyncConnectionPool
 
 from controller.pit.model import FloorModel
 from controller.studio.config import StudioConfig
+from controller.studio.operators import signing
 from controller.studio.operators.counters import counters
 from controller.studio.operators.publisher import queue_name
 from controller.studio.operators.retry import RetryPolicy
@@ -98,6 +101,21 @@ async def floor(tmp_path: Path, broker: StudioBroker, database: str, rabbitmq: R
                 await consumer.stop()
 
 
+async def signed_gets(base: str, secret: bytes, *targets: str) -> list[Any]:
+    """Each target's JSON, signed as the operator signs; then the first one with a wrong key: its status."""
+    async with httpx.AsyncClient(base_url=base) as http:
+        found: list[Any] = []
+        for target in targets:
+            headers = signing.signed_headers(secret, "casino-a", int(time.time() * 1000), uuid.uuid4().hex,
+                                             target.encode())
+            answer = await http.get(target, headers=headers)
+            assert answer.status_code == 200, answer.text
+            found.append(answer.json())
+        wrong = signing.signed_headers(b"x" * 32, "casino-a", int(time.time() * 1000), "r", targets[0].encode())
+        found.append((await http.get(targets[0], headers=wrong)).status_code)
+        return found
+
+
 async def feed_types(pool: AsyncConnectionPool[Any], table: str = "rl-eu") -> list[tuple[int, str, str]]:
     async with pool.connection() as conn:
         cur = await conn.execute("SELECT seq, type, round FROM op_feed_outbox WHERE table_id = %s ORDER BY seq", (table,))
@@ -158,6 +176,16 @@ async def test_debit_on_accept_credit_once_cancel_of_a_late_bet_and_the_feed_in_
         assert figures["debits"] == 2 and figures["credits"] == 1 and figures["cancels"] == 1
         assert figures["mismatches"] == 0 and figures["gaps"] == 0 and figures["published"] == 5
 
+        # the operators' endpoint on the studio's own port, for the operator that signs
+        base = f.studio.url.replace("ws://", "http://").removesuffix("/v1/play")
+        snapshot, detail, forged = await signed_gets(base, f.studio.operators["casino-a"].wallet_secret,
+                                                     "/v1/tables/rl-eu/snapshot", f"/v1/rounds/{round_id}")
+        assert snapshot["seq"] == 5 and snapshot["state"]["round"] == round_id
+        assert snapshot["state"]["status"] == "settled" and snapshot["state"]["number"] == "17"
+        assert {t["tx"] for t in detail["transactions"]} == {"debit:a1", "debit:b1", "debit:b1:cancel",
+                                                             f"credit:rl-eu:{round_id}:casino-a:p1"}
+        assert forged == 401
+
 
 async def test_operator_away_during_play_then_every_event_and_every_call_on_return(
         tmp_path: Path, broker: StudioBroker, database: str, rabbitmq: RabbitServer) -> None:
@@ -198,8 +226,10 @@ async def test_operator_away_during_play_then_every_event_and_every_call_on_retu
         assert tally.taken == {"rl-eu": list(range(1, len(events) + 1))} and tally.gaps == []
         assert [t for _, t, _ in events] == ["round_start", "bets_closed", "result", "settled",
                                             "round_start", "bets_closed", "result", "settled"]
+        await eventually(lambda: counters(f.pool, f.store, tally), lambda c: c["pending"] == 0,
+                         "every answer of the operator's return kept")
         figures = await counters(f.pool, f.store, tally)
-        assert figures["retries"] > 0 and figures["pending"] == 0 and figures["flagged"] == 0
+        assert figures["retries"] > 0 and figures["flagged"] == 0 and figures["mismatches"] == 0
 
 
 async def test_a_rabbitmq_restart_mid_round_loses_no_event(
@@ -294,3 +324,28 @@ async def test_a_movement_unanswered_past_the_give_up_is_flagged_on_the_pit_and_
         assert REGISTRY.get_sample_value("croupier_operator_wallet_flagged", {"operator": "casino-a"}) == 1
         figures = await counters(f.pool, f.store)
         assert figures["flagged"] == 1 and f.store.balance("p1", "EUR") == 9_500  # never paid behind anyone's back
+
+
+async def test_a_credit_owed_when_the_studio_stops_is_made_by_the_next_studio(
+        tmp_path: Path, broker: StudioBroker, database: str, rabbitmq: RabbitServer) -> None:
+    round_id = "rl-eu-000001"
+    async with floor(tmp_path, broker, database, rabbitmq) as f, Client(f.studio.url) as one:
+        await one.join(token("p1"))
+        await f.table.betting("open", round_id, deadline_s=60)
+        await one.next("betting", status="open")
+        assert (await one.bet("a1", round_id, ("red", 500)))["type"] == "accepted"
+        f.faults.update({"away_s": 8})
+        await f.table.betting("sealing", round_id)
+        await f.table.wait_for("seal", round_id)
+        await f.table.record(round_id, "1")
+        await f.table.wait_for("settled", round_id)
+        await f.studio.stop()  # the credit is still owed: its row in the wallet log, pending
+        assert f.store.balance("p1", "EUR") == 9_500
+        async with StudioServer(f.studio.config, database, retry=FAST) as again:
+            await eventually(reading(lambda: f.store.balance("p1", "EUR")), lambda b: b == 10_500,
+                             "the credit made by the restarted studio's retry worker", within=60)
+            assert f.store.count("credit") == 1
+            await eventually(lambda: counters(again.pool, f.store), lambda c: c["pending"] == 0,
+                             "the operator's answer kept in the restarted studio's log")
+            figures = await counters(again.pool, f.store)
+            assert figures["retries"] > 0 and figures["mismatches"] == 0
