@@ -3,6 +3,8 @@
 ```toml
 [studio]
 database = "postgresql://studio@db.floor/studio"   # or $CROUPIER_STUDIO_DATABASE_URL
+amqp = "amqps://studio@mq.floor:5671/"             # the operators' feed (docs/operators.md)
+metrics_port = 9470          # the operators' figures for Prometheus, on metrics_host (127.0.0.1)
 host = "0.0.0.0"
 port = 8470
 max_connections = 5000
@@ -23,6 +25,9 @@ algorithm = "HS256"          # HS256 (secret_file) or RS256 / ES256 (public_key_
 secret_file = "/etc/croupier/casino-a.jwt-secret"
 issuer = "casino-a"
 audience = "croupier-studio"
+wallet_url = "https://wallet.casino-a.example/croupier"   # its seamless wallet and feed (docs/operators.md);
+wallet_secret_file = "/etc/croupier/casino-a.wallet-secret"  # without: the house wallet
+feed_secret_file = "/etc/croupier/casino-a.feed-secret"
 
 [mqtt]                       # the studio's own broker account, same policy as a table's
 broker = "mqtts://studio@broker.floor:8883?cafile=/etc/croupier/ca.pem"
@@ -134,6 +139,10 @@ class StudioSection(_Strict):
     #: the operators' feed broker (RabbitMQ, ``amqp://`` or ``amqps://``); none: no feed is published
     #: (events are still written to the outbox, for replay and the operators' endpoint)
     amqp: str | None = Field(default=None, pattern=r"^amqps?://")
+    #: the operators' wallet and feed figures for Prometheus (croupier_operator_*): a port serves
+    #: them at ``http://<metrics_host>:<metrics_port>/metrics`` (none: not served; 0: any free port)
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
     #: the studio's MQTT client id: stable, so the broker keeps its session (and the round records
     #: published while it was away); one per studio process
     client_id: str = Field(default="croupier-studio", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")

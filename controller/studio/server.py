@@ -13,8 +13,10 @@ import asyncio
 import contextlib
 from typing import Any
 
+from prometheus_client import REGISTRY
 from psycopg_pool import AsyncConnectionPool
 
+from controller.metrics import MetricsServer
 from controller.studio.api import build_app
 from controller.studio.config import StudioConfig
 from controller.studio.link import TableLink
@@ -66,6 +68,7 @@ class StudioServer:
                                        lambda table, alert: link.publish(table, alert, "alert", retain=True))
         self._server: EmbeddedServer | None = None
         self._tasks: list[asyncio.Task[Any]] = []
+        self.metrics: MetricsServer | None = None
 
     @property
     def url(self) -> str:
@@ -87,6 +90,8 @@ class StudioServer:
         return app
 
     async def start(self) -> None:
+        if self.config.studio.metrics_port is not None:  # first: a port in use fails the start, before any link
+            self.metrics = MetricsServer(REGISTRY, self.config.studio.metrics_host, self.config.studio.metrics_port)
         await asyncio.to_thread(migrate, self.database)
         await asyncio.to_thread(migrate_operators, self.database)
         await self.pool.open(wait=True)
@@ -126,6 +131,9 @@ class StudioServer:
         if self.wallets is not None:
             await self.wallets.close()
         await self.pool.close()
+        if self.metrics is not None:
+            self.metrics.close()
+            self.metrics = None
 
     async def __aenter__(self) -> StudioServer:
         await self.start()

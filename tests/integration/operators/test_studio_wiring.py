@@ -22,7 +22,6 @@ from typing import Any, TypeVar
 
 import aiomqtt
 import httpx
-from prometheus_client import REGISTRY
 from psycopg_pool import AsyncConnectionPool
 
 from controller.pit.model import FloorModel
@@ -75,14 +74,14 @@ def reading(value: Callable[[], T]) -> Callable[[], Awaitable[T]]:
 
 @contextlib.asynccontextmanager
 async def floor(tmp_path: Path, broker: StudioBroker, database: str, rabbitmq: RabbitServer,
-                retry: RetryPolicy = FAST) -> AsyncIterator[Floor]:
+                retry: RetryPolicy = FAST, **studio: Any) -> AsyncIterator[Floor]:
     wallet_secret, feed_secret = secret_file(tmp_path, "wallet.secret"), secret_file(tmp_path, "feed.secret")
     store, faults = SimStore(tmp_path / "sim.sqlite"), Faults()
     for player in ("p1", "p2", "p3"):
         store.fund(player, "EUR", 10_000)
     async with serve(wallet_app(store, wallet_secret.read_bytes(), faults)) as base:
         config = StudioConfig.model_validate({
-            "studio": {"host": "127.0.0.1", "port": 0, "amqp": rabbitmq.url,
+            "studio": {"host": "127.0.0.1", "port": 0, "amqp": rabbitmq.url, **studio,
                        "tables": {"rl-eu": {"game": "roulette", "preset": "european"}},
                        "operators": {"casino-a": {"algorithm": "HS256", "secret_file": str(operator_secret(tmp_path)),
                                                   "issuer": "casino-a", "wallet_url": f"{base}/wallet",
@@ -302,7 +301,7 @@ async def test_a_movement_unanswered_past_the_give_up_is_flagged_on_the_pit_and_
     give_up = RetryPolicy(base=timedelta(seconds=0.3), cap=timedelta(seconds=1), give_up=timedelta(seconds=2),
                           poll_s=0.2)  # 24 hours in production
     pit = FloorModel()
-    async with floor(tmp_path, broker, database, rabbitmq, give_up) as f, Client(f.studio.url) as one, \
+    async with floor(tmp_path, broker, database, rabbitmq, give_up, metrics_port=0) as f, Client(f.studio.url) as one, \
             aiomqtt.Client("127.0.0.1", broker.port, username=broker.controller.username,
                            password=broker.controller.password) as watcher:
         await watcher.subscribe("croupier/rl-eu/alert", qos=1)
@@ -321,7 +320,10 @@ async def test_a_movement_unanswered_past_the_give_up_is_flagged_on_the_pit_and_
                     break
         (alert,) = [a for a in pit.tables["rl-eu"].alerts if a["code"] == "studio.wallet_flagged"]
         assert alert["severity"] == "error" and alert["count"] == 1 and "credit:rl-eu:rl-eu-000001" in alert["message"]
-        assert REGISTRY.get_sample_value("croupier_operator_wallet_flagged", {"operator": "casino-a"}) == 1
+        assert f.studio.metrics is not None
+        async with httpx.AsyncClient() as http:
+            scraped = (await http.get(f.studio.metrics.url)).text
+        assert 'croupier_operator_wallet_flagged{operator="casino-a"} 1.0' in scraped
         figures = await counters(f.pool, f.store)
         assert figures["flagged"] == 1 and f.store.balance("p1", "EUR") == 9_500  # never paid behind anyone's back
 
