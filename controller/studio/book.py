@@ -11,7 +11,7 @@ digest) or finds the round sealed and is refused ``late`` (its debit cancelled).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from psycopg.errors import UniqueViolation
@@ -35,6 +35,8 @@ class Player:
     #: the operator's limits on this player: largest bet, largest request (minor units; None: none)
     max_bet: int | None = None
     max_round: int | None = None
+    #: the launch token it joined with: sent with its debits to an operator that checks it, never stored
+    token: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,14 +177,17 @@ class Book:
         if (who.max_bet is not None and any(a > who.max_bet for _, a in req.bets)) or (
                 who.max_round is not None and total > who.max_round):
             return await self._refuse(req, "operator_limit", "over the limits your operator set for your account")
-        tx = WalletTx(f"debit:{req.request}", req.request, who.operator, who.player, who.currency, total)
+        tx = WalletTx(f"debit:{req.request}", req.request, who.operator, who.player, who.currency, total,
+                      round=req.round, token=who.token)
         paid = await self.wallet.debit(tx)
         if paid.status is not WalletStatus.OK:
             await self._cancel(tx)
-            reason = {WalletStatus.INSUFFICIENT_FUNDS: "funds", WalletStatus.OPERATOR_LIMIT: "operator_limit"}.get(
-                paid.status, "wallet")
+            reason = {WalletStatus.INSUFFICIENT_FUNDS: "funds", WalletStatus.OPERATOR_LIMIT: "operator_limit",
+                      WalletStatus.TOKEN_REFUSED: "token_refused"}.get(paid.status, "wallet")
             return await self._refuse(req, reason, {"funds": "not enough money in your account",
-                                                    "operator_limit": "your operator refused the stake"}.get(
+                                                    "operator_limit": "your operator refused the stake",
+                                                    "token_refused": "your operator ended your session; "
+                                                                     "launch the game again"}.get(
                 reason, "your wallet did not answer; nothing was taken"))
         placed = [{"id": f"{req.request}:{i}", "kind": k, "amount": a} for i, (k, a) in enumerate(req.bets)]
         answer = {"type": "accepted", "request": req.request, "round": req.round, "bets": placed,

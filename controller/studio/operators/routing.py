@@ -10,23 +10,24 @@ the debit's own give-up uses (``<debit>:cancel``: the operator returns it once),
 ``adjust`` with a signed amount, and every call carries its round.
 
 A credit, cancel or adjustment is the operator's once its row is in the wallet log (committed
-before the call): the answer is awaited at most ``hand_over_s``; later, the operator's retry worker
-finishes it (across restarts, 24 hours, then flagged). So settlement never waits on a slow operator,
-and a table never does.
+before the call): the answer is awaited at most ``hand_over_s``, and not at all while that operator
+is slow (its last answer was late); the operator's retry worker finishes it (across restarts, 24
+hours, then flagged). So a slow operator costs a settlement one ``hand_over_s`` at most, and never
+delays another operator's movements or a table.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
 
 from controller.studio.operators.http_wallet import HttpWallet, cancel_of
-from controller.studio.operators.interface import WalletResult, WalletStatus, WalletTx
+from controller.studio.operators.interface import Kind, WalletResult, WalletStatus, WalletTx
 from controller.studio.wallet import Wallet
 
 ADJUST = "adjust:"
@@ -49,13 +50,15 @@ class OperatorRouter:
         self.house = house
         self.hand_over_s = hand_over_s
         self._calls: set[asyncio.Task[WalletResult]] = set()
+        #: operators whose last answer did not come within ``hand_over_s``: not waited for
+        self._slow: set[str] = set()
 
     async def debit(self, tx: WalletTx) -> WalletResult:
         wallet = self.wallets.get(tx.operator)
         if wallet is None:
             return await self.house.debit(tx)
         if tx.tx.startswith(ADJUST):  # a correction that pays less than was paid
-            return await self._hand_over(wallet.adjust, self._adjustment(tx, -tx.amount))
+            return await self._hand_over(Kind.ADJUST, self._adjustment(tx, -tx.amount))
         return await wallet.debit(replace(tx, round=tx.round or await self._round_of(tx.ref)))
 
     async def credit(self, tx: WalletTx) -> WalletResult:
@@ -63,16 +66,16 @@ class OperatorRouter:
         if wallet is None:
             return await self.house.credit(tx)
         if tx.tx.startswith(ADJUST):
-            return await self._hand_over(wallet.adjust, self._adjustment(tx, tx.amount))
+            return await self._hand_over(Kind.ADJUST, self._adjustment(tx, tx.amount))
         debit = await self._debit_of(tx)
-        return await self._hand_over(wallet.credit, replace(tx, ref=debit or tx.tx, round=tx.round or tx.ref))
+        return await self._hand_over(Kind.CREDIT, replace(tx, ref=debit or tx.tx, round=tx.round or tx.ref))
 
     async def cancel(self, tx: WalletTx) -> WalletResult:
         wallet = self.wallets.get(tx.operator)
         if wallet is None:
             return await self.house.cancel(tx)
         debit = replace(tx, tx=debit_id(tx.ref), ref=tx.ref, round=tx.round or await self._round_of(tx.ref))
-        return await self._hand_over(wallet.cancel, cancel_of(debit))
+        return await self._hand_over(Kind.CANCEL, cancel_of(debit))
 
     async def balance(self, operator: str, player: str, currency: str) -> int | None:
         """The house's balance, or the operator's last answer for the player (None: none yet)."""
@@ -93,23 +96,30 @@ class OperatorRouter:
         await asyncio.gather(*self._calls, return_exceptions=True)
 
     # ------------------------------------------------------------------------------------------
-    async def _hand_over(self, call: Callable[[WalletTx], Coroutine[Any, Any, WalletResult]],
-                         tx: WalletTx) -> WalletResult:
-        """Make ``call`` and wait for it at most ``hand_over_s``; once its row is logged the
-        movement is the operator's wallet's to finish, so a late answer is still OK for the studio."""
+    async def _hand_over(self, kind: Kind, tx: WalletTx) -> WalletResult:
+        """Log the movement, then ask the operator, waiting for the answer at most ``hand_over_s``
+        (not at all while the operator is slow: its last answer did not come in time). Once logged
+        the movement is the operator's wallet's to finish, so a late answer is still OK here."""
         wallet = self.wallets[tx.operator]
-        task = asyncio.create_task(call(tx), name=f"wallet {tx.tx}")
+        found = await wallet.logged(tx, kind)
+        if found is not None:  # answered before; or given up or flagged: the log and the pit have it
+            return found if found.status is not WalletStatus.UNKNOWN else WalletResult(WalletStatus.OK)
+        task = asyncio.create_task(self._attempt(wallet, kind, tx), name=f"wallet {tx.tx}")
         self._calls.add(task)
         task.add_done_callback(self._calls.discard)
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(self.hand_over_s):
+            async with asyncio.timeout(0 if tx.operator in self._slow else self.hand_over_s):
                 result: WalletResult = await asyncio.shield(task)
                 if result.status is not WalletStatus.UNKNOWN:
                     return result
-        logged = await wallet.log.get(tx.tx)
-        if logged is None:  # not even logged yet (the database slow): the studio keeps it owed
-            return WalletResult(WalletStatus.UNKNOWN)
-        return WalletResult(WalletStatus.OK, logged.result.balance if logged.result else None)
+        self._slow.add(tx.operator)
+        return WalletResult(WalletStatus.OK)
+
+    async def _attempt(self, wallet: HttpWallet, kind: Kind, tx: WalletTx) -> WalletResult:
+        result = await wallet.attempt(tx, kind)
+        if result.status is not WalletStatus.UNKNOWN:
+            self._slow.discard(tx.operator)  # answering again: the next movement waits for its answer
+        return result
 
     @staticmethod
     def _adjustment(tx: WalletTx, amount: int) -> WalletTx:

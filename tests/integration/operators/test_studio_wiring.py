@@ -141,10 +141,15 @@ async def test_debit_on_accept_credit_once_cancel_of_a_late_bet_and_the_feed_in_
         accepted = await one.bet("a1", round_id, ("straight:17", 100), ("red", 500))
         assert accepted["type"] == "accepted" and accepted["balance"] == 9_400  # the operator's own balance
         assert f.store.balance("p1", "EUR") == 9_400 and f.store.count("debit") == 1
+        async with Client(f.studio.url) as three:
+            await three.join(token("p3"))
+            f.faults.token_refused = 1  # p3's session ended at the operator: the player is told so
+            assert (await three.bet("c1", round_id, ("red", 500)))["reason"] == "token_refused"
+            assert f.store.balance("p3", "EUR") == 10_000
 
         f.faults.delay_s = 0.6  # p2's debit is made at the operator, its answer slower than the seal
         late = asyncio.create_task(two.bet("b1", round_id, ("black", 1000)))
-        await eventually(reading(lambda: f.store.count("debit")), lambda n: n == 2, "p2's debit made")
+        await eventually(reading(lambda: f.store.count("debit")), lambda n: n == 3, "p2's debit made")
         await f.table.betting("sealing", round_id)
         seal = await f.table.wait_for("seal", round_id)
         f.faults.delay_s = 0
@@ -172,7 +177,7 @@ async def test_debit_on_accept_credit_once_cancel_of_a_late_bet_and_the_feed_in_
                          "every event at the operator")
         assert tally.taken == {"rl-eu": [1, 2, 3, 4, 5]} and (tally.gaps, tally.bad_mac) == ([], 0)
         figures = await counters(f.pool, f.store, tally)
-        assert figures["debits"] == 2 and figures["credits"] == 1 and figures["cancels"] == 1
+        assert figures["debits"] == 3 and figures["credits"] == 1 and figures["cancels"] == 2
         assert figures["mismatches"] == 0 and figures["gaps"] == 0 and figures["published"] == 5
 
         # the operators' endpoint on the studio's own port, for the operator that signs
@@ -181,8 +186,8 @@ async def test_debit_on_accept_credit_once_cancel_of_a_late_bet_and_the_feed_in_
                                                      "/v1/tables/rl-eu/snapshot", f"/v1/rounds/{round_id}")
         assert snapshot["seq"] == 5 and snapshot["state"]["round"] == round_id
         assert snapshot["state"]["status"] == "settled" and snapshot["state"]["number"] == "17"
-        assert {t["tx"] for t in detail["transactions"]} == {"debit:a1", "debit:b1", "debit:b1:cancel",
-                                                             f"credit:rl-eu:{round_id}:casino-a:p1"}
+        assert {t["tx"] for t in detail["transactions"]} == {"debit:a1", "debit:b1", "debit:b1:cancel", "debit:c1",
+                                                             "debit:c1:cancel", f"credit:rl-eu:{round_id}:casino-a:p1"}
         assert forged == 401
 
 
@@ -351,3 +356,30 @@ async def test_a_credit_owed_when_the_studio_stops_is_made_by_the_next_studio(
                              "the operator's answer kept in the restarted studio's log")
             figures = await counters(again.pool, f.store)
             assert figures["retries"] > 0 and figures["mismatches"] == 0
+
+
+async def test_a_slow_operator_costs_a_settlement_one_wait_not_one_per_player(
+        tmp_path: Path, broker: StudioBroker, database: str, rabbitmq: RabbitServer) -> None:
+    round_id, players = "rl-eu-000001", [f"s{n}" for n in range(8)]
+    async with floor(tmp_path, broker, database, rabbitmq) as f, contextlib.AsyncExitStack() as stack:
+        clients = [await stack.enter_async_context(Client(f.studio.url)) for _ in players]
+        for player, client in zip(players, clients):
+            f.store.fund(player, "EUR", 10_000)
+            await client.join(token(player))
+        await f.table.betting("open", round_id, deadline_s=60)
+        await clients[0].next("betting", status="open")
+        for n, client in enumerate(clients):
+            assert (await client.bet(f"r{n}", round_id, ("red", 500)))["type"] == "accepted"
+        await f.table.betting("sealing", round_id)
+        await f.table.wait_for("seal", round_id)
+        f.faults.delay_s = 3.0  # every answer later than the 1 s deadline
+        started = time.monotonic()
+        await f.table.record(round_id, "1")
+        await f.table.wait_for("settled", round_id)
+        took = time.monotonic() - started
+        assert took < 5.0, f"the table waited {took:.1f} s for 8 credits to a slow operator"  # one by one: >= 8 s
+        f.faults.delay_s = 0
+        await eventually(reading(lambda: [f.store.balance(p, "EUR") for p in players]),
+                         lambda balances: balances == [10_500] * 8, "every credit made by the retry worker",
+                         within=60)
+        assert f.store.count("credit") == 8
