@@ -12,8 +12,9 @@ each publish only what it owns (docs/security.md, docs/protocols.md for the topi
 - read-only accounts (``viewer``): the feed topics in, nothing out;
 - the back office's account (``--backoffice``), read-only like a viewer, plus the pit commands;
 - a studio's account (``--studio NAME=T1,T2``, docs/studio.md): alone it writes those tables'
-  ``studio`` topic (its seal and totals), and it reads their ``betting``, ``round``, ``state`` and
-  ``head``; those tables' controllers read their ``studio`` topic and write ``betting``;
+  ``studio`` topic (its seal and totals), it writes their ``alert`` (its flagged wallet movements,
+  docs/operators.md), and it reads their ``betting``, ``round``, ``state``, ``head`` and ``event``;
+  those tables' controllers read their ``studio`` topic and write ``betting``;
 - on a central broker (``--central``), one account per pit bridge (``bridge-<pit>``) that may
   write only its own pit's tables' forwarded topics, and read their ``command`` only when the
   pit takes commands from the centre; no table or spot account (those log in at their pit).
@@ -46,7 +47,7 @@ FEED_LEAVES = tuple(dict.fromkeys(
     [name for name, value in vars(Topics).items() if isinstance(value, property) and name not in ("command", "studio")]
     + ["head"]))
 #: what a studio reads of its tables (docs/studio.md)
-STUDIO_LEAVES = ("betting", "round", "state", "head")
+STUDIO_LEAVES = ("betting", "round", "state", "head", "event")
 #: what a pit's bridge forwards to the central broker (not ``event`` or ``prompt``: the busy ones)
 BRIDGED_LEAVES = ("round", "alert", "ledger", "online", "head", "state")
 #: what the back office reads (docs/backoffice.md)
@@ -208,7 +209,7 @@ def _table_accounts(t: Table, bind_client_ids: bool, remote: bool) -> list[Accou
 
 def _studio_account(studio: Studio) -> Account:
     """A studio writes its tables' ``studio`` topic and reads what it needs of them (docs/studio.md)."""
-    rights = [("write", f"croupier/{t}/studio") for t in studio.tables]
+    rights = [("write", f"croupier/{t}/{leaf}") for t in studio.tables for leaf in ("studio", "alert")]
     return _account(studio.username, rights + [("read", f"croupier/{t}/{leaf}") for t in studio.tables
                                                for leaf in STUDIO_LEAVES])
 

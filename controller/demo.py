@@ -3,7 +3,10 @@
 An embedded broker (amqtt, demo only, plaintext: the configs say ``[mqtt] insecure = true``),
 three tables from the shipped configs (blackjack ru6, European roulette, baccarat), each with
 its devices simulated on their real transports (shoe on a pty, wheel on a pty) and a console,
-and the pit dashboard. Simulated players and dealer play continuously; with ``--manual`` nobody
+and the pit dashboard. With the back office's PostgreSQL, a studio takes remote bets at the
+roulette and baccarat tables (remote tables with a betting time), through a reference operator's
+wallet, and publishes their feed to the operator's queue on a throwaway RabbitMQ
+(controller/studio/operators/demo.py). Simulated players and dealer play continuously; with ``--manual`` nobody
 deals: the person at a console is the dealer (the console's simulator panel pulls cards from
 the shoe; the wheel spins at its real pace). Journals go to a fresh temporary directory unless
 ``--dir`` names one (then the tables resume from it on the next run).
@@ -22,7 +25,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, TextIO
+from typing import TYPE_CHECKING, Annotated, Any, TextIO
 
 import typer
 
@@ -30,8 +33,15 @@ from controller.auth import Account, Accounts, hash_password
 from controller.config import TableConfig
 from controller.journal_keyed import write_new_key
 from controller.runtime.loop import TableLoop
+from controller.studio.config import TableSection
+
+if TYPE_CHECKING:
+    from controller.studio.operators.demo import DemoStudio
 
 CONFIGS = ("blackjack-ru6.toml", "roulette-european.toml", "baccarat.toml")
+#: the tables that take remote bets when the studio runs, and their betting time (seconds)
+REMOTE = ("roulette-european.toml", "baccarat.toml")
+BETTING_S = 10
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
 ENDLESS = 10**9  # rounds: the simulated people never stop on their own
 PACE = 0.3  # seconds the simulated people take per action, so a person can follow
@@ -51,11 +61,14 @@ def demo_accounts() -> tuple[list[DemoAccount], Accounts]:
     return made, accounts
 
 
-def table_config(name: str, directory: Path, broker: str, manual: bool) -> TableConfig:
+def table_config(name: str, directory: Path, broker: str, manual: bool, remote: bool = False) -> TableConfig:
     """A shipped config with the demo's journal directory and broker (and, manual, a wheel at
-    its real pace), validated by the same model as any config file."""
+    its real pace; remote, a betting time and the studio's seal), validated by the same model as
+    any config file."""
     source = CONFIG_DIR / name
     raw = tomllib.loads(source.read_text())
+    if remote and name in REMOTE:
+        raw["table"].update(betting_s=BETTING_S, remote=True)
     table_id = raw["table"]["id"]
     raw["table"]["journal"] = str(directory / f"{table_id}.journal")
     raw["journal"] = {"key_file": str(directory / f"{table_id}.key")}  # keyed like any table's journal
@@ -64,6 +77,17 @@ def table_config(name: str, directory: Path, broker: str, manual: bool) -> Table
     if manual and "simulated" in wheel:
         wheel["simulated"]["speed"] = 1.0
     return TableConfig.model_validate({**raw, "base": source.parent})
+
+
+def studio_tables() -> dict[str, TableSection]:
+    """The remote tables as the studio serves them: the game and rules of their shipped configs."""
+    out = {}
+    for name in REMOTE:
+        raw = tomllib.loads((CONFIG_DIR / name).read_text())
+        table = raw["table"]
+        out[table["id"]] = TableSection(game=table["game"], preset=table.get("preset"), rules=raw.get("rules", {}),
+                                        limits=raw.get("limits", {}))
+    return out
 
 
 class Demo:
@@ -82,6 +106,7 @@ class Demo:
         self.loops: dict[str, TableLoop] = {}
         self.pit_url = ""
         self.backoffice_url: str | None = None
+        self.studio: DemoStudio | None = None
         self._ready = asyncio.Event()
 
     def _say(self, line: str) -> None:
@@ -96,15 +121,19 @@ class Demo:
 
         async with contextlib.AsyncExitStack() as stack:
             broker = await stack.enter_async_context(EmbeddedBroker(self.host))
-            configs = [table_config(name, self.directory, broker.url, self.manual) for name in CONFIGS]
-            for config in configs:  # a new demo table's journal is keyed from its first row
-                if config.key_path is not None and not config.journal_path.exists() and not config.key_path.exists():
-                    write_new_key(config.key_path)
             from controller.backoffice.demo import DemoBackoffice  # the floor's memory, when PostgreSQL is there
             from controller.backoffice.floor_store import BackofficeFloorStore
+            from controller.studio.operators.demo import DemoStudio
 
             office = await stack.enter_async_context(DemoBackoffice(self.directory, broker.url))
             self.backoffice_url = office.url
+            self.studio = await stack.enter_async_context(DemoStudio(
+                self.directory, broker.url, office.url, studio_tables(), self.host, self._say))
+            configs = [table_config(name, self.directory, broker.url, self.manual, self.studio.running)
+                       for name in CONFIGS]
+            for config in configs:  # a new demo table's journal is keyed from its first row
+                if config.key_path is not None and not config.journal_path.exists() and not config.key_path.exists():
+                    write_new_key(config.key_path)
             store = BackofficeFloorStore(office.url) if office.url is not None else None
             if store is not None:
                 stack.callback(store.close)  # after the pit, which reads it
@@ -131,6 +160,11 @@ class Demo:
             self._say(office.line)
             for a in self.accounts_shown:
                 self._say(f"account {a.user} ({a.role.replace('_', ' ')}): password {a.password}")
+            if self.studio.running:
+                for line in self.studio.player_lines():
+                    self._say(line)
+                if not self.manual:
+                    self.studio.start_players()
             if ready is not None:
                 ready(self)
             try:

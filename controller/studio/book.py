@@ -11,7 +11,7 @@ digest) or finds the round sealed and is refused ``late`` (its debit cancelled).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from psycopg.errors import UniqueViolation
@@ -19,6 +19,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from controller.studio.operators.interface import WalletStatus, WalletTx
+from controller.studio.operators.tablefeed import TableFeed
 from controller.studio.seal import BookBet, seal_body
 from controller.studio.wallet import Wallet
 
@@ -34,6 +35,8 @@ class Player:
     #: the operator's limits on this player: largest bet, largest request (minor units; None: none)
     max_bet: int | None = None
     max_round: int | None = None
+    #: the launch token it joined with: sent with its debits to an operator that checks it, never stored
+    token: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +63,8 @@ class Book:
     def __init__(self, pool: AsyncConnectionPool[Any], wallet: Wallet) -> None:
         self.pool = pool
         self.wallet = wallet
+        #: the operators' feed: a round's start and seal written in their own transaction
+        self.feed: TableFeed | None = None
         #: requests being decided by this process now (a retry of one of them waits its answer)
         self._deciding: set[str] = set()
 
@@ -72,7 +77,11 @@ class Book:
                 "INSERT INTO studio_rounds (table_id, round, status, deadline, currency, digits, limits) "
                 "VALUES (%s, %s, 'open', %s, %s, %s, %s) ON CONFLICT DO NOTHING",
                 (table, round_id, deadline, currency, digits, Jsonb(limits)))
-            return bool(cur.rowcount == 1)
+            fresh = bool(cur.rowcount == 1)
+            if fresh and self.feed is not None:
+                await self.feed.fact(conn, table, "round_start", {"deadline": deadline, "currency": currency,
+                                                                  "limits": limits}, round_id)
+            return fresh
 
     async def round_info(self, table: str, round_id: str) -> RoundInfo | None:
         async with self.pool.connection() as conn:
@@ -105,6 +114,9 @@ class Book:
             body = seal_body(round_id, bets)
             await conn.execute("UPDATE studio_rounds SET seal = %s WHERE table_id = %s AND round = %s",
                                (Jsonb(body), table, round_id))
+            if self.feed is not None:
+                await self.feed.fact(conn, table, "bets_closed", {k: body.get(k) for k in ("count", "stake", "players",
+                                                                                         "digest")}, round_id)
         return body
 
     # ------------------------------------------------------------------ bets
@@ -165,14 +177,17 @@ class Book:
         if (who.max_bet is not None and any(a > who.max_bet for _, a in req.bets)) or (
                 who.max_round is not None and total > who.max_round):
             return await self._refuse(req, "operator_limit", "over the limits your operator set for your account")
-        tx = WalletTx(f"debit:{req.request}", req.request, who.operator, who.player, who.currency, total)
+        tx = WalletTx(f"debit:{req.request}", req.request, who.operator, who.player, who.currency, total,
+                      round=req.round, token=who.token)
         paid = await self.wallet.debit(tx)
         if paid.status is not WalletStatus.OK:
             await self._cancel(tx)
-            reason = {WalletStatus.INSUFFICIENT_FUNDS: "funds", WalletStatus.OPERATOR_LIMIT: "operator_limit"}.get(
-                paid.status, "wallet")
+            reason = {WalletStatus.INSUFFICIENT_FUNDS: "funds", WalletStatus.OPERATOR_LIMIT: "operator_limit",
+                      WalletStatus.TOKEN_REFUSED: "token_refused"}.get(paid.status, "wallet")
             return await self._refuse(req, reason, {"funds": "not enough money in your account",
-                                                    "operator_limit": "your operator refused the stake"}.get(
+                                                    "operator_limit": "your operator refused the stake",
+                                                    "token_refused": "your operator ended your session; "
+                                                                     "launch the game again"}.get(
                 reason, "your wallet did not answer; nothing was taken"))
         placed = [{"id": f"{req.request}:{i}", "kind": k, "amount": a} for i, (k, a) in enumerate(req.bets)]
         answer = {"type": "accepted", "request": req.request, "round": req.round, "bets": placed,

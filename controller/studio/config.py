@@ -3,6 +3,8 @@
 ```toml
 [studio]
 database = "postgresql://studio@db.floor/studio"   # or $CROUPIER_STUDIO_DATABASE_URL
+amqp = "amqps://studio@mq.floor:5671/"             # the operators' feed (docs/operators.md)
+metrics_port = 9470          # the operators' figures for Prometheus, on metrics_host (127.0.0.1)
 host = "0.0.0.0"
 port = 8470
 max_connections = 5000
@@ -23,6 +25,9 @@ algorithm = "HS256"          # HS256 (secret_file) or RS256 / ES256 (public_key_
 secret_file = "/etc/croupier/casino-a.jwt-secret"
 issuer = "casino-a"
 audience = "croupier-studio"
+wallet_url = "https://wallet.casino-a.example/croupier"   # its seamless wallet and feed (docs/operators.md);
+wallet_secret_file = "/etc/croupier/casino-a.wallet-secret"  # without: the house wallet
+feed_secret_file = "/etc/croupier/casino-a.feed-secret"
 
 [mqtt]                       # the studio's own broker account, same policy as a table's
 broker = "mqtts://studio@broker.floor:8883?cafile=/etc/croupier/ca.pem"
@@ -42,6 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from controller.games.base import GameRules, Limit, RulesConfigError
 from controller.mqtt_config import Mqtt
+from controller.studio.operators.settings import Operator, OperatorOptions, OperatorsConfigError, OperatorSettings, read_secret
 
 DATABASE_ENV = "CROUPIER_STUDIO_DATABASE_URL"
 NAME = r"^[A-Za-z0-9_.-]{1,32}$"
@@ -70,8 +76,10 @@ class TableSection(_Strict):
         return adapter_for(self.game).rules(self.preset, self.rules, self.limits)
 
 
-class OperatorSection(_Strict):
-    """An operator whose launch tokens the studio believes, and how they are signed."""
+class OperatorSection(_Strict, OperatorOptions):
+    """An operator whose launch tokens the studio believes, and how they are signed; with a
+    ``wallet_url``, its seamless wallet and its feed queue too (docs/operators.md). Without one,
+    its players' money is in the studio's own house wallet (the tests' and simple set-ups)."""
 
     algorithm: Literal["HS256", "RS256", "ES256"]
     #: HS256: a file holding the shared secret (at least 32 bytes, readable by its owner only)
@@ -80,9 +88,14 @@ class OperatorSection(_Strict):
     public_key_file: Path | None = None
     issuer: str = Field(min_length=1, max_length=128)
     audience: str = Field(default="croupier-studio", min_length=1, max_length=128)
+    wallet_url: str | None = Field(default=None, pattern=r"^https?://", max_length=512)
+    wallet_secret_file: Path | None = None
+    feed_secret_file: Path | None = None
 
     @model_validator(mode="after")
     def _one_key(self) -> Self:
+        if self.wallet_url is not None and (self.wallet_secret_file is None or self.feed_secret_file is None):
+            raise ValueError("wallet_url takes wallet_secret_file and feed_secret_file")
         if self.algorithm == "HS256" and (self.secret_file is None or self.public_key_file is not None):
             raise ValueError("HS256 takes secret_file (and no public_key_file)")
         if self.algorithm != "HS256" and (self.public_key_file is None or self.secret_file is not None):
@@ -104,9 +117,32 @@ class OperatorSection(_Strict):
             raise StudioConfigError(f"secret_file {path}: an HS256 secret has at least 32 bytes")
         return text
 
+    def wallet_operator(self, name: str, base: Path) -> Operator | None:
+        """The operator's wallet and feed as the operators' code runs them (secrets read now);
+        None when it has no ``wallet_url`` (the house wallet keeps its players' money)."""
+        if self.wallet_url is None or self.wallet_secret_file is None or self.feed_secret_file is None:
+            return None
+        wallet_secret, feed_secret = (p if p.is_absolute() else base / p
+                                      for p in (self.wallet_secret_file, self.feed_secret_file))
+        settings = OperatorSettings(wallet_url=self.wallet_url, wallet_secret_file=wallet_secret,
+                                    feed_secret_file=feed_secret,
+                                    **self.model_dump(include=set(OperatorOptions.model_fields)))
+        try:
+            return Operator(name, settings, read_secret(wallet_secret, f"studio.operators.{name}.wallet_secret_file"),
+                            read_secret(feed_secret, f"studio.operators.{name}.feed_secret_file"))
+        except OperatorsConfigError as exc:
+            raise StudioConfigError(str(exc)) from None
+
 
 class StudioSection(_Strict):
     database: str | None = None
+    #: the operators' feed broker (RabbitMQ, ``amqp://`` or ``amqps://``); none: no feed is published
+    #: (events are still written to the outbox, for replay and the operators' endpoint)
+    amqp: str | None = Field(default=None, pattern=r"^amqps?://")
+    #: the operators' wallet and feed figures for Prometheus (croupier_operator_*): a port serves
+    #: them at ``http://<metrics_host>:<metrics_port>/metrics`` (none: not served; 0: any free port)
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int | None = Field(default=None, ge=0, le=65535)
     #: the studio's MQTT client id: stable, so the broker keeps its session (and the round records
     #: published while it was away); one per studio process
     client_id: str = Field(default="croupier-studio", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
@@ -146,6 +182,11 @@ class StudioConfig(_Strict):
         if not url:
             raise StudioConfigError(f"no database: give [studio] database, --database or ${DATABASE_ENV}")
         return url
+
+    def wallet_operators(self) -> dict[str, Operator]:
+        """The operators with a wallet of their own (``wallet_url``), secrets read."""
+        found = {name: op.wallet_operator(name, self.base) for name, op in self.studio.operators.items()}
+        return {name: op for name, op in found.items() if op is not None}
 
     def keys(self) -> dict[str, str]:
         """Every operator's verification key, by operator."""
@@ -195,6 +236,7 @@ def load(path: str | Path) -> StudioConfig:
             raise StudioConfigError(f"{path}: studio.tables.{name}: {exc}") from None
     try:
         config.keys()
+        config.wallet_operators()
     except StudioConfigError as exc:
         raise StudioConfigError(f"{path}: {exc}") from None
     return config

@@ -34,25 +34,29 @@ QUEUE = 1000
 
 class TableLink:
     def __init__(self, url: str, tables: list[str], on_betting: Handler, on_round: Handler,
-                 client_id: str = "croupier-studio") -> None:
+                 client_id: str = "croupier-studio", on_event: Handler | None = None) -> None:
         self.url = BrokerUrl.parse(url)
         self.tables = tables
         self.handlers = {"betting": on_betting, "round": on_round}
+        if on_event is not None:  # the table's journal stream: cards and numbers as dealt, for the operators' feed
+            self.handlers["event"] = on_event
         self.client_id = client_id
         self._tls = tls_context(self.url)
         self._client: aiomqtt.Client | None = None
         self._queues: dict[str, asyncio.Queue[tuple[str, Any]]] = {t: asyncio.Queue(QUEUE) for t in tables}
         self.connected = asyncio.Event()
 
-    async def publish(self, table: str, message: dict[str, Any]) -> None:
+    async def publish(self, table: str, message: dict[str, Any], leaf: str = "studio", retain: bool = False) -> None:
         """QoS 1, not retained, on ``croupier/<table>/studio``; a message lost with the broker away
-        is logged (the table closes without the seal after its grace and returns the bets)."""
+        is logged (the table closes without the seal after its grace and returns the bets). The
+        studio's retained ``alert`` of a table (flagged wallet movements) goes the same way."""
         client = self._client
         if client is None:
             log.warning("studio: broker away; %s of %s not sent", message.get("type"), message.get("round"))
             return
         try:
-            await client.publish(f"croupier/{table}/studio", json.dumps(message, separators=(",", ":")), qos=1)
+            await client.publish(f"croupier/{table}/{leaf}", json.dumps(message, separators=(",", ":")), qos=1,
+                                 retain=retain)
         except aiomqtt.MqttError as exc:
             log.warning("studio: %s of %s not sent: %s", message.get("type"), message.get("round"), exc)
 
@@ -75,7 +79,7 @@ class TableLink:
                         tls_context=self._tls, socket_options=TCP_NODELAY if self.url.transport == "tcp" else (),
                 ) as client:
                     await client.subscribe([(f"croupier/{t}/{leaf}", 1) for t in self.tables
-                                            for leaf in ("betting", "round")])
+                                            for leaf in self.handlers])
                     self._client = client
                     self.connected.set()
                     delay = 0.05

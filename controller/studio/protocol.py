@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, TypeAdapter
 
 ID = r"^[A-Za-z0-9_.:-]{1,64}$"
 #: the refusal reasons a client may be told (docs/studio.md lists what each means)
-REASONS = ("late", "table_closed", "limits", "funds", "operator_limit", "currency", "wallet", "already_bet",
+REASONS = ("late", "table_closed", "limits", "funds", "operator_limit", "token_refused", "currency", "wallet",
+           "already_bet",
            "request_reused", "in_progress", "not_joined", "joined_already", "token_invalid", "token_expired",
            "token_replayed", "unknown_table", "malformed", "too_large", "too_deep", "invalid", "rate_limited",
            "unavailable")

@@ -1,5 +1,11 @@
-"""One studio process: the schema migrated, the book's pool, the wallet, the broker link and the
-players' WebSocket server, started and stopped together (``croupier studio serve``)."""
+"""One studio process: the schema migrated, the book's pool, the wallets, the broker link, the
+operators' feed and endpoint, and the players' WebSocket server, started and stopped together
+(``croupier studio serve``).
+
+Each operator with a ``wallet_url`` (docs/operators.md) has its HTTP wallet, its wallet log and
+its retry worker; the others' players keep their money in the house wallet. With ``[studio] amqp``
+the operators' feed is published to each one's queue; the outbox is written either way.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +13,22 @@ import asyncio
 import contextlib
 from typing import Any
 
+from prometheus_client import REGISTRY
 from psycopg_pool import AsyncConnectionPool
 
+from controller.metrics import MetricsServer
 from controller.studio.api import build_app
 from controller.studio.config import StudioConfig
 from controller.studio.link import TableLink
 from controller.studio.migrate import migrate
+from controller.studio.operators.api import operator_api
+from controller.studio.operators.flagwatch import FlagWatch
+from controller.studio.operators.migrate import migrate as migrate_operators
+from controller.studio.operators.publisher import FeedPublisher
+from controller.studio.operators.retry import RetryPolicy
+from controller.studio.operators.routing import OperatorRouter
+from controller.studio.operators.tablefeed import TableFeed
+from controller.studio.operators.wallets import OperatorWallets
 from controller.studio.service import Studio
 from controller.studio.wallet import HouseWallet
 from controller.web.serving import EmbeddedServer, Limits, embedded_server
@@ -22,37 +38,72 @@ POOL = 20
 
 
 class StudioServer:
-    def __init__(self, config: StudioConfig, database: str) -> None:
+    def __init__(self, config: StudioConfig, database: str, *, retry: RetryPolicy | None = None) -> None:
         self.config = config
         self.database = database
         self.host = config.studio.host
         self.port = config.studio.port
         self.pool: AsyncConnectionPool[Any] = AsyncConnectionPool(database, min_size=2, max_size=POOL, open=False,
                                                                   timeout=10.0)
-        self.wallet = HouseWallet(self.pool)
-        self.studio = Studio(config, self.pool, self.wallet)
+        self.house = HouseWallet(self.pool)
+        self.operators = config.wallet_operators()
+        self.wallets = OperatorWallets(self.operators, self.pool, policy=retry) if self.operators else None
+        self.router = OperatorRouter(self.pool, self.wallets.wallets if self.wallets else {}, self.house)
+        #: the house wallet: the money of the players of every operator without its own (the tests fund it)
+        self.wallet = self.house
+        self.studio = Studio(config, self.pool, self.router if self.operators else self.house)
+        self.feed = TableFeed(self.pool, {name: t.game for name, t in config.studio.tables.items()})
+        self.studio.book.feed = self.studio.settler.feed = self.feed
+        self.publisher = FeedPublisher(self.pool, config.studio.amqp, self.operators) \
+            if config.studio.amqp and self.operators else None
         self.link: TableLink | None = None
+        self.flags: FlagWatch | None = None
         if config.mqtt.broker not in ("none", "embedded"):
             self.link = TableLink(config.mqtt.connect_url(), list(config.studio.tables), self.studio.on_betting,
-                                  self.studio.on_round, client_id=config.studio.client_id)
+                                  self.studio.on_round, client_id=config.studio.client_id, on_event=self.feed.on_event)
             self.studio.publish = self.link.publish
+            if self.operators:
+                link = self.link
+                self.flags = FlagWatch(self.pool, list(config.studio.tables),
+                                       lambda table, alert: link.publish(table, alert, "alert", retain=True))
         self._server: EmbeddedServer | None = None
         self._tasks: list[asyncio.Task[Any]] = []
+        self.metrics: MetricsServer | None = None
 
     @property
     def url(self) -> str:
         return f"ws://{self.host}:{self.port}/v1/play"
 
+    def start_feed(self, amqp_url: str) -> None:
+        """Publish the operators' feed to ``amqp_url`` from now on (a broker that came up after the
+        studio: the outbox kept every event, the publisher sends them all, in order)."""
+        if self.publisher is None and self.operators:
+            self.publisher = FeedPublisher(self.pool, amqp_url, self.operators)
+            self.publisher.start()
+
+    def app(self) -> Any:
+        """The players' API, and the operators' endpoint (reconciliation, round detail, snapshots;
+        each request signed with the operator's wallet secret) on the same port."""
+        app = build_app(self.studio)
+        if self.operators:
+            app.router.routes.extend(operator_api(self.pool, self.operators).routes)
+        return app
+
     async def start(self) -> None:
+        if self.config.studio.metrics_port is not None:  # first: a port in use fails the start, before any link
+            self.metrics = MetricsServer(REGISTRY, self.config.studio.metrics_host, self.config.studio.metrics_port)
         await asyncio.to_thread(migrate, self.database)
+        await asyncio.to_thread(migrate_operators, self.database)
         await self.pool.open(wait=True)
         await self.studio.start()
+        for background in (self.wallets, self.publisher, self.flags):
+            if background is not None:
+                background.start()
         s = self.config.studio
         limits = Limits(max_connections=s.max_connections + 16, per_client=s.per_client,
                         ws_max_size=s.message_bytes, concurrency=s.max_connections + 16,
                         connect_rate=max(10.0, s.per_client / 2), connect_burst=float(s.per_client), backlog=256)
-        self._server = embedded_server(build_app(self.studio), limits=limits, host=self.host, port=self.port,
-                                       ws_ping_interval=20)
+        self._server = embedded_server(self.app(), limits=limits, host=self.host, port=self.port, ws_ping_interval=20)
         web = asyncio.create_task(self._server.serve(), name="studio web")
         self._tasks = [web]
         if self.link is not None:
@@ -73,7 +124,16 @@ class StudioServer:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(asyncio.gather(*self._tasks, return_exceptions=True), 5.0)
         await self.studio.close()
+        for background in (self.flags, self.publisher):
+            if background is not None:
+                await background.stop()
+        await self.router.close()
+        if self.wallets is not None:
+            await self.wallets.close()
         await self.pool.close()
+        if self.metrics is not None:
+            self.metrics.close()
+            self.metrics = None
 
     async def __aenter__(self) -> StudioServer:
         await self.start()

@@ -21,6 +21,7 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
 from controller.studio.operators.interface import WalletStatus, WalletTx
+from controller.studio.operators.tablefeed import TableFeed, round_facts
 from controller.studio.rules import TableRules
 from controller.studio.wallet import Wallet
 
@@ -37,6 +38,8 @@ class Settler:
     def __init__(self, pool: AsyncConnectionPool[Any], wallet: Wallet) -> None:
         self.pool = pool
         self.wallet = wallet
+        #: the operators' feed: a round's result and settlement written in their own transaction
+        self.feed: TableFeed | None = None
 
     async def settle(self, table: str, record: dict[str, Any], rules: TableRules) -> dict[str, Any] | None:
         """Settle the round of ``record`` once (None: not a round of the studio's, or settled already)."""
@@ -51,7 +54,9 @@ class Settler:
             bets = await _bets(conn, table, round_id)
             payouts = _payouts(bets, record, rules)
             payments = _payments(table, round_id, row[0], bets, payouts, refund)
-            return await _write(conn, table, record, bets, payouts, payments)
+            settled = await _write(conn, table, record, bets, payouts, payments)
+            await round_facts(self.feed, conn, table, record, settled, corrected=False)
+            return settled
 
     async def _resettle(self, conn: Any, table: str, record: dict[str, Any], rules: TableRules) -> dict[str, Any] | None:
         """A round settled before, its record published again (a correction): when what the remote
@@ -74,7 +79,9 @@ class Settler:
         payments = [(f"adjust:{table}:{round_id}:{operator}:{player}:{version}", "credit" if owed > 0 else "debit",
                      round_id, table, round_id, operator, player, currency, abs(owed))
                     for (operator, player), owed in sorted(delta.items()) if owed]
-        return await _write(conn, table, record, bets, payouts, payments)
+        settled = await _write(conn, table, record, bets, payouts, payments)
+        await round_facts(self.feed, conn, table, record, settled, corrected=True)
+        return settled
 
     async def pay_due(self) -> int:
         """Make every wallet call settlement still owes; returns how many were made."""

@@ -91,4 +91,4 @@ class Tokens:
                 raise TokenRefused("token_replayed", "this launch token was used already: ask the operator for a new one")
             await conn.execute("DELETE FROM studio_tokens WHERE expires < now() - interval '1 day'")
         return Player(operator, claims.sub, claims.name, claims.currency, claims.limits.max_bet,
-                      claims.limits.max_round)
+                      claims.limits.max_round, token=token)

@@ -151,12 +151,21 @@ class HttpWallet:
         return None
 
     async def _once(self, tx: WalletTx, kind: Kind) -> WalletResult:
-        logged = await self._open(tx, kind)
+        logged = await self.logged(tx, kind)
         if logged is not None:
             return logged
+        return await self.attempt(tx, kind)
+
+    async def logged(self, tx: WalletTx, kind: Kind) -> WalletResult | None:
+        """Write the movement to the log (once); its logged answer, UNKNOWN when given up or
+        flagged, None when the operator is to be asked (``attempt``)."""
+        return await self._open(tx, kind)
+
+    async def attempt(self, tx: WalletTx, kind: Kind) -> WalletResult:
+        """Ask a logged credit, cancel or adjustment once; unanswered, the retry worker asks again."""
         result = await self.send(tx, kind)
         if result.status is WalletStatus.UNKNOWN:
-            self.wake()  # pending: the retry worker asks again
+            self.wake()
         return result
 
 

@@ -39,10 +39,10 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class OperatorSettings(_Strict):
-    wallet_url: str = Field(pattern=r"^https?://", max_length=512)
-    wallet_secret_file: Path
-    feed_secret_file: Path
+class OperatorOptions(BaseModel):
+    """How the studio deals with one operator's wallet and feed, whichever file names the operator
+    (the operators' file here, or ``[studio.operators.<name>]`` of the studio's config)."""
+
     tables: list[str] = []
     per_game: bool = False
     timeout_s: float = Field(default=2.0, gt=0, le=30)
@@ -51,6 +51,12 @@ class OperatorSettings(_Strict):
 
     def takes(self, table: str) -> bool:
         return not self.tables or table in self.tables
+
+
+class OperatorSettings(_Strict, OperatorOptions):
+    wallet_url: str = Field(pattern=r"^https?://", max_length=512)
+    wallet_secret_file: Path
+    feed_secret_file: Path
 
 
 class OperatorsFile(_Strict):

@@ -83,6 +83,7 @@ def test_without_postgresql_the_demo_runs_and_says_so(tmp_path: Path) -> None:
         seen = lines_until(demo, "account pit")
         notes = [s for s in seen if s.startswith("backoffice:")]
         assert len(notes) == 1 and "not running" in notes[0], seen
+        assert len([s for s in seen if s.startswith("studio:")]) == 1  # no book, no studio: one line says so
         assert any(s.startswith("pit: http://") for s in seen)
     finally:
         stop(demo)

@@ -68,7 +68,9 @@ topic read croupier/+/betting
 topic read croupier/+/round
 topic read croupier/+/state
 topic read croupier/+/head
+topic read croupier/+/event
 topic write croupier/+/studio
+topic write croupier/+/alert
 """
 
 

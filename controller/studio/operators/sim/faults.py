@@ -20,6 +20,8 @@ class Faults:
     contradict: bool = False
     #: the answer is this many bytes of padding (an oversized answer)
     oversize: int = 0
+    #: the next N debits answer ``token_refused`` (the player's session ended at the operator)
+    token_refused: int = 0
     #: unreachable (HTTP 503 to everything) until this monotonic time
     away_until: float = 0.0
 

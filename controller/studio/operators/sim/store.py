@@ -40,6 +40,11 @@ class SimStore:
             sql, args = sql + " AND ref = ?", [kind, ref]
         return int(self._db.execute(sql, args).fetchone()[0])
 
+    def transactions(self) -> dict[str, tuple[str, int, dict[str, Any]]]:
+        """Every transaction it took: ``tx -> (kind, money moved, its answer)``."""
+        rows = self._db.execute("SELECT tx, kind, moved, answer FROM txs").fetchall()
+        return {str(tx): (str(kind), int(moved), dict(json.loads(answer))) for tx, kind, moved, answer in rows}
+
     def seen(self, tx: str) -> dict[str, Any] | None:
         row = self._db.execute("SELECT answer FROM txs WHERE tx = ?", (tx,)).fetchone()
         return None if row is None else dict(json.loads(row[0]))

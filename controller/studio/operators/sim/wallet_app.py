@@ -59,6 +59,9 @@ def wallet_app(store: SimStore, secret: bytes, faults: Faults, feed: FeedTally |
             faults.fail_500 -= 1
             return JSONResponse({"error": "internal"}, status_code=500)
         repeated = store.seen(req["tx"]) is not None
+        if kind == "debit" and faults.token_refused > 0 and not repeated:
+            faults.token_refused -= 1
+            req = {**req, "token": "refused (fault)"}
         answer = store.apply(kind, req)
         if repeated and faults.contradict:
             answer = {**answer, "balance": int(answer["balance"]) + 1}
