@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from controller.games.base import Expect, ExpectKind
 from controller.runtime.loop import TableLoop
+from controller.table.betting import SEALING
 from controller.table.core import BETTING, IDLE, PLAYING, SETTLING
 from controller.table.inputs import InputRefused
 from simulators.shoe import ShoeFirmware
@@ -111,6 +112,8 @@ class SimulatedTable:
                 loop.command("open_round", DEALER)
         elif core.phase == BETTING and core.engine is not None:
             self._betting()
+        elif core.betting.status == SEALING:
+            return  # a remote table: no card until the studio's seal (or its grace) closes betting
         elif core.phase == SETTLING:
             loop.command("settle", DEALER)
         elif core.phase == PLAYING and core.engine is not None:
