@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from controller.config import TableConfig
 from controller.studio.config import StudioConfig
 from controller.studio.server import StudioServer
 from controller.studio.simulation import check, table
@@ -39,20 +40,22 @@ def _operator(config: StudioConfig) -> tuple[str, tuple[str, str, str]]:
 
 
 async def simulate(config: StudioConfig, database: str, broker: str, *, players: int, rounds: int, seed: int,
-                   betting_s: int = 1, grace_s: int = 3, directory: Path | None = None) -> dict[str, Any]:
+                   betting_s: int = 1, grace_s: int = 3, directory: Path | None = None,
+                   table_broker: str | None = None) -> dict[str, Any]:
     """Play the config's first table; the run's table journal goes to ``directory`` (a temporary one
-    when None)."""
+    when None). The studio meets the broker as ``broker``, the table as ``table_broker`` (its own
+    account; the same URL when None)."""
     with tempfile.TemporaryDirectory(prefix="croupier-simulate-") as scratch:
-        return await _simulate(config, database, broker, players, rounds, seed, betting_s, grace_s,
-                               directory or Path(scratch))
+        table_id, section = next(iter(config.studio.tables.items()))
+        table_config = table.table_config(table_id, section, directory or Path(scratch), table_broker or broker,
+                                          betting_s=betting_s, grace_s=grace_s, seed=seed)
+        return await _simulate(config, database, broker, table_config, players, rounds, seed)
 
 
-async def _simulate(config: StudioConfig, database: str, broker: str, players: int, rounds: int, seed: int,
-                    betting_s: int, grace_s: int, directory: Path) -> dict[str, Any]:
+async def _simulate(config: StudioConfig, database: str, broker: str, table_config: TableConfig, players: int,
+                    rounds: int, seed: int) -> dict[str, Any]:
     table_id, section = next(iter(config.studio.tables.items()))
     operator, signing = _operator(config)
-    table_config = table.table_config(table_id, section, directory, broker, betting_s=betting_s, grace_s=grace_s,
-                                      seed=seed)
     served = table.studio_section(table_config)
     run_config = config.model_copy(update={
         "studio": config.studio.model_copy(update={
