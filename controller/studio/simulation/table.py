@@ -34,10 +34,11 @@ def shipped(game: str, preset: str | None) -> tuple[Path, dict[str, Any]]:
     return path, raw
 
 
-def table_config(table_id: str, section: TableSection, directory: Path, broker: str, *, betting_s: int,
-                 grace_s: int, seed: int) -> TableConfig:
-    """The remote table ``table_id`` of ``section``'s game, journaled (keyed) in ``directory``,
-    its simulated devices seeded with ``seed``."""
+def table_raw(table_id: str, section: TableSection, directory: Path, broker: str, *, betting_s: int,
+              grace_s: int, seed: int) -> tuple[Path, dict[str, Any]]:
+    """The config file's contents of the remote table ``table_id`` of ``section``'s game,
+    journaled (keyed) in ``directory``, its simulated devices seeded with ``seed``; and the
+    shipped config it is made from (its relative paths are relative to that)."""
     source, raw = shipped(section.game, section.preset)
     for device in raw.get("devices", {}).values():
         if "simulated" in device:
@@ -50,6 +51,13 @@ def table_config(table_id: str, section: TableSection, directory: Path, broker: 
     raw["limits"] = {**raw.get("limits", {}), **{k: v.model_dump() for k, v in section.limits.items()}}
     raw["journal"] = {"key_file": str(directory / f"{table_id}.key")}
     raw["mqtt"] = {"broker": broker, "insecure": True}
+    return source, raw
+
+
+def table_config(table_id: str, section: TableSection, directory: Path, broker: str, *, betting_s: int,
+                 grace_s: int, seed: int) -> TableConfig:
+    """``table_raw``'s table, validated; its journal's key made when there is none."""
+    source, raw = table_raw(table_id, section, directory, broker, betting_s=betting_s, grace_s=grace_s, seed=seed)
     config = TableConfig.model_validate({**raw, "base": source.parent})
     if config.key_path is not None and not config.key_path.exists():
         write_new_key(config.key_path)
