@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from controller.config import TableConfig
+from controller.demo import CONFIG_DIR
 from controller.journal_keyed import write_new_key
 from controller.process import run_table
 from controller.runtime.loop import TableLoop
 from controller.studio.config import TableSection
-
-CONFIG_DIR = Path(__file__).resolve().parents[3] / "config"
 
 
 def shipped(game: str, preset: str | None) -> tuple[Path, dict[str, Any]]:
