@@ -54,13 +54,9 @@ def test_a_remote_baccarat_bet_pays_what_the_felt_pays(kind: str, units: int, se
 BLACKJACK = TableRules(TableSection(game="blackjack", preset="ru6", rules={"side_bets": ["perfect_pairs", "21+3"]}))
 
 
-@given(side=st.sampled_from(["perfect_pairs", "21+3"]), box=st.integers(1, 3), units=st.integers(1, 20),
-       seed=st.integers(0, 2**32))
-def test_a_remote_side_bet_pays_what_the_same_side_bet_pays_at_the_felt(side: str, box: int, units: int,
-                                                                          seed: int) -> None:
-    """The felt plays boxes 1..3 to the end (pairs split when the rules let them, else stand) and its
-    round record settles a remote side bet on one box as the felt's own side bet there."""
-    amount = units * 100
+def blackjack_felt(side: str, box: int, amount: int, seed: int) -> tuple[dict[str, object], int]:
+    """The felt plays boxes 1..3 to the end (pairs split when the rules let them, else stand), ``side``
+    on ``box``; the round's outcome and what the side bet paid."""
     rng = random.Random(seed)
     shoe = [c for c in sorted(CARDS) for _ in range(6)]
     rng.shuffle(shoe)
@@ -78,14 +74,23 @@ def test_a_remote_side_bet_pays_what_the_same_side_bet_pays_at_the_felt(side: st
             felt.apply(Decide(expect.box or 1, choice, expect.hand or 1, felt_player(felt, expect.box)))
         else:
             felt.apply(Deal(shoe.pop()))
-    record_outcome = felt.outcome().model_dump(mode="json")
     (mine,) = [s for s in felt.settlements if s.kind == side]
-    hands = next(b["hands"] for b in record_outcome["boxes"] if b["box"] == box)
+    return felt.outcome().model_dump(mode="json"), mine.payout
+
+
+@given(side=st.sampled_from(["perfect_pairs", "21+3"]), box=st.integers(1, 3), units=st.integers(1, 20),
+       seed=st.integers(0, 2**32))
+def test_a_remote_side_bet_pays_what_the_same_side_bet_pays_at_the_felt(side: str, box: int, units: int,
+                                                                          seed: int) -> None:
+    """A round record of the felt settles a remote side bet on one box as the felt's own side bet there."""
+    amount = units * 100
+    record_outcome, paid = blackjack_felt(side, box, amount, seed)
+    hands = next(b["hands"] for b in record_outcome["boxes"] if b["box"] == box)  # type: ignore[attr-defined]
     remote = BLACKJACK.payout(f"{side}@{box}", amount, record_outcome)
     if len({h["cards"][0] for h in hands[1:]}) > 1:  # a re-split hides which card came second
-        assert remote in (mine.payout, amount)
+        assert remote in (paid, amount)
     else:
-        assert remote == mine.payout
+        assert remote == paid
 
 
 def felt_player(felt: object, box: int | None) -> str:

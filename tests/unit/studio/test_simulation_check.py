@@ -12,7 +12,7 @@ from controller.cards import CARDS
 from controller.studio.config import TableSection
 from controller.studio.rules import TableRules
 from controller.studio.simulation.check import JournalReading, differences, owed
-from tests.unit.studio.test_settlement_engines import RUSSIAN, THREE_CARD, felt_round
+from tests.unit.studio.test_settlement_engines import BLACKJACK, RUSSIAN, THREE_CARD, blackjack_felt, felt_round
 
 ROULETTE = TableSection(game="roulette", preset="european")
 SEVENTEEN = {"wheel": "european", "numbers": ["17"], "colours": ["black"], "multipliers": {}, "voids": []}
@@ -59,3 +59,11 @@ def test_the_reading_deals_a_baccarat_coup_as_the_felt_did(seed: int, kind: str)
         felt.apply(Deal(shoe.pop(0)))
     (paid,) = [s.payout for s in felt.settlements]
     assert owed("baccarat", table.rules, kind, 1000, record(felt.outcome().model_dump(mode="json"))) == paid
+
+
+@given(side=st.sampled_from(["perfect_pairs", "21+3"]), box=st.integers(1, 3), seed=st.integers(0, 2**32))
+def test_the_reading_and_the_studio_agree_on_blackjacks_side_bets(side: str, box: int, seed: int) -> None:
+    outcome, _ = blackjack_felt(side, box, 500, seed)
+    kind = f"{side}@{box}"
+    assert owed("blackjack", BLACKJACK.rules, kind, 500, record(outcome)) == BLACKJACK.payout(kind, 500, outcome)
+    assert owed("blackjack", BLACKJACK.rules, f"{side}@6", 500, record(outcome)) == 500  # a box nobody played
