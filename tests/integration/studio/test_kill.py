@@ -54,16 +54,22 @@ def listening(log: Path) -> bool:
     return "studio: ws://" in log.read_text(errors="replace")
 
 
-async def test_a_killed_studio_loses_no_accepted_bet(tmp_path: Path, broker: StudioBroker, database: str) -> None:
-    from tests.fixtures.mosquitto import free_port
+def bound_port(log: Path) -> int:
+    """The port the studio bound (it was started on port 0: a port picked beforehand may be taken
+    by another process before the studio binds it)."""
+    line = next(x for x in log.read_text(errors="replace").splitlines() if x.startswith("studio: ws://"))
+    return int(line.split("studio: ws://", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
 
-    port = free_port()
-    config = write_config(tmp_path, broker, database, port)
+
+async def test_a_killed_studio_loses_no_accepted_bet(tmp_path: Path, broker: StudioBroker, database: str) -> None:
+    config = write_config(tmp_path, broker, database, 0)
     log = tmp_path / "studio.log"
-    url = f"ws://127.0.0.1:{port}/v1/play"
     process = start(config, log)
     try:
         wait_until(lambda: listening(log), "the studio listening", process=process, describe=log.read_text)
+        port = bound_port(log)
+        url = f"ws://127.0.0.1:{port}/v1/play"
+        write_config(tmp_path, broker, database, port)  # the restart listens where the players reconnect
         with psycopg.connect(database, autocommit=True) as conn:
             for n in range(1, 21):
                 conn.execute("INSERT INTO studio_wallet VALUES ('casino-a', %s, 'EUR', 10000)", (f"p{n}",))
@@ -94,9 +100,9 @@ async def test_a_killed_studio_loses_no_accepted_bet(tmp_path: Path, broker: Stu
                 await c.__aexit__(None, None, None)
             told = dict(accepted)
 
-            process = start(config, log)
             with log.open("a") as out:
                 out.write("---- restarted\n")
+            process = start(config, log)
             wait_until(lambda: log.read_text(errors="replace").split("---- restarted")[-1].count("studio: ws://") > 0,
                        "the studio listening again", process=process, describe=log.read_text)
             await table.betting("sealing", ROUND, seq=2)
