@@ -20,8 +20,8 @@ from controller.studio.config import TableSection
 from controller.studio.seal import BookBet, digest
 from controller.studio.simulation import check
 from controller.studio.simulation.table import table_config, table_raw
-from tests.fixtures.mosquitto import free_port
 from tests.integration.studio.conftest import Client, StudioBroker, operator_secret, token
+from tests.integration.studio.test_kill import bound_port
 from tests.support.configs import dumps
 from tests.support.waiting import until
 
@@ -107,9 +107,8 @@ async def test_killing_the_studio_and_the_table_mid_round_loses_and_pays_twice_n
     _, raw = table_raw("t1", section, tmp_path, broker.tcp_url(broker.controller), **kw)
     (tmp_path / "table.toml").write_text(dumps(raw))
     served = {"game": "baccarat", "preset": "standard", "rules": raw["rules"], "limits": raw["limits"]}
-    port = free_port()
     studio = Process(tmp_path / "studio.log", "studio", "serve", "--config",
-                     str(studio_toml(tmp_path, broker, database, port, served)))
+                     str(studio_toml(tmp_path, broker, database, 0, served)))
     table = Process(tmp_path / "table.log", "run", "--config", str(tmp_path / "table.toml"), "--quiet")
     told: dict[str, list[str]] = {}
     players: list[asyncio.Task[None]] = []
@@ -126,6 +125,8 @@ async def test_killing_the_studio_and_the_table_mid_round_loses_and_pays_twice_n
     try:
         studio.start()
         await until(lambda: "studio: ws://" in studio.text(), "the studio listening", within=60, describe=studio.text)
+        port = bound_port(studio.log)
+        studio_toml(tmp_path, broker, database, port, served)  # the restart listens where the players reconnect
         with psycopg.connect(database, autocommit=True) as conn:
             for n in range(1, PLAYERS + 1):
                 conn.execute("INSERT INTO studio_wallet VALUES ('casino-a', %s, 'EUR', %s)", (f"p{n}", START))
