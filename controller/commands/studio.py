@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, StringConstraints, TypeAdapter, ValidationError, model_validator
 
-from controller.commands.models import MAX_AMOUNT, BetKind, Name, Payout, RoundRef
+from controller.commands.models import MAX_AMOUNT, Name, Payout, RoundRef
 from controller.jsonbound import InputRefused, check_json
 
 STUDIO = "studio"
@@ -25,6 +25,8 @@ MAX_DEPTH = 3
 MAX_KINDS = 200
 Count = Annotated[int, Strict(), Field(ge=0, le=10**9)]
 Digest = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+#: a remote bet's kind: a felt kind (``straight:17``) or a card game's side bet on a box (``21+3@3``)
+RemoteKind = Annotated[str, StringConstraints(min_length=1, max_length=48, pattern=r"^[A-Za-z0-9][A-Za-z0-9_+:@\-]*$")]
 
 
 class StudioMessage(BaseModel):
@@ -44,7 +46,7 @@ class Seal(StudioMessage):
     """The studio's book of the round, closed: no remote bet enters it after this."""
 
     type: Literal["seal"] = "seal"
-    kinds: Annotated[dict[BetKind, Payout], Field(max_length=MAX_KINDS)]
+    kinds: Annotated[dict[RemoteKind, Payout], Field(max_length=MAX_KINDS)]
     players: Count
     digest: Digest
 
