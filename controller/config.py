@@ -249,6 +249,9 @@ class MetricsSection(_Strict):
     port: Annotated[int, Field(ge=0, le=65535)] = 9464
 
 
+#: the shipped example configs (the demo and `studio simulate` start their tables from them)
+SHIPPED_CONFIGS = Path(__file__).resolve().parent.parent / "config"
+
 MONEY_ERROR = "money_minor_units"
 
 
