@@ -12,7 +12,7 @@ from controller.table import inputs
 from controller.table.betting import BettingTime, later
 from controller.table.seats import DECISION_TIMER
 from tests.support.waiting import until
-from tests.unit.studio.test_betting_loop import Table, journal  # noqa: F401 - the fixture
+from tests.unit.studio.test_betting_loop import Table
 from tests.unit.studio.test_seats_core import bets, seat, seated_core
 
 
@@ -21,29 +21,30 @@ def decisions(journal: Journal) -> list[tuple[str, str]]:
             if e.kind == inputs.COMMAND and e.payload["command"] == "decide"]
 
 
-async def test_the_table_decides_at_the_turns_deadline_and_not_before(journal: Journal) -> None:  # noqa: F811
+async def test_the_table_decides_at_the_turns_deadline_and_not_before(tmp_path: Path) -> None:
     core = seated_core("default")
-    async with Table(journal, core) as table:
-        table.online()
-        table.loop.submit(inputs.STUDIO, seat(), "studio")
-        table.loop.command("open_round")
-        await table.loop.settled()
-        round_id = core.round_id or ""
-        table.loop.submit(inputs.STUDIO, bets(round_id), "studio")
-        table.loop.command("close_betting")
-        await table.loop.settled()
-        for card in ("TS", "9H", "6D"):
-            table.loop.submit(inputs.DEVICE, {"type": "card", "device": "shoe", "card": card,
-                                              "n": core.shoe.last_n + 1}, "shoe")
+    with Journal(tmp_path / "table.journal") as journal:
+        async with Table(journal, core) as table:
+            table.online()
+            table.loop.submit(inputs.STUDIO, seat(), "studio")
+            table.loop.command("open_round")
             await table.loop.settled()
-        await until(lambda: core.seats.turn is not None, "Anna's turn", within=30, clock=table.clock)
-        turn = core.seats.turn
-        assert turn is not None
-        started = table.clock.monotonic()
-        await until(lambda: core.seats.decisions, "the table's decision", within=300, clock=table.clock)
-        assert table.clock.monotonic() - started >= 10 - 0.5
-        assert decisions(journal) == [(DECISION_TIMER, "stand")]
-        assert core.seats.decisions[-1]["cause"] == "timeout"  # the journal's ts is the wall's, not the scaled clock's
+            round_id = core.round_id or ""
+            table.loop.submit(inputs.STUDIO, bets(round_id), "studio")
+            table.loop.command("close_betting")
+            await table.loop.settled()
+            for card in ("TS", "9H", "6D"):
+                table.loop.submit(inputs.DEVICE, {"type": "card", "device": "shoe", "card": card,
+                                                  "n": core.shoe.last_n + 1}, "shoe")
+                await table.loop.settled()
+            await until(lambda: core.seats.turn is not None, "Anna's turn", within=30, clock=table.clock)
+            turn = core.seats.turn
+            assert turn is not None
+            started = table.clock.monotonic()
+            await until(lambda: core.seats.decisions, "the table's decision", within=300, clock=table.clock)
+            assert table.clock.monotonic() - started >= 10 - 0.5
+            assert decisions(journal) == [(DECISION_TIMER, "stand")]
+            assert core.seats.decisions[-1]["cause"] == "timeout"  # the journal's ts is the wall's, not the scaled clock's
 
 
 async def test_a_restart_mid_decision_rearms_the_deadline_from_the_journal(tmp_path: Path) -> None:
