@@ -12,6 +12,7 @@ from controller.games.base import BetRefused, CloseBetting, Deal, ExpectKind, Pl
 from controller.games.blackjack.paytables import DEAL_KINDS
 from controller.games.roulette.engine import SetMultipliers
 from controller.studio.config import TableSection
+from controller.studio.seats import felt_kind
 from controller.table.games.base import GameAdapter
 from controller.table.registry import adapter_for
 
@@ -111,6 +112,11 @@ class TableRules:
         """None if the engine takes every bet of ``bets`` together; else why not (its words)."""
         place = PLACE.get(self.game)
         try:
+            felt = [(k, a) for k, a in bets if felt_kind(self.game, k) is not None]
+            for kind, amount in felt:  # a seated box's bet, a Bet Behind: the engine takes it on its box
+                table_kind, box = felt_kind(self.game, kind) or (kind, BOX)
+                self.adapter.new_round(self.rules).apply(PlaceBet(box, table_kind, amount, player))
+            bets = [b for b in bets if b not in felt]
             if place is None:  # all in one round: the engine's limits hold for a kind's total
                 engine = self.adapter.new_round(self.rules)
                 for kind, amount in bets:

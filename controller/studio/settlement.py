@@ -22,6 +22,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from controller.studio.operators.interface import WalletStatus, WalletTx
 from controller.studio.rules import TableRules
+from controller.studio.seats import added_stakes, felt_settlement
 from controller.studio.wallet import Wallet
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,8 @@ class Settler:
             bets = await _bets(conn, table, round_id)
             payouts = _payouts(bets, record, rules)
             payments = _payments(table, round_id, row[0], bets, payouts, refund)
+            if not refund:  # what the table added to a seated box or a Bet Behind (docs/studio.md, "Seats")
+                payments += added_stakes(table, round_id, row[0], rules.game, record, bets)
             return await _write(conn, table, record, bets, payouts, payments)
 
     async def _resettle(self, conn: Any, table: str, record: dict[str, Any], rules: TableRules) -> dict[str, Any] | None:
@@ -105,7 +108,10 @@ async def _bets(conn: Any, table: str, round_id: str) -> list[Any]:
 def _payouts(bets: list[Any], record: dict[str, Any], rules: TableRules) -> list[int]:
     """What each bet returns on the record: its stake when the round's bets are returned, else the engine's."""
     outcome = record.get("outcome") or {}
-    return [int(b[5]) if returned(record) else rules.payout(b[4], int(b[5]), outcome) for b in bets]
+    if returned(record):
+        return [int(b[5]) for b in bets]
+    return [felt[0] if (felt := felt_settlement(rules.game, record, b)) is not None
+            else rules.payout(b[4], int(b[5]), outcome) for b in bets]
 
 
 async def _write(conn: Any, table: str, record: dict[str, Any], bets: list[Any], payouts: list[int],
