@@ -26,6 +26,9 @@ MAX_DEPTH = 3
 MAX_KINDS = 200
 Count = Annotated[int, Strict(), Field(ge=0, le=10**9)]
 Digest = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+#: a kind of the studio's book: the table's kinds, and ``<kind>@<box>`` for a bet on a box
+#: (a side bet on its deal, a seated player's bet, a Bet Behind with its presets)
+BookKind = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_+:@\-]*$")]
 
 
 class StudioMessage(BaseModel):
@@ -45,7 +48,7 @@ class Seal(StudioMessage):
     """The studio's book of the round, closed: no remote bet enters it after this."""
 
     type: Literal["seal"] = "seal"
-    kinds: Annotated[dict[BetKind, Payout], Field(max_length=MAX_KINDS)]
+    kinds: Annotated[dict[BookKind, Payout], Field(max_length=MAX_KINDS)]
     players: Count
     digest: Digest
 
