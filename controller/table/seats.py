@@ -39,6 +39,8 @@ class Seat:
     player: str
     name: str
     connected: bool = True
+    #: the player left during a round: the seat stays (disconnected) until the round closes
+    leaving: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +84,9 @@ class SeatDesk:
         return [self.turn.deadline_effect()] if self.turn is not None else []
 
     def round_opened(self) -> None:
+        """A round opened or closed: no turn waits, and the seats of players who left go."""
         self.turn, self.decisions, self.refunded, self.played = None, [], [], {}
+        self.seats = {b: s for b, s in self.seats.items() if not s.leaving}
         self.serial += 1
 
     def record_part(self) -> dict[str, Any] | None:
@@ -145,6 +149,8 @@ def seat_change(table: SeatTable, msg: SeatChange) -> None:
         return
     if msg.seated:
         desk.seats[msg.box] = Seat(msg.player, msg.name, msg.connected)
+    elif held is not None and table.engine is not None:  # the bets on it play on, decided by the policy
+        held.connected, held.leaving = False, True
     elif held is not None:
         del desk.seats[msg.box]
     desk.serial += 1

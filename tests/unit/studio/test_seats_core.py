@@ -233,3 +233,16 @@ def test_every_timeout_is_a_legal_default_and_the_round_ends(game: tuple[str, st
     assert len(record["remote"]["seats"]["decisions"]) == decided >= 1
     assert record["remote"]["seats"]["refunded"] == ([1] if policy == "refund" else [])
     assert not [a for a in live.alerts() if a["severity"] != "info"]
+
+
+def test_a_player_who_leaves_mid_round_is_decided_for_and_the_seat_goes_with_the_round() -> None:
+    live = Live(Journal(":memory:"), seated_core())
+    round_id = dealt_to_a_decision(live)
+    live.put(inputs.STUDIO, seat(seated=False, ident="seat-leave"), "studio")
+    turn = live.core.seats.turn
+    assert turn is not None and turn.source == DISCONNECT_TIMER and turn.round_id == round_id
+    timer_decision(live, turn.deadline_effect())
+    live.card("8C")
+    live.cmd("settle")
+    assert live.rounds()[-1]["remote"]["seats"]["refunded"] == [3]
+    assert live.core.seats.seats == {}
