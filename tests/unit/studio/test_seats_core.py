@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.console.view import table_view
 from controller.games.base import ExpectKind
 from controller.journal import Journal
 from controller.runtime.recovery import replay
@@ -246,3 +247,13 @@ def test_a_player_who_leaves_mid_round_is_decided_for_and_the_seat_goes_with_the
     live.cmd("settle")
     assert live.rounds()[-1]["remote"]["seats"]["refunded"] == [3]
     assert live.core.seats.seats == {}
+
+
+def test_the_console_counts_the_waiting_seat_down_to_the_tables_deadline() -> None:
+    live = Live(Journal(":memory:"), seated_core())
+    dealt_to_a_decision(live)
+    turn = live.core.seats.turn
+    assert turn is not None
+    assert table_view(live.core)["waiting"] == {"box": 3, "name": "Anna", "deadline": turn.deadline}
+    live.put(inputs.STUDIO, decide(live.core.round_id or "", "stand"), "studio")
+    assert table_view(live.core)["waiting"] is None
