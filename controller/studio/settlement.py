@@ -52,9 +52,8 @@ class Settler:
             bets = await _bets(conn, table, round_id)
             payouts = _payouts(bets, record, rules)
             payments = _payments(table, round_id, row[0], bets, payouts, refund)
-            if not refund:  # what the table added to a seated box or a Bet Behind (docs/studio.md, "Seats")
-                payments += added_stakes(table, round_id, row[0], rules.game, record, bets)
-            return await _write(conn, table, record, bets, payouts, payments)
+            added = [] if refund else added_stakes(table, round_id, row[0], rules.game, record, bets)
+            return await _write(conn, table, record, bets, payouts, payments + added, sum(a[-1] for a in added))
 
     async def _resettle(self, conn: Any, table: str, record: dict[str, Any], rules: TableRules) -> dict[str, Any] | None:
         """A round settled before, its record published again (a correction): when what the remote
@@ -115,8 +114,9 @@ def _payouts(bets: list[Any], record: dict[str, Any], rules: TableRules) -> list
 
 
 async def _write(conn: Any, table: str, record: dict[str, Any], bets: list[Any], payouts: list[int],
-                 payments: list[tuple[Any, ...]]) -> dict[str, Any]:
-    """The bets' payouts, the wallet calls owed and the round's totals, in the caller's transaction."""
+                 payments: list[tuple[Any, ...]], added: int = 0) -> dict[str, Any]:
+    """The bets' payouts, the wallet calls owed and the round's totals, in the caller's transaction
+    (``added``: the stake the table added to felt bets, debited with the round, is stake too)."""
     round_id = str(record.get("round"))
     refund = returned(record)
     async with conn.cursor() as many:
@@ -125,7 +125,7 @@ async def _write(conn: Any, table: str, record: dict[str, Any], bets: list[Any],
         await many.executemany(
             "INSERT INTO studio_payments (tx, kind, ref, table_id, round, operator, player, currency, amount) "
             "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING", payments)
-    stake = sum(int(b[5]) for b in bets)
+    stake = sum(int(b[5]) for b in bets) + added
     settled = {"round": round_id, "count": len(bets), "stake": stake,
                "paid": 0 if refund else sum(payouts), "refunded": stake if refund else 0}
     await conn.execute("UPDATE studio_rounds SET status = %s, record = %s, settled = %s WHERE table_id = %s AND round = %s",

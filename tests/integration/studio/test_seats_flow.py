@@ -128,6 +128,7 @@ async def test_a_seated_player_decides_another_times_out_and_a_bet_behind_follow
                 seen["ben"] = await ben.next("settled", round=round_id, within=30)
                 seen["cleo"] = await cleo.next("settled", round=round_id, within=30)
                 seen["dan"] = await studio.wallet.balance("casino-a", "dan", "EUR")
+                await loop.until(lambda core: core.book.records[round_id]["remote"]["settled"] is not None, timeout=30)
                 seen["record"] = loop.core.book.records[round_id]
 
             table = asyncio.create_task(run_table(load(seated_table(tmp_path, broker)), out=io.StringIO(),
@@ -148,6 +149,8 @@ async def test_a_seated_player_decides_another_times_out_and_a_bet_behind_follow
     assert (seen["ben"]["paid"], seen["ben"]["balance"]) == (1000, FUNDS)  # returned at coefficient 1
     assert (seen["cleo"]["paid"], seen["cleo"]["balance"]) == (4000, FUNDS - 2000 + 4000)
     assert seen["dan"] == FUNDS  # his bet returned while he was away
+    totals = record["remote"]["settled"]  # the studio's, journaled by the table: the doubles' stake counts
+    assert (totals["stake"], totals["paid"], totals["win"]) == (4 * 1000 + 2 * 1000, 4000 + 1000 + 4000 + 1000, -4000)
 
 
 def _ready(play: Any) -> Any:
