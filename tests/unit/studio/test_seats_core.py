@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from controller.console.view import table_view
 from controller.games.base import ExpectKind
 from controller.journal import Journal
+from controller.runtime import snapshot
 from controller.runtime.recovery import replay
 from controller.table import inputs
 from controller.table.betting import BettingTime, later
@@ -257,3 +258,10 @@ def test_the_console_counts_the_waiting_seat_down_to_the_tables_deadline() -> No
     assert table_view(live.core)["waiting"] == {"box": 3, "name": "Anna", "deadline": turn.deadline}
     live.put(inputs.STUDIO, decide(live.core.round_id or "", "stand"), "studio")
     assert table_view(live.core)["waiting"] is None
+
+
+def test_a_snapshot_taken_mid_decision_keeps_the_turn() -> None:
+    live = Live(Journal(":memory:"), seated_core())
+    dealt_to_a_decision(live)
+    restored = snapshot.load(snapshot.dump(live.core), live.core.adapter)
+    assert restored.seats == live.core.seats and restored.deadlines() == live.core.deadlines()
