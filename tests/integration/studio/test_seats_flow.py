@@ -113,7 +113,12 @@ async def test_a_seated_player_decides_another_times_out_and_a_bet_behind_follow
                 decided = await cleo.next("decided", box=1)
                 assert (decided["decision"], decided["cause"], decided["request"]) == ("double", "player", "d1")
                 await deal(loop, "TC")  # Anna's double: 21
-                assert (await ben.next("turn", box=2, you=True))["decisions"]
+                assert "double" in (await ben.next("turn", box=2, you=True))["decisions"]  # type: ignore[operator]
+                await studio.wallet.fund("casino-a", "ben", "EUR", 500)  # less than his double would add
+                await ben.send({"v": 1, "type": "decide", "request": "b2", "round": round_id, "box": 2,
+                                "decision": "double"})
+                assert (await ben.next("refused"))["reason"] == "funds"
+                await studio.wallet.fund("casino-a", "ben", "EUR", FUNDS - 1000)
                 timed_out = await ben.next("decided", box=2, within=30)  # Ben lets the time run out
                 assert (timed_out["decision"], timed_out["cause"], timed_out["refunded"]) == ("stand", "timeout", True)
                 gone = await cleo.next("decided", box=3, within=30)  # Dan's turn: decided at once
