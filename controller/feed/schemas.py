@@ -336,6 +336,14 @@ class BettingMessage(Envelope):
     remote: bool = Field(description="the table takes remote bets (it waits for the seal)")
     sealed: bool | None = Field(None, description="closed: whether the seal was in the close")
     grace_end: Timestamp | None = Field(None, description="sealing: when the table closes without the seal")
+    seats: dict[str, dict[str, Any]] | None = Field(
+        None, description="remote players seated, per box: player, name, connected (docs/studio.md, Seats)")
+    turn: dict[str, Any] | None = Field(
+        None, description="the seated box's decision the table waits on: round, box, hand, player, name, "
+                          "decisions, started, deadline, decision_ms")
+    decided: dict[str, Any] | None = Field(
+        None, description="the last decision at a seated box: round, box, hand, decision, cause, refunded, request, seq")
+    cards: dict[str, Any] | None = Field(None, description="with seats: the open round's outcome so far (its cards)")
 
 
 #: topic leaf -> the model of what is published there (``online`` is a bare ``1`` or ``0``)

@@ -18,6 +18,7 @@ from controller.studio.book import Book, Player
 from controller.studio.config import StudioConfig
 from controller.studio.hub import Hub
 from controller.studio.rules import TableRules, UnsettleableRecord
+from controller.studio.seats import StudioSeats
 from controller.studio.settlement import Settler
 from controller.studio.tokens import Tokens
 from controller.studio.wallet import Wallet
@@ -68,6 +69,7 @@ class Studio:
         self.tables = {name: TableRules(section) for name, section in config.studio.tables.items()}
         self.hub = Hub()
         self.publish: Publish = publish or _nowhere
+        self.seats = StudioSeats(self.tables, self.hub, lambda: self.publish)  # docs/studio.md, "Seats"
         self._deadlines: dict[tuple[str, str], asyncio.Task[None]] = {}
         #: counts for tests and metrics
         self.seals_sent = 0
@@ -118,6 +120,8 @@ class Studio:
                    "digits": msg.digits, "limits": limits}
         self.hub.betting[table] = betting
         self.hub.to_table(table, betting)
+        if isinstance(data, dict):
+            self.seats.on_leaf(table, data)
 
     async def send_seal(self, table: str, round_id: str) -> None:
         """Seal the round's book (or find its seal) and send it to the table."""
