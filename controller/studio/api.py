@@ -25,10 +25,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from controller.jsonbound import InputRefused, check_json
 from controller.runtime.admission import Bucket, Policy
 from controller.studio.behind import place_bets
-from controller.studio.book import BetRequest, dumps
+from controller.studio.book import BetRequest, dumps, player_id
 from controller.studio.hub import Seat
 from controller.studio.protocol import CLIENT, Bet, History, Join
-from controller.studio.seats import player_id, seat_answer
+from controller.studio.seat_messages import seat_answer
 from controller.studio.service import Studio
 from controller.studio.tokens import TokenRefused
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from controller.games.blackjack.betting import behind_kind
-from controller.studio.book import BetRequest, Player
-from controller.studio.seats import player_id
+from controller.studio.book import BetRequest, Player, player_id
 
 if TYPE_CHECKING:
     from controller.studio.protocol import Behind

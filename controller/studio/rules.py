@@ -13,8 +13,7 @@ from controller.games.base import BetRefused, CloseBetting, Deal, Decide, Expect
 from controller.games.roulette.engine import SetMultipliers
 from controller.games.russian_poker.round import Exchange
 from controller.studio.config import TableSection
-from controller.studio.seats import felt_kind
-from controller.studio.sides import CARRIERS, SIDES
+from controller.studio.sides import CARRIERS, SIDES, felt_kind
 from controller.table.games.base import GameAdapter
 from controller.table.registry import adapter_for
 

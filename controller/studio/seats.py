@@ -20,15 +20,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from controller.games.blackjack.betting import behind_presets
-from controller.studio.book import Player
+from controller.studio.book import Player, player_id
 from controller.studio.hub import Hub
-from controller.studio.protocol import Behind, BehindAllowed, Decide, Leave, Sit
-from controller.studio.sides import SIDES
+from controller.studio.sides import felt_kind
 
 if TYPE_CHECKING:
     from controller.studio.rules import TableRules
-    from controller.studio.service import Studio
 
 Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
 #: the kinds of a Bet Behind's rows in the round record (its win, and its insurance)
@@ -39,29 +36,8 @@ HAND_KINDS = frozenset(("main", "ante"))
 DECISION_ROWS = frozenset(("insurance", "behind_share", "play", "raise", "exchange"))
 
 
-def player_id(who: Player) -> str:
-    """The player's name in the table's engine and journal: ``<operator>/<player>``."""
-    return f"{who.operator}/{who.player}"
-
-
 def refused(reason: str, message: str, request: str | None = None) -> dict[str, Any]:
     return {"v": 1, "type": "refused", "request": request, "reason": reason, "message": message}
-
-
-def felt_kind(game: str, kind: str) -> tuple[str, int] | None:
-    """A bet played on the felt by the table's engine: (its kind at the table, its box), for
-    ``main@3`` (a seated player's) or ``behind@3+double`` (a Bet Behind); None for a bet the
-    studio settles itself (roulette's, baccarat's, a card game's side bet on a box's deal: sides.py)."""
-    head, at, rest = kind.partition("@")
-    box, plus, presets = rest.partition("+")
-    if not at or not box.isdigit() or not 1 <= int(box) <= 99 or not head:
-        return None
-    if head.startswith("behind"):  # behind@3, behind@3+double+split, behind_stay@3
-        table_kind = head + plus + presets
-        return (table_kind, int(box)) if game == "blackjack" and behind_presets(table_kind) is not None else None
-    if plus or head in SIDES.get(game, ()) or game in ("roulette", "baccarat"):
-        return None
-    return head, int(box)
 
 
 def felt_payout(record: dict[str, Any], who: str, table_kind: str, box: int, amount: int) -> tuple[int, int]:
@@ -318,45 +294,3 @@ def _ms_left(deadline: Any) -> int:
 
 def _passed(deadline: Any) -> bool:
     return isinstance(deadline, str) and _ms_left(deadline) == 0
-
-
-async def seat_answer(studio: Studio, table: str, who: Player, msg: Any) -> dict[str, Any] | None:
-    """A player's ``sit``, ``leave``, ``decide``, ``behind`` or ``behind_allowed`` (None: the
-    table's push answers it)."""
-    from controller.studio.behind import behind_request, place_bets
-
-    seats = studio.seats
-    if isinstance(msg, Sit):
-        return await seats.sit(table, who, msg.box)
-    if isinstance(msg, Leave):
-        return await seats.leave(table, who, msg.box)
-    if isinstance(msg, Decide):
-        if not await affordable(studio, table, who, msg.round, msg.box, msg.decision):
-            return refused("funds", f"{msg.decision} adds to your bet on box {msg.box}: not enough money", msg.request)
-        return await seats.decide(table, who, msg.round, msg.box, msg.hand, msg.decision, msg.request, msg.amount)
-    if isinstance(msg, Behind):
-        return await place_bets(studio, who, behind_request(table, msg))
-    assert isinstance(msg, BehindAllowed)
-    return seats.behind_allowed(table, who, msg.box, msg.allowed)
-
-
-#: the most a decision adds to the box's stake, as a fraction of it (a double, a split, insurance,
-#: Three Card Blackjack's play, Russian poker's raise, Power Blackjack's triple and quadruple)
-ADDS: dict[str, tuple[int, int]] = {"double": (1, 1), "split": (1, 1), "insurance": (1, 2), "play": (1, 1),
-                                    "raise": (2, 1), "triple": (2, 1), "quadruple": (3, 1)}
-
-
-async def affordable(studio: Studio, table: str, who: Player, round_id: str, box: int, decision: str) -> bool:
-    """The player's balance covers what ``decision`` adds to their stake on the box (debited with
-    the round): a decision the wallet could not pay is refused before it reaches the table."""
-    times, per = ADDS.get(decision, (0, 1))
-    if not times:
-        return True
-    async with studio.pool.connection() as conn:
-        cur = await conn.execute(
-            "SELECT coalesce(sum(amount), 0) FROM studio_bets WHERE table_id = %s AND round = %s AND operator = %s "
-            "AND player = %s AND kind = ANY(%s)", (table, round_id, who.operator, who.player,
-                                                  [f"{kind}@{box}" for kind in HAND_KINDS]))
-        row = await cur.fetchone()
-    balance = await studio.wallet.balance(who.operator, who.player, who.currency)
-    return balance is None or balance >= int(row[0] if row else 0) * times // per

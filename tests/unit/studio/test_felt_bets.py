@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 
-from controller.studio.seats import felt_kind, felt_payout
+from controller.studio.seats import felt_payout
+from controller.studio.sides import felt_kind
 from controller.table.record import bet_rows
 from tests.unit.studio.test_behind_presets import AMOUNT, BEHIND, CHOICES, OWNER, PRESETS, SHOE, play
 
@@ -19,7 +20,7 @@ from tests.unit.studio.test_behind_presets import AMOUNT, BEHIND, CHOICES, OWNER
     ("blackjack", "behind_stay@7", ("behind_stay", 7)), ("blackjack", "21+3@3", None),
     ("blackjack", "perfect_pairs@1", None), ("blackjack", "behind@2+split+double", None),
     ("blackjack", "main", None), ("blackjack", "main@0", None), ("blackjack", "main@x", None),
-    ("three-card-blackjack", "ante@2", ("ante", 2)), ("russian-poker", "bonus@1", ("bonus", 1)),
+    ("three-card-blackjack", "ante@2", ("ante", 2)), ("russian-poker", "ante@1", ("ante", 1)),
     ("russian-poker", "behind@1", None), ("roulette", "red@1", None), ("roulette", "straight:17", None),
 ])
 def test_the_kinds_played_on_the_felt(game: str, kind: str, felt: tuple[str, int] | None) -> None:
