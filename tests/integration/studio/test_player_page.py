@@ -9,17 +9,23 @@ once, so the page says the session ended and how to play again."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from controller.games.roulette.layout import colour
+from controller.studio.config import TableSection
+from controller.studio.rules import TableRules
 from controller.studio.server import StudioServer
+from controller.studio.standin import StandInTable
 from tests.integration.browser.conftest import chromium, readme_shot, until_js
 from tests.integration.studio.conftest import Client, StudioBroker, Table, studio_config, token
+from tests.support.waiting import until
 
 __all__ = ["chromium"]  # the fixture, used by name
 
@@ -214,3 +220,44 @@ async def test_a_page_without_a_game_link_says_how_to_get_one(chromium: Any, stu
     response = await page.request.get(f"http://127.0.0.1:{studio.port}/play/rl-eu")
     assert "script-src 'self'" in response.headers["content-security-policy"]
     assert (await page.request.get(f"http://127.0.0.1:{studio.port}/play/nowhere")).status == 404
+
+
+async def test_a_baccarat_coup_on_a_phone(chromium: Any, tmp_path: Path, broker: StudioBroker, database: str) -> None:
+    config = studio_config(tmp_path, broker, tables={"bc-1": {"game": "baccarat", "preset": "standard"}})
+    rules = TableRules(TableSection(game="baccarat", preset="standard"))
+    coup = {"player": {"cards": ["2S", "3C"], "total": 5}, "banker": {"cards": ["4H", "5D"], "total": 9},
+            "winner": "banker", "natural": True, "void": None}
+    async with StudioServer(config, database) as studio, \
+            StandInTable(broker.tcp_url(broker.controller), "bc-1", rules, {}, seed=1) as table:
+        assert studio.link is not None
+        await asyncio.wait_for(studio.link.connected.wait(), 20)
+        await studio.wallet.fund("casino-a", "p1", "EUR", FUNDS)
+        page = await player_page(chromium, f"http://127.0.0.1:{studio.port}/play/bc-1#token={token('p1')}", "390x844")
+        await until_js(page, "document.getElementById('link').textContent === 'live'")
+        assert await page.locator("#spots button").evaluate_all("(bs) => bs.map((b) => b.getAttribute('aria-label'))") == [
+            "player", "banker", "tie"]
+        await table.betting("open", "bc-1-000001", datetime.now(UTC) + timedelta(seconds=45))
+        await until_js(page, "document.getElementById('phase').dataset.status === 'open'")
+        await page.locator("#chips button[aria-label='chip 5.00 EUR']").tap()
+        for _ in range(2):
+            await page.locator("#spots button[aria-label='banker']").tap()
+        await page.locator("#place").tap()
+        await until_js(page, "document.getElementById('notice').dataset.kind === 'ok'")
+        assert await text(page, "#spots button[aria-label='banker'] .spot-stake") == "10.00 EUR"
+        await screen_is_clean(page, "baccarat 390x844 betting")
+        await table.betting("sealing", "bc-1-000001")
+        await until(lambda: "bc-1-000001" in table.seals, "the studio's seal of the coup", within=20)
+        await until_js(page, "document.getElementById('countdown').textContent === 'bets closed'")
+        await table.betting("closed", "bc-1-000001", sealed=True)
+        await table.publish_record("bc-1-000001", coup)
+        await until_js(page, "document.getElementById('outcome-paid').textContent.includes('Balance')")
+        assert await text(page, "#outcome-result") == "Banker wins, 9 to 5: banker 4♥ 5♦, player 2♠ 3♣"
+        paid = await text(page, "#outcome-paid")  # banker pays 1:1 less 5 %
+        assert paid == f"You won: 19.50 EUR paid on a stake of 10.00 EUR. Balance: {money(FUNDS - 1000 + 1950)}.", paid
+        await until_js(page, "document.querySelectorAll('#history-list li').length === 1")
+        await screen_is_clean(page, "baccarat 390x844")
+        await readme_shot(page, "player-baccarat-390x844")
+
+
+def money(minor: int) -> str:
+    return f"{minor // 100:,}.{minor % 100:02d} EUR"
