@@ -3,7 +3,7 @@ static page that joins the table over the studio's own WebSocket ``/v1/play`` wi
 token it reads from its own address (the fragment, or ``?token=``: never logged here, the studio
 keeps no access log), and ``GET /play/<table>/table.json`` what it draws: the game, the chips,
 and its betting spots (roulette: the rules' own layout offer, the console's; baccarat: the kinds
-the table takes; blackjack: the side bets on a box's deal).
+the table takes; blackjack: the side bets on a box's deal, and a seated player's own bets).
 
 The page and its files are behind ``WebGuard`` (the other pages' CSP: no inline script or style,
 nothing from another origin); the players' WebSocket is not (an operator's game client on its
@@ -43,8 +43,10 @@ def describe(table: str, rules: TableRules) -> dict[str, Any]:
     if isinstance(rules.rules, RouletteRules):
         out["layout"] = layout_offer(rules.rules)
         out["chips"] = out["layout"]["chips"]
-    elif rules.game == "blackjack":
+    elif rules.game != "baccarat":  # the games with boxes: blackjack and its family
         out["side_bets"] = sorted(kind for kind in limits if kind in DEAL_KINDS)
+        # a seated player's own bets on the box (docs/studio.md, "Seats"): the hand's, not a Bet Behind
+        out["seat_bets"] = [kind for kind in limits if kind not in DEAL_KINDS and not kind.startswith("behind")]
         out["boxes"] = int(getattr(rules.rules, "boxes", 7))
     else:  # baccarat: the kinds the table's engine takes at their minimum
         out["spots"] = [kind for kind, lim in limits.items() if rules.check([(kind, lim.min)], "page") is None]

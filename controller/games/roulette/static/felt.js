@@ -75,17 +75,19 @@ const RouletteFelt = (() => {
 
   // The seconds left to ``ends`` (ms, in the same clock as ``now``) in ``node``: "12 s", red
   // from 5 s, then "last bets" (the table calls no more bets any moment, not "0 s" on and on).
-  function countdown(node, ends, now) {
+  // ``words``: what is counted down (a seated player's decision time says its own).
+  const BETTING = { closes: "betting closes", last: "last bets" };
+  function countdown(node, ends, now, words = BETTING) {
     const left = Math.max(0, Math.ceil((ends - now) / 1000));
     node.classList.toggle("closing", left <= 5);
     node.classList.toggle("said", left === 0);
     if (left === 0) {
-      setText(node, "last bets");
-      node.setAttribute("aria-label", "betting closes any moment");
+      setText(node, words.last);
+      node.setAttribute("aria-label", `${words.closes} any moment`);
       return left;
     }
     setText(node, `${left} s`);
-    node.setAttribute("aria-label", `betting closes in ${left} seconds`);
+    node.setAttribute("aria-label", `${words.closes} in ${left} seconds`);
     return left;
   }
 

@@ -52,6 +52,7 @@
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (msg && typeof msg === "object" && HANDLERS[msg.type]) HANDLERS[msg.type](msg);
+      else if (msg && typeof msg === "object") PlayerSeats.handle(msg);
       draw();
     };
     ws.onclose = () => {
@@ -177,7 +178,10 @@
     $("roulette-sectors").hidden = named.length === 0;
   }
   function spotKinds() {
-    if (s.desc.side_bets) return s.desc.side_bets.map((side) => ({ kind: `${side}@${s.box}`, name: `${betWords(side)}, box ${s.box}` }));
+    if (s.desc.side_bets) {  // a box's own bets once the player sits there, and the side bets on its deal
+      const own = PlayerSeats.mine().includes(s.box) ? s.desc.seat_bets || [] : [];
+      return [...own, ...s.desc.side_bets].map((k) => ({ kind: `${k}@${s.box}`, name: `${betWords(k)}, box ${s.box}` }));
+    }
     return (s.desc.spots || []).map((kind) => ({ kind, name: betWords(kind) }));
   }
   function drawSpots() {
@@ -237,6 +241,7 @@
       if (s.desc.layout) drawRoulette();
       else drawSpots();
     }
+    PlayerSeats.draw();
     const slip = s.placed.size ? s.placed : s.slip;
     setText($("slip-text"), slip.size
       ? `${s.placed.size ? "Placed" : "Your bets"}: ${[...slip].map(([k, a]) => `${betWords(k)} ${money(a)}`).join(", ")} · total ${money(total(slip))}`
@@ -275,6 +280,7 @@
     $("box-down").addEventListener("click", () => moveBox(-1));
     $("box-up").addEventListener("click", () => moveBox(1));
     portrait.addEventListener("change", draw);
+    PlayerSeats.init({ send, notice, requestId });
     setInterval(tick, 250);
     for (let attempt = 0; !s.desc; attempt++) {
       try {

@@ -24,6 +24,19 @@ const PlayerWords = (() => {
     token_replayed: `This session has ended. ${RELAUNCH}`,
     unknown_table: "This table is not open at this studio.",
     rate_limited: "Too many requests at once. Please wait a moment.",
+    // seats and Bet Behind
+    no_seats: "This table has no seats to take: bet on the layout.",
+    box_unknown: "There is no such box at this table.",
+    seat_taken: "Another player has just taken that box.",
+    seats_full: "You already sit at as many boxes as this table allows.",
+    not_seated: "You are not seated at that box.",
+    not_your_turn: "It is not your turn at that box.",
+    decision_illegal: "That decision is not possible for this hand.",
+    decision_late: "Too late: your time to decide ran out, and the table decided for you.",
+    behind_off: "This table takes no Bet Behind.",
+    behind_not_allowed: "The player at that box does not allow Bet Behind.",
+    behind_own_box: "You play that box yourself: Bet Behind is for another player's box.",
+    presets: "This table cannot follow that choice for a Bet Behind.",
   };
   const UNREADABLE = "The table could not read what the page sent. Please reload the game from your casino's site.";
   //: a refusal after which this page can do nothing more: the session is over
@@ -76,6 +89,22 @@ const PlayerWords = (() => {
     return back > stake ? "won" : back === stake ? "stake back" : "part back";
   }
 
-  return { refusal, ends, card, result, paid, verdict, RELAUNCH };
+  // A seated player's decisions as buttons say them, and what the table did at a box's turn
+  const DECISIONS = {
+    hit: "Hit", stand: "Stand", double: "Double", split: "Split", surrender: "Surrender", insurance: "Insurance",
+    no_insurance: "No insurance", even_money: "Even money", triple: "Triple", quadruple: "Quadruple", play: "Play",
+    fold: "Fold", raise: "Raise", higher: "Higher", lower: "Lower",
+  };
+  const decision = (name) => DECISIONS[name] || String(name).replaceAll("_", " ");
+  function decided(d, mine) {
+    const who = mine ? "you" : `box ${d.box}`;
+    const what = decision(d.decision).toLowerCase();
+    const head = d.cause === "player" ? `Box ${d.box}, hand ${d.hand}: ${what}.`
+      : d.cause === "timeout" ? `Box ${d.box}, hand ${d.hand}: the time ran out, the table chose ${what} for ${who}.`
+        : `Box ${d.box}, hand ${d.hand}: the connection was lost, the table chose ${what} for ${who}.`;
+    return d.refunded ? `${head} The bets on box ${d.box} are returned.` : head;
+  }
+
+  return { refusal, ends, card, result, paid, verdict, decision, decided, RELAUNCH };
 })();
 if (typeof module !== "undefined") module.exports = PlayerWords;

@@ -1,0 +1,91 @@
+// Seats on the player's page (docs/studio.md, "Seats"), at the tables that have them (blackjack,
+// Three Card Blackjack, Russian poker, Catch a Wave): the boxes to sit at or leave, the cards as
+// they are dealt, and at the player's turn the legal decisions with the table's decision time
+// counted down (the turn's decision_ms, on the page's own clock). A table without seats never
+// sends "seats", and this part stays hidden. Loaded after words.js; play.js hands it the page.
+"use strict";
+const PlayerSeats = (() => {
+  const { el, setText, keyed } = Croupier;
+  const W = PlayerWords;
+  const $ = (id) => document.getElementById(id);
+  const DECISION_TIME = { closes: "your time to decide ends", last: "deciding now" };
+  let page = null; // {send, notice, redraw, requestId}
+  const s = { boxes: 0, seats: [], turn: null, endsAt: null, cards: null, round: null, sent: null };
+
+  const mine = () => s.seats.filter((x) => x.you).map((x) => x.box);
+  const seatOf = (box) => s.seats.find((x) => x.box === box);
+
+  function drawSeats() {
+    const root = $("seat");
+    root.hidden = s.boxes === 0;
+    if (!s.boxes) return;
+    const boxes = Array.from({ length: s.boxes }, (_, i) => i + 1);
+    keyed($("seat-boxes"), boxes, (b) => b, (b) => el("button", { class: "seat-box", onclick: () => touch(b) }), (node, b) => {
+      const seat = seatOf(b);
+      const words = !seat ? `Sit at box ${b}` : seat.you ? `Leave box ${b}` : `Box ${b}: ${seat.name}${seat.connected ? "" : " (away)"}`;
+      setText(node, !seat ? `box ${b}: free` : seat.you ? `box ${b}: you` : `box ${b}: ${seat.name}`);
+      node.setAttribute("aria-label", words);
+      node.classList.toggle("yours", Boolean(seat && seat.you));
+      node.disabled = Boolean(seat && !seat.you);
+    });
+    setText($("cards"), s.cards ? W.result(s.cards) : "");
+    const turn = s.turn;
+    const waiting = Boolean(turn && !turn.decided);
+    $("turn").hidden = !waiting;
+    if (!waiting) return;
+    setText($("turn-who"), turn.you ? `Your turn: box ${turn.box}, hand ${turn.hand}` : `Box ${turn.box}: ${turn.name} decides`);
+    keyed($("decisions"), turn.you ? turn.decisions : [], (d) => d, (d) => el("button", { class: "decision", onclick: () => decide(d) }),
+      (node, d) => {
+        setText(node, W.decision(d));
+        node.disabled = s.sent === turnKey(turn);
+      });
+    tick();
+  }
+  function tick() {
+    if (!s.turn || s.turn.decided || s.endsAt === null) return;
+    RouletteFelt.countdown($("turn-timer"), s.endsAt, Date.now(), DECISION_TIME);
+  }
+  const turnKey = (t) => `${t.round}/${t.box}/${t.hand}`;
+
+  function touch(box) {
+    const seat = seatOf(box);
+    if (seat && !seat.you) return;
+    page.send({ type: seat ? "leave" : "sit", box });
+  }
+  function decide(decision) {
+    const t = s.turn;
+    if (!t || !t.you || s.sent === turnKey(t)) return;
+    s.sent = turnKey(t);
+    page.send({ type: "decide", request: page.requestId(), round: t.round, box: t.box, hand: t.hand, decision });
+    page.notice(`Sent: ${W.decision(decision).toLowerCase()}.`);
+    drawSeats();
+  }
+
+  const HANDLERS = {
+    seats(msg) { s.boxes = msg.boxes; s.seats = msg.seats; },
+    seated(msg) { page.notice(`You sit at box ${msg.box}: bet on it while betting is open.`, "ok"); },
+    left(msg) { page.notice(`You left box ${msg.box}.`); },
+    turn(msg) {
+      s.turn = { ...msg, decided: false };
+      s.endsAt = Date.now() + msg.decision_ms;
+    },
+    decided(msg) {
+      if (s.turn && turnKey(s.turn) === turnKey(msg)) s.turn.decided = true;
+      page.notice(W.decided(msg, mine().includes(msg.box)), msg.refunded ? "refused" : "info");
+    },
+    hands(msg) { s.cards = msg.cards; s.round = msg.round; },
+  };
+
+  // play.js: the page's hooks, and each message of the studio (true when it was one of seats)
+  function init(hooks) {
+    page = hooks;
+    setInterval(tick, 250);
+  }
+  function handle(msg) {
+    if (!HANDLERS[msg.type]) return false;
+    HANDLERS[msg.type](msg);
+    return true;
+  }
+  return { init, handle, draw: drawSeats, mine };
+})();
+if (typeof module !== "undefined") module.exports = PlayerSeats;
