@@ -50,6 +50,8 @@ def describe(table: str, rules: TableRules) -> dict[str, Any]:
         out["boxes"] = int(getattr(rules.rules, "boxes", 7))
     else:  # baccarat: the kinds the table's engine takes at their minimum
         out["spots"] = [kind for kind, lim in limits.items() if rules.check([(kind, lim.min)], "page") is None]
+    # the game seats remote players when the table decides for an absent one (docs/studio.md, "Seats")
+    out["seats"] = bool(getattr(rules.adapter, "default_decisions", None))
     return out
 
 

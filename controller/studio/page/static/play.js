@@ -280,7 +280,7 @@
     $("box-down").addEventListener("click", () => moveBox(-1));
     $("box-up").addEventListener("click", () => moveBox(1));
     portrait.addEventListener("change", draw);
-    PlayerSeats.init({ send, notice, requestId });
+    PlayerSeats.init({ send, notice, requestId, seats: () => Boolean(s.desc && s.desc.seats) });
     setInterval(tick, 250);
     for (let attempt = 0; !s.desc; attempt++) {
       try {

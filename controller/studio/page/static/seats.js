@@ -9,7 +9,7 @@ const PlayerSeats = (() => {
   const W = PlayerWords;
   const $ = (id) => document.getElementById(id);
   const DECISION_TIME = { closes: "your time to decide ends", last: "deciding now" };
-  let page = null; // {send, notice, redraw, requestId}
+  let page = null; // {send, notice, requestId, seats(): whether the table seats remote players}
   const s = { boxes: 0, seats: [], turn: null, endsAt: null, cards: null, round: null, sent: null };
 
   const mine = () => s.seats.filter((x) => x.you).map((x) => x.box);
@@ -17,8 +17,8 @@ const PlayerSeats = (() => {
 
   function drawSeats() {
     const root = $("seat");
-    root.hidden = s.boxes === 0;
-    if (!s.boxes) return;
+    root.hidden = s.boxes === 0 || !page.seats();
+    if (root.hidden) return;
     const boxes = Array.from({ length: s.boxes }, (_, i) => i + 1);
     keyed($("seat-boxes"), boxes, (b) => b, (b) => el("button", { class: "seat-box", onclick: () => touch(b) }), (node, b) => {
       const seat = seatOf(b);
