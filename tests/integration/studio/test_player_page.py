@@ -142,7 +142,8 @@ async def test_a_players_round_on_the_page_after_a_shift(chromium: Any, studio: 
             await grid.locator("button[aria-label='red']").tap()
             await page.locator("#place").tap()
             await until_js(page, "document.getElementById('notice').dataset.kind === 'refused'")
-            assert await text(page, "#notice") == "One of these bets is outside the table's limits."
+            assert await text(page, "#notice") == ("One of these bets is outside the table's limits. "
+                                                   "Red takes 5.00 EUR to 1,000.00 EUR.")
             # then over the casino's limit on this player (20.00 EUR a round)
             await page.locator("#clear").tap()
             await page.locator("#chips button[aria-label='chip 25.00 EUR']").tap()
@@ -164,6 +165,9 @@ async def test_a_players_round_on_the_page_after_a_shift(chromium: Any, studio: 
             assert re.fullmatch(r"Balance \d[\d,]*\.\d\d EUR", balance), balance
             assert await page.locator("#roulette-grid button[aria-label='17'] .rl-stake").text_content() == "2.00 EUR"
             await screen_is_clean(page, size)
+            if size == "390x844":  # while the round counts down, the layout under the finger
+                await page.evaluate("() => window.scrollTo(0, 0)")
+                await readme_shot(page, f"player-roulette-betting-{size}")
 
         await table.betting("sealing", now)
         await table.wait_for("seal", now)

@@ -123,8 +123,9 @@
     refused(msg) {
       s.pending = false;
       if (W.ends(msg.reason)) { end(W.refusal(msg.reason)); return; }
+      const said = msg.reason === "limits" ? outsideLimits() : null;
       if (msg.reason === "late" || msg.reason === "table_closed") s.slip.clear();
-      notice(W.refusal(msg.reason), "refused");
+      notice(said ? `${W.refusal(msg.reason)} ${said}` : W.refusal(msg.reason), "refused");
     },
     result(msg) {
       $("outcome").hidden = false;
@@ -162,6 +163,18 @@
   function requestId() {
     const bytes = crypto.getRandomValues(new Uint8Array(16));
     return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  // The first bet of the slip outside the table's published limits, said with them ("Red takes
+  // 5.00 EUR to 1,000.00 EUR."); null when the table's limits do not say which
+  function outsideLimits() {
+    const limits = (s.betting && s.betting.limits) || {};
+    for (const [kind, amount] of s.slip) {
+      const limit = limits[kind.split(/[:@]/)[0]];
+      if (!Array.isArray(limit) || (amount >= limit[0] && amount <= limit[1])) continue;
+      const words = betWords(kind.split(/[:@]/)[0]);
+      return `${words[0].toUpperCase()}${words.slice(1)} takes ${money(limit[0])} to ${money(limit[1])}.`;
+    }
+    return null;
   }
   const stakeOf = (kind) => (s.placed.get(kind) || 0) + (s.slip.get(kind) || 0);
 
