@@ -12,7 +12,8 @@
   const $ = (id) => document.getElementById(id);
   const table = decodeURIComponent(location.pathname.split("/")[2] || "");
   const HISTORY = 20;
-  //: the studio closes a connection silent for its idle_s (120 s by default): a page only watching asks its history now and then
+  //: the studio closes a connection silent for its idle_s (120 s by default): a page only watching asks for its
+  //: last round now and then (keep idle_s over a minute)
   const KEEPALIVE_MS = 45_000;
   const portrait = window.matchMedia("(orientation: portrait)");
 
@@ -57,6 +58,7 @@
     };
     ws.onclose = () => {
       s.socket = null;
+      asked.length = 0;
       s.online = false;
       s.pending = false;
       if (s.ended) return;
@@ -76,8 +78,12 @@
     if (s.socket) s.socket.close();
     draw();
   }
-  const askHistory = () => send({ type: "history", limit: HISTORY });
-  setInterval(() => { if (s.joined && !s.ended && Date.now() - s.lastSent > KEEPALIVE_MS) askHistory(); }, 5000);
+  // history asked and not answered yet, in order: true for a keep-alive (its one round is not drawn)
+  const asked = [];
+  function askHistory(keepAlive = false) {
+    if (send({ type: "history", limit: keepAlive ? 1 : HISTORY })) asked.push(keepAlive);
+  }
+  setInterval(() => { if (s.joined && !s.ended && Date.now() - s.lastSent > KEEPALIVE_MS) askHistory(true); }, 5000);
 
   // ------------------------------------------------------------------ what the studio says
   function notice(text, kind = "info") {
@@ -141,7 +147,7 @@
       setText($("outcome-paid"), `${W.paid(stake, msg.paid, msg.refunded, money)} Balance: ${money(s.balance)}.`);
       askHistory();
     },
-    history(msg) { drawHistory(msg.rounds); },
+    history(msg) { if (!asked.shift()) drawHistory(msg.rounds); },
   };
 
   // ------------------------------------------------------------------ betting on the felt
