@@ -1,5 +1,6 @@
 """Seats on the player's page (docs/studio.md, "Seats", "The player's page"), in Chromium with
-touch on a phone: the player sits at a box (its own bets appear beside the side bets), the cards
+touch on a phone: the player sits at a box (its own bets appear beside the side bets, and one goes
+to the table), the cards
 come as the table deals them, and at the player's turn the legal decisions are buttons with the
 table's decision time counted down; a touch sends the decision to the table, and what the table
 decided (the player's, or its own when the time ran out) is said in words. The table is the
@@ -94,6 +95,15 @@ async def test_a_seated_players_turn_on_a_phone(chromium: Any, seated: tuple[Stu
     await until_js(page, "[...document.querySelectorAll('#spots button')]"
                          ".some((b) => b.getAttribute('aria-label') === 'main, box 3')")
     await screen_is_clean(page, "seated 390x844")
+    # the seated box's own bet, sent to the table to be played on its engine
+    await page.locator("#chips button[aria-label='chip 10.00 EUR']").tap()
+    await page.locator("#spots button[aria-label='main, box 3']").tap()
+    await page.locator("#place").tap()
+    await until_js(page, "document.getElementById('notice').dataset.kind === 'ok'")
+    assert await text(page, "#notice") == "Your bets are in: 10.00 EUR on this round."
+    await until(lambda: any(m.get("type") == "bets" for m in table.heard), "the seated bet at the table")
+    placed = next(m for m in table.heard if m.get("type") == "bets")
+    assert (placed["box"], placed["player"], placed["bets"]) == (3, ME, [{"kind": "main", "amount": 1000}])
 
     sitting = {"3": {"player": ME, "name": "Player p1", "connected": True}}
     cards = {"dealer": {"cards": ["9S"]}, "boxes": [{"box": 3, "hands": [{"cards": ["TC", "6D"]}]}]}
