@@ -223,7 +223,12 @@ async def test_a_page_without_a_game_link_says_how_to_get_one(chromium: Any, stu
                                           "from your casino's site.")
     response = await page.request.get(f"http://127.0.0.1:{studio.port}/play/rl-eu")
     assert "script-src 'self'" in response.headers["content-security-policy"]
+    assert response.headers["cache-control"] == "no-store"
     assert (await page.request.get(f"http://127.0.0.1:{studio.port}/play/nowhere")).status == 404
+    assert (await page.request.get(f"http://127.0.0.1:{studio.port}/play/nowhere/table.json")).status == 404
+    for asset in ("static/play.js", "static/words.js", "static/seats.js", "roulette/felt.js", "common/croupier.js"):
+        answer = await page.request.get(f"http://127.0.0.1:{studio.port}/page/{asset}")
+        assert answer.ok and "script-src 'self'" in answer.headers["content-security-policy"], asset
 
 
 async def test_a_baccarat_coup_on_a_phone(chromium: Any, tmp_path: Path, broker: StudioBroker, database: str) -> None:
