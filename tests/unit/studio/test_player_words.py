@@ -13,7 +13,9 @@ import pytest
 
 from controller.studio.protocol import REASONS
 
-WORDS = Path(__file__).resolve().parents[3] / "controller" / "studio" / "page" / "static" / "words.js"
+ROOT = Path(__file__).resolve().parents[3]
+WORDS = ROOT / "controller" / "studio" / "page" / "static" / "words.js"
+CROUPIER = ROOT / "controller" / "web" / "static" / "croupier.js"
 #: refusals of a message the page itself got wrong: one sentence for them all
 UNREADABLE = {"malformed", "too_large", "too_deep", "invalid"}
 
@@ -22,7 +24,8 @@ def said(script: str) -> Any:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    program = f"const W = require({json.dumps(str(WORDS))}); process.stdout.write(JSON.stringify({script}));"
+    program = (f"global.Croupier = require({json.dumps(str(CROUPIER))}); const W = require({json.dumps(str(WORDS))});"
+               f" process.stdout.write(JSON.stringify({script}));")
     out = subprocess.run([node, "-e", program], capture_output=True, text=True, timeout=60, check=True)
     return json.loads(out.stdout)
 
@@ -49,3 +52,9 @@ def test_results_and_payouts_in_words() -> None:
     assert got == ["17 black and 0 green", "Banker wins, 7 to 6: banker 6♣ 10♣ A♥, player 3♠ 3♣",
                    "dealer K♠ 7♥ · box 3 A♣ K♦", "You won: 72 EUR paid on a stake of 7 EUR.",
                    "No win this round (stake 5 EUR).", "Your bets were returned: 5 EUR.", "waiting for the result"]
+
+
+def test_a_bets_kind_in_words() -> None:
+    got = said('["straight:17", "red", "main@3", "21+3@3", "behind@5+double+split", "banker"].map(W.kind)')
+    assert got == ["straight 17", "red", "main, box 3", "21+3, box 3", "bet behind, box 5, follows double and split",
+                   "banker"]

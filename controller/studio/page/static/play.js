@@ -199,9 +199,9 @@
   function spotKinds() {
     if (s.desc.side_bets) {  // a box's own bets once the player sits there, and the side bets on its deal
       const own = PlayerSeats.mine().includes(s.box) ? s.desc.seat_bets || [] : [];
-      return [...own, ...s.desc.side_bets].map((k) => ({ kind: `${k}@${s.box}`, name: `${betWords(k)}, box ${s.box}` }));
+      return [...own, ...s.desc.side_bets].map((k) => ({ kind: `${k}@${s.box}`, name: W.kind(`${k}@${s.box}`) }));
     }
-    return (s.desc.spots || []).map((kind) => ({ kind, name: betWords(kind) }));
+    return (s.desc.spots || []).map((kind) => ({ kind, name: W.kind(kind) }));
   }
   function drawSpots() {
     const spots = spotKinds();
@@ -263,7 +263,7 @@
     PlayerSeats.draw();
     const slip = s.placed.size ? s.placed : s.slip;
     setText($("slip-text"), slip.size
-      ? `${s.placed.size ? "Placed" : "Your bets"}: ${[...slip].map(([k, a]) => `${betWords(k)} ${money(a)}`).join(", ")} · total ${money(total(slip))}`
+      ? `${s.placed.size ? "Placed" : "Your bets"}: ${[...slip].map(([k, a]) => `${W.kind(k)} ${money(a)}`).join(", ")} · total ${money(total(slip))}`
       : canBet() ? "Choose a chip, then touch the layout to bet." : "");
     $("place").disabled = !canBet() || s.slip.size === 0;
     $("clear").disabled = !canBet() || s.slip.size === 0;
@@ -284,7 +284,7 @@
       setText(node.querySelector(".h-round"), `Round ${r.round}`);
       setText(node.querySelector(".h-verdict"), verdict);
       setText(node.querySelector(".h-result"), r.outcome ? W.result(r.outcome, s.desc && s.desc.game) : "no result yet");
-      setText(node.querySelector(".h-bets"), r.bets.map((b) => `${betWords(b.kind)} ${m(b.amount)}`).join(", "));
+      setText(node.querySelector(".h-bets"), r.bets.map((b) => `${W.kind(b.kind)} ${m(b.amount)}`).join(", "));
       setText(node.querySelector(".h-money"), [`staked ${m(r.stake)}`,
         r.paid === null ? null : `paid ${m(r.paid)}`,
         r.balance === null ? null : `balance after ${m(r.balance)}`].filter(Boolean).join(" · "));

@@ -89,6 +89,16 @@ const PlayerWords = (() => {
     return back > stake ? "won" : back === stake ? "stake back" : "part back";
   }
 
+  // A bet's kind as the player reads it: the shared words (Croupier.betWords), and a box's bet
+  // "main@3" as "main, box 3"; a Bet Behind's presets after "+" ("behind@3+double" -> "bet behind, box 3, follows double")
+  function kind(k) {
+    const [head, at] = String(k).split("@");
+    if (at === undefined) return Croupier.betWords(head);
+    const [box, ...presets] = at.split("+");
+    return [`${Croupier.betWords(head)}, box ${box}`, presets.length ? `follows ${presets.join(" and ")}` : ""]
+      .filter(Boolean).join(", ");
+  }
+
   // A seated player's decisions as buttons say them, and what the table did at a box's turn
   const DECISIONS = {
     hit: "Hit", stand: "Stand", double: "Double", split: "Split", surrender: "Surrender", insurance: "Insurance",
@@ -105,6 +115,6 @@ const PlayerWords = (() => {
     return d.refunded ? `${head} The bets on box ${d.box} are returned.` : head;
   }
 
-  return { refusal, ends, card, result, paid, verdict, decision, decided, RELAUNCH };
+  return { refusal, ends, card, result, paid, verdict, kind, decision, decided, RELAUNCH };
 })();
 if (typeof module !== "undefined") module.exports = PlayerWords;
