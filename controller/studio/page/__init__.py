@@ -48,6 +48,7 @@ def describe(table: str, rules: TableRules) -> dict[str, Any]:
         # a seated player's own bets on the box (docs/studio.md, "Seats"): the hand's, not a Bet Behind
         out["seat_bets"] = [kind for kind in limits if kind not in DEAL_KINDS and not kind.startswith("behind")]
         out["boxes"] = int(getattr(rules.rules, "boxes", 7))
+        out["behind"] = bool(getattr(rules.rules, "bet_behind", False))  # Bet Behind another player's box
     else:  # baccarat: the kinds the table's engine takes at their minimum
         out["spots"] = [kind for kind, lim in limits.items() if rules.check([(kind, lim.min)], "page") is None]
     # the game seats remote players when the table decides for an absent one (docs/studio.md, "Seats")

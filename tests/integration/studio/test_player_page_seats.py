@@ -1,6 +1,7 @@
 """Seats on the player's page (docs/studio.md, "Seats", "The player's page"), in Chromium with
-touch on a phone: the player sits at a box (its own bets appear beside the side bets, and one goes
-to the table), the cards
+touch on a phone: the player sits at a box (its own bets appear beside the side bets), switches
+Bet Behind on the box off and on, and bets on the box and behind another player's box in one
+request (each goes to the table with what it follows); the cards
 come as the table deals them, and at the player's turn the legal decisions are buttons with the
 table's decision time counted down; a touch sends the decision to the table, and what the table
 decided (the player's, or its own when the time ran out) is said in words. The table is the
@@ -22,7 +23,7 @@ import pytest
 from controller.studio import protocol
 from controller.studio.server import StudioServer
 from tests.integration.browser.conftest import chromium, readme_shot, until_js
-from tests.integration.studio.conftest import StudioBroker, studio_config, token
+from tests.integration.studio.conftest import Client, StudioBroker, studio_config, token
 from tests.integration.studio.test_player_page import player_page, screen_is_clean, text
 from tests.support.waiting import until
 
@@ -60,7 +61,7 @@ class SeatedTable:
 
 @pytest.fixture
 async def seated(tmp_path: Path, broker: StudioBroker, database: str) -> AsyncIterator[tuple[StudioServer, SeatedTable]]:
-    config = studio_config(tmp_path, broker, tables={TABLE: {"game": "blackjack", "preset": "ru6"}})
+    config = studio_config(tmp_path, broker, tables={TABLE: {"game": "blackjack", "preset": "am8"}})
     creds = broker.controller
     async with StudioServer(config, database) as studio, \
             aiomqtt.Client("127.0.0.1", broker.port, username=creds.username, password=creds.password,
@@ -95,15 +96,40 @@ async def test_a_seated_players_turn_on_a_phone(chromium: Any, seated: tuple[Stu
     await until_js(page, "[...document.querySelectorAll('#spots button')]"
                          ".some((b) => b.getAttribute('aria-label') === 'main, box 3')")
     await screen_is_clean(page, "seated 390x844")
-    # the seated box's own bet, sent to the table to be played on its engine
-    await page.locator("#chips button[aria-label='chip 10.00 EUR']").tap()
-    await page.locator("#spots button[aria-label='main, box 3']").tap()
-    await page.locator("#place").tap()
-    await until_js(page, "document.getElementById('notice').dataset.kind === 'ok'")
-    assert await text(page, "#notice") == "Your bets are in: 10.00 EUR on this round."
-    await until(lambda: any(m.get("type") == "bets" for m in table.heard), "the seated bet at the table")
-    placed = next(m for m in table.heard if m.get("type") == "bets")
-    assert (placed["box"], placed["player"], placed["bets"]) == (3, ME, [{"kind": "main", "amount": 1000}])
+    # another player sits at box 5: the page offers a Bet Behind there, with what it follows
+    async with Client(studio.url) as other:
+        assert (await other.join(token("p2"), TABLE))["type"] == "joined"
+        await other.send({"v": 1, "type": "sit", "box": 5})
+        await other.next("seated")
+        # the owner's switch on the player's own box
+        switch = page.locator("#behind-allowed button[aria-label='let others bet behind box 3']")
+        assert await switch.get_attribute("aria-pressed") == "true"
+        await switch.tap()
+        await until_js(page, "document.querySelector('#behind-allowed button').getAttribute('aria-pressed') === 'false'")
+        assert await text(page, "#behind-allowed button") == "Bet Behind on box 3: not allowed"
+        await switch.tap()
+        await until_js(page, "document.querySelector('#behind-allowed button').getAttribute('aria-pressed') === 'true'")
+
+        # one request: the seated box's own bet and a Bet Behind box 5, each sent to the table's engine
+        await page.locator("#chips button[aria-label='chip 10.00 EUR']").tap()
+        await page.locator("#spots button[aria-label='main, box 3']").tap()
+        await page.locator("#box-up").tap()
+        await page.locator("#box-up").tap()
+        behind = page.locator("#spots button[aria-label='bet behind, box 5, follows double and split']")
+        await behind.wait_for(state="visible")
+        await page.locator("#behind-presets button[aria-label='Bet Behind: follow a split']").tap()
+        await page.locator("#chips button[aria-label='chip 5.00 EUR']").tap()
+        await page.locator("#spots button[aria-label='bet behind, box 5, follows double']").tap()
+        assert "total 15.00 EUR" in await text(page, "#slip-text")
+        await screen_is_clean(page, "bet behind 390x844")
+        await page.locator("#place").tap()
+        await until_js(page, "document.getElementById('notice').dataset.kind === 'ok'")
+        assert await text(page, "#notice") == "Your bets are in: 15.00 EUR on this round."
+        await until(lambda: sum(m.get("type") == "bets" for m in table.heard) == 2, "the felt bets at the table")
+        placed = {m["box"]: (m["player"], m["bets"]) for m in table.heard if m.get("type") == "bets"}
+        assert placed == {3: (ME, [{"kind": "main", "amount": 1000}]), 5: (ME, [{"kind": "behind+double", "amount": 500}])}
+        await page.locator("#box-down").tap()
+        await page.locator("#box-down").tap()
 
     sitting = {"3": {"player": ME, "name": "Player p1", "connected": True}}
     cards = {"dealer": {"cards": ["9S"]}, "boxes": [{"box": 3, "hands": [{"cards": ["TC", "6D"]}]}]}

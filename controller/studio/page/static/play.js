@@ -199,7 +199,9 @@
   function spotKinds() {
     if (s.desc.side_bets) {  // a box's own bets once the player sits there, and the side bets on its deal
       const own = PlayerSeats.mine().includes(s.box) ? s.desc.seat_bets || [] : [];
-      return [...own, ...s.desc.side_bets].map((k) => ({ kind: `${k}@${s.box}`, name: W.kind(`${k}@${s.box}`) }));
+      const behind = PlayerSeats.behindKind(s.box);  // another player's box: a Bet Behind, as the owner allows
+      return [...own.map((k) => `${k}@${s.box}`), ...(behind ? [behind] : []), ...s.desc.side_bets.map((k) => `${k}@${s.box}`)]
+        .map((kind) => ({ kind, name: W.kind(kind) }));
     }
     return (s.desc.spots || []).map((kind) => ({ kind, name: W.kind(kind) }));
   }
@@ -207,6 +209,10 @@
     const spots = spotKinds();
     $("spots").hidden = spots.length === 0;
     $("box-picker").hidden = !s.desc.side_bets;
+    PlayerSeats.drawPresets(s.box, (before, after) => {  // a Bet Behind on the slip takes the presets chosen
+      if (before && after && s.slip.has(before)) { s.slip.set(after, s.slip.get(before)); s.slip.delete(before); }
+      draw();
+    });
     setText($("box"), `box ${s.box}`);
     keyed($("spots"), spots, (x) => x.kind,
       (x) => el("button", { class: `spot spot-${x.kind.split("@")[0].replace(/[^a-z0-9]/g, "")}`, onclick: () => bet(x.kind, s.chip) },
@@ -299,7 +305,8 @@
     $("box-down").addEventListener("click", () => moveBox(-1));
     $("box-up").addEventListener("click", () => moveBox(1));
     portrait.addEventListener("change", draw);
-    PlayerSeats.init({ send, notice, requestId, seats: () => Boolean(s.desc && s.desc.seats) });
+    PlayerSeats.init({ send, notice, requestId, seats: () => Boolean(s.desc && s.desc.seats),
+      behind: () => Boolean(s.desc && s.desc.seats && s.desc.behind) });
     setInterval(tick, 250);
     for (let attempt = 0; !s.desc; attempt++) {
       try {

@@ -9,8 +9,12 @@ const PlayerSeats = (() => {
   const W = PlayerWords;
   const $ = (id) => document.getElementById(id);
   const DECISION_TIME = { closes: "your time to decide ends", last: "deciding now" };
-  let page = null; // {send, notice, requestId, seats(): whether the table seats remote players}
+  // {send, notice, requestId, seats(): whether the table seats remote players, behind(): whether it takes Bet Behind}
+  let page = null;
   const s = { boxes: 0, seats: [], turn: null, endsAt: null, cards: null, round: null, sent: null };
+  // what a Bet Behind follows of the owner's decisions (docs/studio.md, "Bet Behind"): the protocol's defaults
+  const presets = { double: true, split: true, insurance: false };
+  const PRESET_WORDS = { double: "follow a double", split: "follow a split", insurance: "take insurance with the owner" };
 
   const mine = () => s.seats.filter((x) => x.you).map((x) => x.box);
   const seatOf = (box) => s.seats.find((x) => x.box === box);
@@ -27,6 +31,15 @@ const PlayerSeats = (() => {
       node.setAttribute("aria-label", words);
       node.classList.toggle("yours", Boolean(seat && seat.you));
       node.disabled = Boolean(seat && !seat.you);
+    });
+    // the owner's switch, per box the player sits at: others may Bet Behind it, or not
+    const own = page.behind() ? s.seats.filter((x) => x.you) : [];
+    keyed($("behind-allowed"), own, (x) => x.box, (x) => el("button", { class: "behind-switch",
+      onclick: () => page.send({ type: "behind_allowed", box: x.box, allowed: !seatOf(x.box).behind_allowed }) }),
+    (node, x) => {
+      setText(node, `Bet Behind on box ${x.box}: ${x.behind_allowed ? "allowed" : "not allowed"}`);
+      node.setAttribute("aria-label", `let others bet behind box ${x.box}`);
+      node.setAttribute("aria-pressed", String(x.behind_allowed));
     });
     setText($("cards"), s.cards ? W.result(s.cards) : "");
     const turn = s.turn;
@@ -86,6 +99,27 @@ const PlayerSeats = (() => {
     HANDLERS[msg.type](msg);
     return true;
   }
-  return { init, handle, draw: drawSeats, mine };
+  // A Bet Behind ``box`` takes now (another player's seated box that allows it), as the book's kind
+  // with its presets ("behind@5+double+split", "behind_stay@5"); null when it takes none
+  function behindKind(box) {
+    const seat = seatOf(box);
+    if (!page.behind() || !seat || seat.you || !seat.behind_allowed) return null;
+    const on = ["double", "split", "insurance"].filter((p) => presets[p]);
+    return on.length ? `behind@${box}+${on.join("+")}` : `behind_stay@${box}`;
+  }
+  // The presets' toggles, shown while a Bet Behind is on offer; onChange(before, after) with the kinds
+  function drawPresets(box, onChange) {
+    const shown = behindKind(box) !== null;
+    $("behind-presets").hidden = !shown;
+    if (!shown) return;
+    keyed($("behind-presets"), Object.keys(PRESET_WORDS), (p) => p, (p) => el("button", { class: "preset",
+      onclick: () => { const before = behindKind(box); presets[p] = !presets[p]; onChange(before, behindKind(box)); } }),
+    (node, p) => {
+      setText(node, PRESET_WORDS[p]);
+      node.setAttribute("aria-label", `Bet Behind: ${PRESET_WORDS[p]}`);
+      node.setAttribute("aria-pressed", String(presets[p]));
+    });
+  }
+  return { init, handle, draw: drawSeats, mine, behindKind, drawPresets };
 })();
 if (typeof module !== "undefined") module.exports = PlayerSeats;
