@@ -242,7 +242,8 @@
     else if ($("outcome").dataset.round === b.round) words = "Round over: the next one opens soon.";
     else words = "No more bets: waiting for the result.";
     setText($("phase"), words);
-    $("phase").dataset.status = b ? b.status : "none";
+    const over = Boolean(b && b.round && $("outcome").dataset.round === b.round && b.status !== "open");
+    $("phase").dataset.status = over ? "over" : b ? b.status : "none";
     if (b && b.round) setText($("table-name"), `${table} · round ${b.round}`);
     else setText($("table-name"), table);
   }
