@@ -138,6 +138,7 @@ async def test_a_seated_players_turn_on_a_phone(chromium: Any, seated: tuple[Stu
     await table.leaf("closed", seats=sitting, turn=turn, decided=None, cards=cards)
     await page.locator("#decisions button", has_text="Hit").wait_for(state="visible")
     assert await text(page, "#turn-who") == "Your turn: box 3, hand 1"
+    assert await text(page, "#phase") == "Your turn at box 3: decide."
     assert await text(page, "#cards") == "dealer 9♠ · box 3 10♣ 6♦"
     label = await page.get_attribute("#turn-timer", "aria-label")
     assert label and (m := re.fullmatch(r"your time to decide ends in (\d+) seconds", label)), label

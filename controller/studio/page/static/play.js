@@ -240,6 +240,10 @@
     else if (b.status === "open") words = s.placed.size ? "Your bets are in. Betting is open." : "Place your bets.";
     else if (b.status === "none") words = "No betting open at this table just now.";
     else if ($("outcome").dataset.round === b.round) words = "Round over: the next one opens soon.";
+    else if (PlayerSeats.waiting()) {
+      const t = PlayerSeats.waiting();
+      words = t.you ? `Your turn at box ${t.box}: decide.` : `Box ${t.box}: ${t.name} decides.`;
+    }
     else words = "No more bets: waiting for the result.";
     setText($("phase"), words);
     const over = Boolean(b && b.round && $("outcome").dataset.round === b.round && b.status !== "open");

@@ -120,6 +120,8 @@ const PlayerSeats = (() => {
       node.setAttribute("aria-pressed", String(presets[p]));
     });
   }
-  return { init, handle, draw: drawSeats, mine, behindKind, drawPresets };
+  // The turn the table waits on now, or null
+  const waiting = () => (s.turn && !s.turn.decided ? s.turn : null);
+  return { init, handle, draw: drawSeats, mine, behindKind, drawPresets, waiting };
 })();
 if (typeof module !== "undefined") module.exports = PlayerSeats;
