@@ -10,6 +10,7 @@ contract's: its retained ``betting`` leaf carries the seats, the turn, the decis
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import re
 from collections.abc import AsyncIterator
@@ -80,7 +81,7 @@ async def seated(tmp_path: Path, broker: StudioBroker, database: str) -> AsyncIt
 
 async def test_a_seated_players_turn_on_a_phone(chromium: Any, seated: tuple[StudioServer, SeatedTable]) -> None:
     studio, table = seated
-    await studio.wallet.fund("casino-a", "p1", "EUR", 50_000)
+    await studio.wallet.fund("casino-a", "p1", "EUR", 2_000)  # 20.00: the round's bets, not a double of them
     await table.leaf("open", seats={}, turn=None, decided=None, cards=None)
     page = await player_page(chromium, f"http://127.0.0.1:{studio.port}/play/{TABLE}#token={token('p1')}", "390x844")
     await until_js(page, "document.getElementById('link').textContent === 'live'")
@@ -154,6 +155,13 @@ async def test_a_seated_players_turn_on_a_phone(chromium: Any, seated: tuple[Stu
     assert covering, "the round's status is not on top of the page it stays over"
     await readme_shot(page, "player-blackjack-turn-390x844")
 
+    # a decision the balance does not cover is refused, in words (where the studio checks it)
+    if hasattr(importlib.import_module("controller.studio.seats"), "affordable"):
+        await page.locator("#decisions button", has_text="Double").tap()
+        await until_js(page, "document.getElementById('notice').dataset.kind === 'refused'")
+        assert await text(page, "#notice") == ("There is not enough money in your account for that decision: "
+                                               "choose another.")
+        await until_js(page, "!document.querySelector('#decisions button').disabled")
     await page.locator("#decisions button", has_text="Hit").tap()
     await until(lambda: any(m.get("type") == "decide" for m in table.heard), "the decision at the table")
     decide = next(m for m in table.heard if m.get("type") == "decide")

@@ -129,6 +129,8 @@
     refused(msg) {
       s.pending = false;
       if (W.ends(msg.reason)) { end(W.refusal(msg.reason)); return; }
+      const decision = PlayerSeats.refusedDecision(msg);
+      if (decision) { notice(decision, "refused"); return; }
       const said = msg.reason === "limits" ? outsideLimits() : null;
       if (msg.reason === "late" || msg.reason === "table_closed") s.slip.clear();
       notice(said ? `${W.refusal(msg.reason)} ${said}` : W.refusal(msg.reason), "refused");

@@ -11,7 +11,8 @@ const PlayerSeats = (() => {
   const DECISION_TIME = { closes: "your time to decide ends", last: "deciding now" };
   // {send, notice, requestId, seats(): whether the table seats remote players, behind(): whether it takes Bet Behind}
   let page = null;
-  const s = { boxes: 0, seats: [], turn: null, endsAt: null, cards: null, round: null, sent: null };
+  // sent: the turn a decision was sent for (its buttons wait for the table); request: that decide's id
+  const s = { boxes: 0, seats: [], turn: null, endsAt: null, cards: null, round: null, sent: null, request: null };
   // what a Bet Behind follows of the owner's decisions (docs/studio.md, "Bet Behind"): the protocol's defaults
   const presets = { double: true, split: true, insurance: false };
   const PRESET_WORDS = { double: "follow a double", split: "follow a split", insurance: "take insurance with the owner" };
@@ -69,7 +70,8 @@ const PlayerSeats = (() => {
     const t = s.turn;
     if (!t || !t.you || s.sent === turnKey(t)) return;
     s.sent = turnKey(t);
-    page.send({ type: "decide", request: page.requestId(), round: t.round, box: t.box, hand: t.hand, decision });
+    s.request = page.requestId();
+    page.send({ type: "decide", request: s.request, round: t.round, box: t.box, hand: t.hand, decision });
     page.notice(`Sent: ${W.decision(decision).toLowerCase()}.`);
     drawSeats();
   }
@@ -120,8 +122,16 @@ const PlayerSeats = (() => {
       node.setAttribute("aria-pressed", String(presets[p]));
     });
   }
+  // A refusal of the player's last decision (its words), the turn's decisions open again; null
+  // when the refusal was not of a decision
+  function refusedDecision(msg) {
+    if (!msg.request || msg.request !== s.request) return null;
+    s.request = null;
+    s.sent = null;
+    return W.decisionRefusal(msg.reason);
+  }
   // The turn the table waits on now, or null
   const waiting = () => (s.turn && !s.turn.decided ? s.turn : null);
-  return { init, handle, draw: drawSeats, mine, behindKind, drawPresets, waiting };
+  return { init, handle, draw: drawSeats, mine, behindKind, drawPresets, waiting, refusedDecision };
 })();
 if (typeof module !== "undefined") module.exports = PlayerSeats;

@@ -115,6 +115,10 @@ const PlayerWords = (() => {
     return d.refunded ? `${head} The bets on box ${d.box} are returned.` : head;
   }
 
-  return { refusal, ends, card, result, paid, verdict, kind, decision, decided, RELAUNCH };
+  // A refused decision: the player may choose another while the turn lasts
+  const decisionRefusal = (reason) => (reason === "funds"
+    ? "There is not enough money in your account for that decision: choose another." : refusal(reason));
+
+  return { refusal, decisionRefusal, ends, card, result, paid, verdict, kind, decision, decided, RELAUNCH };
 })();
 if (typeof module !== "undefined") module.exports = PlayerWords;
