@@ -19,7 +19,7 @@ import psycopg
 from psycopg_pool import PoolTimeout
 from pydantic import ValidationError
 from starlette.applications import Starlette
-from starlette.routing import WebSocketRoute
+from starlette.routing import Mount, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.jsonbound import InputRefused, check_json
@@ -27,6 +27,7 @@ from controller.runtime.admission import Bucket, Policy
 from controller.studio.behind import place_bets
 from controller.studio.book import BetRequest, dumps, player_id
 from controller.studio.hub import Seat
+from controller.studio.page import page_app
 from controller.studio.protocol import CLIENT, Bet, History, Join
 from controller.studio.seat_messages import seat_answer
 from controller.studio.service import Studio
@@ -183,4 +184,5 @@ def build_app(studio: Studio) -> Starlette:
         finally:
             open_connections -= 1
 
-    return Starlette(routes=[WebSocketRoute("/v1/play", play)])
+    # the player's page beside the API (controller/studio/page/), behind the pages' guard
+    return Starlette(routes=[WebSocketRoute("/v1/play", play), Mount("", app=page_app(studio.tables))])
