@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from importlib import import_module
 
 from controller.boards import Boards
+from controller.games.outcome import Outcome
+from controller.records import outcomes as record_outcomes
 from controller.table.game import Game
 from controller.table.games.base import GameAdapter
 
@@ -51,6 +53,14 @@ def games(modules: Iterable[str]) -> dict[str, Game]:
 
 
 GAMES: dict[str, Game] = games(GAME_MODULES)
+
+
+def outcomes() -> dict[str, type[Outcome]]:
+    """Each registered game's outcome model: what the round records' models read (controller/records/)."""
+    return {name: g.outcome for name, g in GAMES.items() if g.outcome is not None}
+
+
+record_outcomes.install(outcomes)
 
 
 def find(name: object) -> Game | None:

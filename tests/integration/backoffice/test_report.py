@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from controller.backoffice.migrate import migrate, migrations
 from controller.cli import app
 from tests.integration.backoffice.feed import event, round_record, ts
+from tests.integration.backoffice.feed import state as feed_state
 from tests.integration.backoffice.seed import seed
 
 # 2026-12-01 in Riga (UTC+2), gaming day from 06:00 local = 04:00 UTC
@@ -24,8 +25,7 @@ runner = CliRunner()
 
 
 def state(table: str, game: str, preset: str) -> tuple[str, dict[str, Any]]:
-    return f"croupier/{table}/state", {"v": 1, "table": table, "round": None, "ts": ts(DAY_START - timedelta(days=40)),
-                                       "game": game, "preset": preset, "currency": "EUR", "currency_digits": 2}
+    return f"croupier/{table}/state", feed_state(table, DAY_START - timedelta(days=40), game=game, preset=preset)
 
 
 def config(tmp_path: Path, **extra: str) -> Path:
