@@ -76,8 +76,9 @@ class StandInTable:
                       sealed: bool | None = None) -> None:
         assert self._client is not None
         self._seq += 1
-        body: dict[str, Any] = {"v": 1, "table": self.table, "round": round_id, "status": status,
-                                "opened": _stamp(datetime.now(UTC)), "deadline": None if deadline is None else
+        now = _stamp(datetime.now(UTC))
+        body: dict[str, Any] = {"v": 1, "table": self.table, "round": round_id, "ts": now, "status": status,
+                                "opened": now, "deadline": None if deadline is None else
                                 _stamp(deadline), "seq": self._seq, "game": self.rules.game,
                                 "currency": self.currency, "digits": self.digits, "limits": self.limits,
                                 "remote": True}
