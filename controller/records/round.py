@@ -214,14 +214,17 @@ def round_type(base: type[RoundFields] = RoundRecord) -> Any:
     return _typed(base, tuple(sorted(registered().items())))
 
 
-@cache
-def _adapter(union: Any) -> TypeAdapter[Any]:
-    return TypeAdapter(union)
+#: base -> (the registered games it was built for, its validator): rebuilt only when they change
+_ADAPTERS: dict[type[RoundFields], tuple[Mapping[str, type[Outcome]], TypeAdapter[Any]]] = {}
 
 
 def adapter(base: type[RoundFields] = RoundRecord) -> TypeAdapter[Any]:
     """The validator of ``base``'s records, each with its game's typed outcome."""
-    return _adapter(round_type(base))
+    games = registered()
+    known = _ADAPTERS.get(base)
+    if known is None or known[0] is not games:
+        known = _ADAPTERS[base] = (games, TypeAdapter(round_type(base)))
+    return known[1]
 
 
 def parse_record(data: Any) -> RoundRecord:

@@ -55,9 +55,16 @@ def games(modules: Iterable[str]) -> dict[str, Game]:
 GAMES: dict[str, Game] = games(GAME_MODULES)
 
 
+_outcomes: tuple[dict[str, Game], dict[str, type[Outcome]]] | None = None
+
+
 def outcomes() -> dict[str, type[Outcome]]:
-    """Each registered game's outcome model: what the round records' models read (controller/records/)."""
-    return {name: g.outcome for name, g in GAMES.items() if g.outcome is not None}
+    """Each registered game's outcome model: what the round records' models read
+    (controller/records/); the same mapping until ``GAMES`` is another (a test's registry)."""
+    global _outcomes
+    if _outcomes is None or _outcomes[0] is not GAMES:
+        _outcomes = (GAMES, {name: g.outcome for name, g in GAMES.items() if g.outcome is not None})
+    return _outcomes[1]
 
 
 record_outcomes.install(outcomes)
