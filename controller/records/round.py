@@ -31,6 +31,7 @@ from controller.records.limits import (
     MAX_MESSAGE,
     MAX_PROOF_ROWS,
     MAX_ROW_PAYLOAD,
+    MAX_TOTAL,
 )
 from controller.records.outcomes import OtherOutcome, record_outcome, registered
 from controller.records.wire import Amount, Hex64, Ident, Seq, TableId, Timestamp, Total, Wire
@@ -118,8 +119,8 @@ class RemoteSettled(Wire):
     paid: Total = Field(description="what the studio paid back, returned stakes of winning bets included")
     refunded: Total = Field(description="stakes returned because the round was void or its seal missing")
     drop: Total = Field(description="stake - refunded: the remote drop")
-    win: int = Field(ge=-2 * (MAX_BETS * 10**12), le=MAX_BETS * 10**12,
-                     description="stake - paid: the house's remote win (negative: the players won)")
+    win: int = Field(ge=-MAX_TOTAL, le=MAX_TOTAL, description="stake - paid: the house's remote win (negative: the "
+                                                              "players won)")
     cause: Seq = Field(description="the journal seq of the studio's message")
 
 
