@@ -22,6 +22,7 @@ const PlayerWords = (() => {
     token_invalid: `This game link is not valid. ${RELAUNCH}`,
     token_expired: `This game link has expired. ${RELAUNCH}`,
     token_replayed: `This session has ended. ${RELAUNCH}`,
+    token_refused: `Your casino has ended this session. ${RELAUNCH}`,
     unknown_table: "This table is not open at this studio.",
     rate_limited: "Too many requests at once. Please wait a moment.",
     // seats and Bet Behind
@@ -40,7 +41,7 @@ const PlayerWords = (() => {
   };
   const UNREADABLE = "The table could not read what the page sent. Please reload the game from your casino's site.";
   //: a refusal after which this page can do nothing more: the session is over
-  const ENDING = new Set(["token_invalid", "token_expired", "token_replayed", "unknown_table", "currency"]);
+  const ENDING = new Set(["token_invalid", "token_expired", "token_replayed", "token_refused", "unknown_table", "currency"]);
 
   const refusal = (reason) => REFUSALS[reason] || UNREADABLE;
   const ends = (reason) => ENDING.has(reason);
