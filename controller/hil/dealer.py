@@ -3,8 +3,9 @@ recomputed from the journal, asks for one (docs/hil.md).
 
 One card at a time: the next is drawn only once the last one is in the journal (or it is known
 lost: the table journaled it lost after it was drawn, ``shoe.lost_card``, or its frame went
-with the shoe's power, or it is given up after ``LOST_AFTER`` seconds; in each case the shoe
-holding no frame to send again), the shoe is plugged in and the controller that will read it
+with the shoe's power, or its frame was acknowledged by a controller that died before journaling
+it, or it is given up after ``LOST_AFTER`` seconds; in each case the shoe holding no frame to
+send again), the shoe is plugged in and the controller that will read it
 has started, so a card is never drawn for a table that is not there to take it.
 """
 
@@ -28,6 +29,14 @@ class Dealer:
         self.lost: list[DrawnCard] = []
         self.dealt = 0
         self.ready = False  # set by the soak once the controller it started has journaled its start
+
+    def controller_gone(self) -> None:
+        """The controller is gone (killed, or exited) and its journal read to the end: a card its
+        driver acknowledged (the shoe holds no frame to send again) but did not journal went with
+        it. No later start hears of it, so it is lost now, not after ``LOST_AFTER``."""
+        if self.waiting is not None and self.live.last_card_n != self.waiting.n and self.rig.firmware.pending == 0:
+            self.lost.append(self.waiting)
+            self.waiting = None
 
     def step(self) -> None:
         """Call after each ``live.poll()``."""

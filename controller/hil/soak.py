@@ -160,6 +160,10 @@ class Soak:
         await self._finish()
 
     def start_controller(self) -> None:
+        """Start the controller again; the one before is gone, so what it journaled is read to the end first."""
+        self.live.poll()
+        if self.dealer is not None:
+            self.dealer.controller_gone()
         self.start_mark = self.live.tail.seq
         self.controller.start(self.o.rounds - self.live.closed)
 

@@ -56,3 +56,22 @@ def test_a_card_whose_frame_went_with_the_shoes_power_is_not_waited_for(tmp_path
     rig.firmware._pending.clear()  # the HELLO of power-up, acknowledged by the driver
     dealer.step()
     assert dealer.waiting is None and dealer.lost == [drawn]
+
+
+def test_a_card_acknowledged_by_a_controller_that_died_is_not_waited_for(tmp_path: Path) -> None:
+    """SIGKILL between the driver's ACK and the journal row: the shoe holds no frame to send
+    again and no later start hears of the card; it is lost once the dead controller's journal
+    is read, not ``LOST_AFTER`` seconds later. A frame the shoe still holds is still waited for."""
+    path = tmp_path / "table.journal"
+    Journal(path).close()
+    live = LiveTable(path, lambda: BlackjackRound(blackjack_rules("ru6")), None)
+    rig = ShoeRig(tmp_path / "shoe", 1, 6)
+    dealer = Dealer(rig, live)
+    drawn = rig.draw()
+    assert drawn is not None and rig.firmware.pending == 1
+    dealer.waiting, dealer.since = drawn, time.monotonic()
+    dealer.controller_gone()
+    assert dealer.waiting is drawn  # unacknowledged: the shoe sends it to the next controller
+    rig.firmware._pending.clear()  # the dead controller's driver acknowledged it
+    dealer.controller_gone()
+    assert dealer.waiting is None and dealer.lost == [drawn]
