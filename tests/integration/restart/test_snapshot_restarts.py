@@ -5,6 +5,7 @@ counts on from the inputs the start replayed (the soak restarts its table about 
 from __future__ import annotations
 
 import itertools
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -79,3 +80,20 @@ def test_the_loop_hook_counts_on_from_the_inputs_the_start_replayed(
         for e in entries:
             hook.applied(core, e)
         assert hook.taken == 1 and next(j.latest("snapshot")).payload["covers"] == entries[-1].seq
+
+
+def test_a_start_on_a_full_disk_skips_its_snapshot_and_still_resumes(
+        synthesised: Callable[[int], Path], fresh_core: Callable[[], TableCore]) -> None:
+    path = synthesised(3000)
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM snapshots")  # a long replay is due: its start would snapshot
+    db.commit()
+    db.execute("VACUUM")  # and no free page left to write it in
+    db.close()
+    with Journal(path) as j:
+        last = j.last_seq()
+        pages = j._db.execute("PRAGMA page_count").fetchone()[0]
+        j._db.execute(f"PRAGMA max_page_count = {pages}")  # not one more page
+        result = replay(j, fresh_core())
+        assert j.last_seq() == last  # nothing written, nothing refused
+    assert result.inputs > snapshot.AT_START and result.unsnapshotted == result.inputs
