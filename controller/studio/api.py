@@ -13,13 +13,14 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import psycopg
 from psycopg_pool import PoolTimeout
 from pydantic import ValidationError
 from starlette.applications import Starlette
-from starlette.routing import Mount, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.jsonbound import InputRefused, check_json
@@ -169,7 +170,7 @@ class Connection:
             await self.ws.close(code, reason)
 
 
-def build_app(studio: Studio) -> Starlette:
+def build_app(studio: Studio, routes: Sequence[BaseRoute] = ()) -> Starlette:
     open_connections = 0
 
     async def play(ws: WebSocket) -> None:
@@ -184,5 +185,6 @@ def build_app(studio: Studio) -> Starlette:
         finally:
             open_connections -= 1
 
-    # the player's page beside the API (controller/studio/page/), behind the pages' guard
-    return Starlette(routes=[WebSocketRoute("/v1/play", play), Mount("", app=page_app(studio.tables))])
+    # the player's page beside the API (controller/studio/page/), behind the pages' guard; it mounts
+    # at the root, so whatever else the port serves (``routes``: the operators' endpoint) comes first
+    return Starlette(routes=[WebSocketRoute("/v1/play", play), *routes, Mount("", app=page_app(studio.tables))])

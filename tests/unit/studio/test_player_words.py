@@ -38,7 +38,7 @@ def test_every_refusal_reason_has_its_own_sentence() -> None:
         assert "_" not in sentence, (reason, sentence)  # no code: a sentence
         assert (sentence == fallback) == (reason in UNREADABLE), (reason, sentence)
     ending = {reason for reason, _, ends in sentences if ends}
-    assert ending == {"token_invalid", "token_expired", "token_replayed", "unknown_table", "currency"}
+    assert ending == {"token_invalid", "token_expired", "token_replayed", "token_refused", "unknown_table", "currency"}
 
 
 def test_results_and_payouts_in_words() -> None:
