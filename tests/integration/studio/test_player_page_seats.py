@@ -21,7 +21,6 @@ from typing import Any
 import aiomqtt
 import pytest
 
-from controller.studio import protocol
 from controller.studio.server import StudioServer
 from tests.integration.browser.conftest import chromium, readme_shot, until_js
 from tests.integration.studio.conftest import Client, StudioBroker, studio_config, token
@@ -29,8 +28,6 @@ from tests.integration.studio.test_player_page import player_page, screen_is_cle
 from tests.support.waiting import until
 
 __all__ = ["chromium"]  # the fixture, used by name
-
-pytestmark = pytest.mark.skipif(not hasattr(protocol, "Sit"), reason="the studio's seats protocol is not in this tree")
 
 TABLE, ROUND = "bj-1", "bj-1-000001"
 ME = "casino-a/p1"
@@ -50,7 +47,7 @@ class SeatedTable:
 
     async def leaf(self, status: str, **seats: Any) -> None:
         self.seq += 1
-        body = {"v": 1, "table": TABLE, "round": ROUND, "status": status, "opened": stamp(0),
+        body = {"v": 1, "table": TABLE, "round": ROUND, "ts": stamp(0), "status": status, "opened": stamp(0),
                 "deadline": stamp(30) if status == "open" else None, "seq": self.seq, "game": "blackjack",
                 "currency": "EUR", "digits": 2, "limits": {"main": [100, 500000]}, "remote": True, **seats}
         await self.client.publish(f"croupier/{TABLE}/betting", json.dumps(body), qos=1, retain=True)
