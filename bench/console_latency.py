@@ -6,7 +6,8 @@ A whole blackjack table as ``croupier run`` starts it (``run_table``: journal, s
 its pty behind the CSP/1 driver, the table task), its console (``start_console``), and a signed-in
 page at 1280x800. Seven boxes bet and stand; each card is pulled through the gate by the bench,
 which notes the time of the frame's write into the pty (the firmware's ``tap``, i.e. its last
-byte), then waits until the page's MutationObserver has seen the card appear. Browser times are
+byte), then waits until the page's MutationObserver reports the card shown (through a binding: the
+page's real CSP applies, no ``unsafe-eval`` is needed). Browser times are
 ``performance.timeOrigin + performance.now()``, bench times ``time.time()``: one system clock.
 
     python bench/console_latency.py [cards] [--json]       (default 200)
@@ -59,16 +60,42 @@ seed = 11
 [mqtt]
 broker = "none"
 """
+#: installed through the DevTools protocol (not a page script, so the page's CSP, which refuses
+#: ``unsafe-eval``, does not apply to it); it reports each card's appearance to the bench through a
+#: binding (``expose_binding``), which the CSP allows too. The time is the browser's, on the
+#: system clock, taken in the observer's callback: the binding's own delivery is not counted.
 OBSERVER = """() => {
-  window.__seen = []; const counts = new Map();
+  const counts = new Map();
   new MutationObserver(() => {
     const t = performance.timeOrigin + performance.now();
     const now = new Map();
     for (const e of document.querySelectorAll('#felt [data-card]')) now.set(e.dataset.card, (now.get(e.dataset.card) || 0) + 1);
-    for (const [card, n] of now) if (n > (counts.get(card) || 0)) window.__seen.push([card, t]);
+    for (const [card, n] of now) if (n > (counts.get(card) || 0)) window.benchSeen(card, t);
     counts.clear(); for (const [c, n] of now) counts.set(c, n);
   }).observe(document.body, { childList: true, subtree: true });
 }"""
+
+
+class Seen:
+    """The cards the page reported (card, browser time in ms), and a wake-up for each report."""
+
+    def __init__(self) -> None:
+        self.cards: list[tuple[str, float]] = []
+        self.changed = asyncio.Condition()
+
+    async def report(self, source: Any, card: str, at_ms: float) -> None:
+        async with self.changed:
+            self.cards.append((card, at_ms))
+            self.changed.notify_all()
+
+    async def first(self, card: str, since_ms: float, timeout: float = 10.0) -> float:
+        """The browser time (s) ``card`` was first shown at or after ``since_ms``."""
+        def hit() -> float | None:
+            return next((t for c, t in self.cards if c == card and t >= since_ms), None)
+
+        async with self.changed:
+            found = await asyncio.wait_for(self.changed.wait_for(hit), timeout)
+        return found / 1000.0
 
 
 class Stamps:
@@ -90,7 +117,7 @@ class Stamps:
         pass
 
 
-async def play(loop: TableLoop, firmware: Any, page: Any, stamps: Stamps, cards: int) -> list[tuple[float, float]]:
+async def play(loop: TableLoop, firmware: Any, seen: Seen, stamps: Stamps, cards: int) -> list[tuple[float, float]]:
     """(frame -> on_entry, frame -> DOM) in ms for each of ``cards`` cards."""
     core = loop.core
     out: list[tuple[float, float]] = []
@@ -117,10 +144,7 @@ async def play(loop: TableLoop, firmware: Any, page: Any, stamps: Stamps, cards:
         card = firmware.draw()
         assert card is not None, firmware.state
         wire_ms = stamps.wire[n] * 1000
-        handle = await page.wait_for_function(
-            "([card, since]) => { const hit = window.__seen.find(([c, t]) => c === card && t >= since);"
-            " return hit ? hit[1] : null; }", arg=[card, wire_ms], timeout=10_000)
-        shown = await handle.json_value() / 1000.0
+        shown = await seen.first(card, wire_ms)
         await loop.until(lambda c, n=n: c.shoe.last_n >= n)
         out.append(((stamps.entry[n] - stamps.wire[n]) * 1000, (shown - stamps.wire[n]) * 1000))
     return out
@@ -151,14 +175,16 @@ async def main(cards: int, as_json: bool = False) -> None:
             async with async_playwright() as pw:
                 browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 page = await browser.new_page(viewport={"width": 1280, "height": 800})
+                seen = Seen()
+                await page.expose_binding("benchSeen", seen.report)
                 await page.goto(server.url)
                 await page.fill("#user", "bench")
                 await page.fill("#password", "bench")
                 await page.click("#login-btn")
-                await page.wait_for_function("document.getElementById('link').textContent === 'live'")
+                await page.locator("#link", has_text="live").wait_for()
                 await page.evaluate(OBSERVER)
                 await loop.until(lambda c: c.devices.get("shoe", {}).get("online", False))
-                result.extend(await play(loop, firmware, page, stamps, cards))
+                result.extend(await play(loop, firmware, seen, stamps, cards))
                 await browser.close()
             await server.close()
             done.set()

@@ -167,7 +167,7 @@ def run(tables: int, rate: float, seconds: float, procs: int, warmup: float) -> 
         config.write_text(f'[pit]\nclient_id = "bench-pit"\n\n[accounts.bench]\nrole = "pit_boss"\n'
                           f'password_hash = "{hash_password(PASSWORD)}"\n')
         port = free_port()
-        pit = subprocess.Popen([str(ROOT / ".venv/bin/croupier"), "pit", "--broker", broker.tcp_url(broker.pit),
+        pit = subprocess.Popen([sys.executable, "-m", "controller.cli", "pit", "--broker", broker.tcp_url(broker.pit),
                                 "--config", str(config), "--port", str(port), "--insecure"], stdout=subprocess.PIPE, cwd=ROOT)
         try:
             assert pit.stdout is not None
