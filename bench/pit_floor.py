@@ -41,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from controller.auth import hash_password
 from drivers.mqtt.link import TCP_NODELAY
 from tests.fixtures.mosquitto import MosquittoBroker, free_port
+from tests.unit.pit import feed_messages as feed
 
 PASSWORD = "bench-pass"
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,24 +64,21 @@ async def one_table(port: int, user: str, password: str, table: str, rate: float
         while time.time() < until:
             seq += 1
             ts = iso_now()
-            envelope = {"v": 1, "table": table, "round": f"{table}-{seq // 20:06d}", "ts": ts}
+            round_id = f"{table}-{seq // 20:06d}"
             pick = seq % 10
             if pick == 0:
-                body = {**envelope, "game": "roulette", "preset": "european", "phase": "betting",
-                        "limits": {"straight": {"min": 100, "max": 10000}}, "alerts_open": [],
-                        "devices": {"wheel": {"online": True, "fault": None}}}
+                body = feed.state(table, round=round_id, ts=ts, devices={"wheel": {"online": True, "fault": None}})
                 await client.publish(f"croupier/{table}/state", json.dumps(body), qos=1, retain=True)
             elif pick in (1, 2, 3):
-                body = {**envelope, "text": f"t={time.time():.6f}"}
+                body = feed.prompt(table, f"t={time.time():.6f}", ts=ts, round=round_id)
                 await client.publish(f"croupier/{table}/prompt", json.dumps(body), qos=1, retain=True)
             elif seq % 40 == 9:
-                body = {**envelope, "seq": seq, "game": "roulette", "status": "settled", "opened": ts, "closed": ts,
-                        "outcome": {"wheel": "european", "numbers": [str(rng.randrange(37))]},
-                        "bets": [{"box": 1, "hand": 1, "kind": "red", "player": "P", "stake": 500, "payout": 0}],
-                        "stake_total": 500, "payout_total": 0, "corrections": []}
+                body = feed.round_record(table, round_id, seq, ts=ts, opened=ts, closed=ts, outcome={
+                    "wheel": "european", "numbers": [str(rng.randrange(37))]}, bets=[feed.bet(500, 0, kind="red")])
                 await client.publish(f"croupier/{table}/round", json.dumps(body), qos=1)
             else:
-                body = {**envelope, "seq": seq, "kind": "command", "source": "dealer", "payload": {"name": "bet"}}
+                body = {**feed.envelope(table, round_id, ts), "seq": seq, "kind": "command", "source": "dealer",
+                        "payload": {"name": "bet"}}
                 await client.publish(f"croupier/{table}/event", json.dumps(body), qos=1)
             counts[0] += 1
             await asyncio.sleep(rng.expovariate(rate))
@@ -173,7 +171,7 @@ def run(tables: int, rate: float, seconds: float, procs: int, warmup: float) -> 
             assert pit.stdout is not None
             pit.stdout.readline()  # "pit: URL" once it listens
             base = f"http://127.0.0.1:{port}"
-            client = httpx.Client(base_url=base)
+            client = httpx.Client(base_url=base, timeout=30.0)
             client.post("/api/login", json={"user": "bench", "password": PASSWORD}).raise_for_status()
             cookie = client.cookies["pit_session"]
             begin = time.time() + 1.0
