@@ -112,6 +112,9 @@ def pit_floor(data: dict[str, Any]) -> list[Row]:
         (f"feed lag at {data['tables']} tables, on the page's WebSocket (p50 / p99)",
          _pair(data["page_lag_p50_ms"], data["page_lag_p99_ms"], "ms"), "includes the dashboard's 100 ms coalescing tick"),
         ("pit floor load", load, ""),
+        (f"dashboard CPU per feed message at {data['tables']} tables (tiles, totals and page pushes included)",
+         f"{data['dashboard_cpu_us_per_message']:,.0f} µs",
+         f"bare subscriber {data['baseline_cpu_us_per_message']:,.0f} µs (paho, json.loads, the timestamp)"),
     ]
 
 
@@ -195,6 +198,15 @@ def broker_ceiling(data: dict[str, Any]) -> list[Row]:
              f"one Python subscriber got {data['delivered']:,} of {data['messages']:,}")]
 
 
+def memory(data: dict[str, Any]) -> list[Row]:
+    names = {"table": "a table process (core + journal + runtime)",
+             "pit": f"the pit's floor model ({data.get('pit', {}).get('tables', 0)} tables)"}
+    return [(f"memory, {names[part]}, RSS per 1,000 rounds over the second half of {data[part]['rounds']:,}",
+             f"{data[part]['per_1000_second_half_mb']:+.2f} MB (at end {data[part]['end_mb']:.0f} MB)",
+             f"{data[part]['first_mb']:+.2f} MB over the first {data[part]['first_rounds']:,} rounds "
+             f"(from {data[part]['start_mb']:.0f} MB)") for part in ("table", "pit") if part in data]
+
+
 BENCHES = (
     Bench("blackjack", "blackjack.py", ("--rounds", "20000", "--repeat", "3"), (),
           game("blackjack ru6, basic strategy", "draws + strategy, no engine"), ("--rounds", "200", "--repeat", "1")),
@@ -231,6 +243,8 @@ BENCHES = (
     Bench("web_fd_exhaustion", "web_fd_exhaustion.py", ("--rounds", "100", "--idle", "1000", "--signins", "4"),
           ("--rounds", "300", "--idle", "2000", "--signins", "8"), fd_exhaustion,
           ("--rounds", "5", "--idle", "20", "--signins", "1")),
+    Bench("memory", "memory.py", ("--rounds", "2000", "--every", "500", "--boxes", "2"), ("--rounds", "10000"), memory,
+          ("--rounds", "40", "--every", "20", "--tables", "2", "--boxes", "1"), timeout=3600.0),
     Bench("fuzz", "fuzz.py", ("--n", "50000", "--traced", "10000"), (), fuzz,
           ("--n", "200", "--traced", "100", "--warm-up", "50"), timeout=1800.0),
     Bench("shoe_receiver_flood", "shoe_receiver_flood.py", ("--frames", "50000"), (), flood, ("--frames", "500")),
