@@ -13,7 +13,7 @@ flat; one that keeps something per round for its lifetime grows at the same rate
 Each part runs in a fresh process. ``--trace`` adds tracemalloc's top growing lines between the
 first checkpoint and the end (slower: for finding what grows, not for the figures).
 
-    python bench/memory.py [--rounds 10000] [--every 1000] [--tables 8] [--boxes 7] [--only table,pit]
+    python bench/memory.py [--rounds 10000] [--pit-rounds N] [--every 1000] [--tables 8] [--boxes 7] [--only table,pit]
                            [--trace] [--json]
 """
 
@@ -184,7 +184,7 @@ def _child(part: str, args: argparse.Namespace, out: Any) -> None:
     if part == "table":
         out.put(asyncio.run(table_part(args.rounds, args.every, args.boxes, args.trace)))
     else:
-        out.put(pit_part(args.rounds, args.every, args.tables, args.trace))
+        out.put(pit_part(args.pit_rounds or args.rounds, args.every, args.tables, args.trace))
 
 
 def growth(rows: list[tuple[int, float]]) -> dict[str, float]:
@@ -200,6 +200,7 @@ def growth(rows: list[tuple[int, float]]) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=10_000)
+    parser.add_argument("--pit-rounds", type=int, default=None, help="rounds fed to the pit's model (default: --rounds)")
     parser.add_argument("--every", type=int, default=1000)
     parser.add_argument("--tables", type=int, default=8, help="tables fed to the pit's model")
     parser.add_argument("--boxes", type=int, default=7, help="players at the table process's table")
