@@ -32,6 +32,7 @@ if __package__ in (None, ""):  # run as a script from the repo root or bench/
 from controller.auth import Account, Accounts, hash_password
 from controller.config import load
 from controller.console import start_console
+from controller.console.hub import ConsoleHub
 from controller.games.base import ExpectKind
 from controller.process import run_table
 from controller.runtime.loop import TableLoop
@@ -104,6 +105,10 @@ class Stamps:
     def __init__(self) -> None:
         self.wire: dict[int, float] = {}
         self.entry: dict[int, float] = {}
+        self.snapshots: list[float] = []  # times the console handed a snapshot to its pages
+
+    def snapshot_after(self, since: float) -> float:
+        return next(t for t in self.snapshots if t >= since)
 
     def tap(self, data: bytes) -> None:
         if b";CARD;" in data:
@@ -117,10 +122,12 @@ class Stamps:
         pass
 
 
-async def play(loop: TableLoop, firmware: Any, seen: Seen, stamps: Stamps, cards: int) -> list[tuple[float, float]]:
-    """(frame -> on_entry, frame -> DOM) in ms for each of ``cards`` cards."""
+async def play(loop: TableLoop, firmware: Any, seen: Seen, stamps: Stamps,
+               cards: int) -> list[tuple[float, float, float]]:
+    """(frame -> on_entry, frame -> DOM, frame -> snapshot handed to the page's socket) in ms
+    for each of ``cards`` cards."""
     core = loop.core
-    out: list[tuple[float, float]] = []
+    out: list[tuple[float, float, float]] = []
     while len(out) < cards:
         await loop.settled()
         if core.phase == IDLE:
@@ -146,7 +153,9 @@ async def play(loop: TableLoop, firmware: Any, seen: Seen, stamps: Stamps, cards
         wire_ms = stamps.wire[n] * 1000
         shown = await seen.first(card, wire_ms)
         await loop.until(lambda c, n=n: c.shoe.last_n >= n)
-        out.append(((stamps.entry[n] - stamps.wire[n]) * 1000, (shown - stamps.wire[n]) * 1000))
+        wire = stamps.wire[n]
+        out.append(((stamps.entry[n] - wire) * 1000, (shown - wire) * 1000,
+                    (stamps.snapshot_after(stamps.entry[n]) - wire) * 1000))
     return out
 
 
@@ -163,7 +172,7 @@ async def main(cards: int, as_json: bool = False) -> None:
         path.write_text(CONFIG)
         config = load(path)
         accounts = Accounts({"bench": Account("bench", "dealer", hash_password("bench"))})
-        result: list[tuple[float, float]] = []
+        result: list[tuple[float, float, float]] = []
         done = asyncio.Event()
 
         async def on_ready(loop: TableLoop, devices: Any) -> None:
@@ -172,6 +181,14 @@ async def main(cards: int, as_json: bool = False) -> None:
             firmware = devices.firmware
             firmware.tap = stamps.tap
             server = await start_console(loop, config, accounts, host="127.0.0.1", port=0)
+            hub = next(listener for listener in loop.listeners if isinstance(listener, ConsoleHub))
+            deliver = hub._deliver
+
+            def stamped(message: dict[str, Any], pages: list[Any]) -> None:
+                deliver(message, pages)
+                stamps.snapshots.append(time.time())
+
+            hub._deliver = stamped  # type: ignore[method-assign]
             async with async_playwright() as pw:
                 browser = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 page = await browser.new_page(viewport={"width": 1280, "height": 800})
@@ -198,15 +215,19 @@ async def main(cards: int, as_json: bool = False) -> None:
             await table
         if not done.is_set():
             raise SystemExit("the table stopped before the bench ran")
-    entry = [e for e, _ in result]
-    dom = [d for _, d in result]
+    entry = [e for e, _, _ in result]
+    dom = [d for _, d, _ in result]
+    sent = [s for _, _, s in result]
     if as_json:
         print(json.dumps({"cards": len(result),
                           "entry_p50_ms": round(statistics.median(entry), 2), "entry_p99_ms": round(pct(entry, 0.99), 2),
-                          "dom_p50_ms": round(statistics.median(dom), 2), "dom_p99_ms": round(pct(dom, 0.99), 2)}))
+                          "dom_p50_ms": round(statistics.median(dom), 2), "dom_p99_ms": round(pct(dom, 0.99), 2),
+                          "snapshot_p50_ms": round(statistics.median(sent), 2),
+                          "snapshot_p99_ms": round(pct(sent, 0.99), 2)}))
         return
     print(f"console latency over {len(result)} cards (blackjack, 7 boxes, pty shoe, Chromium 1280x800)")
     print(f"  card frame last byte -> table on_entry   p50 {statistics.median(entry):6.2f} ms   p99 {pct(entry, 0.99):6.2f} ms")
+    print(f"  card frame last byte -> snapshot sent    p50 {statistics.median(sent):6.2f} ms   p99 {pct(sent, 0.99):6.2f} ms")
     print(f"  card frame last byte -> console DOM      p50 {statistics.median(dom):6.2f} ms   p99 {pct(dom, 0.99):6.2f} ms")
 
 
