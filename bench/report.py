@@ -90,7 +90,8 @@ def table(data: dict[str, Any]) -> list[Row]:
 def console(data: dict[str, Any]) -> list[Row]:
     return [("card to console DOM in Chromium (p50 / p99)", _pair(data["dom_p50_ms"], data["dom_p99_ms"], "ms"),
              f"card to the table's journal entry {_pair(data['entry_p50_ms'], data['entry_p99_ms'], 'ms')}; "
-             f"to the snapshot handed to the page's socket {_pair(data['snapshot_p50_ms'], data['snapshot_p99_ms'], 'ms')}")]
+             f"to the snapshot handed to the page's socket {_pair(data['snapshot_p50_ms'], data['snapshot_p99_ms'], 'ms')}; "
+             f"to its arrival at the page {_pair(data['received_p50_ms'], data['received_p99_ms'], 'ms')}")]
 
 
 def restart(data: list[dict[str, Any]]) -> list[Row]:
