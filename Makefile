@@ -36,7 +36,8 @@ test: $(STAMP) system-deps
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not slow" tests/unit tests/fuzz tests/test_layering.py tests/test_structure.py
 
-# Every benchmark, one Markdown table and the machine line (bench/report.py; README "Figures").
+# Every benchmark, one Markdown table and the machine line (bench/report.py; README "Figures");
+# `make test` runs each once with tiny parameters (tests/bench).
 # The full run generates a 1M-entry journal once (about 150 s); `make bench BENCH_ARGS=--quick`
 # stops at 100k entries and takes a few minutes.
 bench: $(STAMP)

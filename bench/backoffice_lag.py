@@ -125,6 +125,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--outage", type=float, default=0.0, help="seconds the database is down mid-run")
+    parser.add_argument("--json", action="store_true", help="(the figures are printed as JSON anyway)")
     args = parser.parse_args()
     if args.outage and args.seconds / 3 + args.outage > args.seconds * 0.8:
         parser.error("--outage must end well before the run does (seconds/3 + outage <= 0.8 * seconds)")

@@ -75,6 +75,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1_000_000)
     parser.add_argument("--baseline-per-day", type=int, default=100_000)
     parser.add_argument("--repeat-rounds", type=int, default=2, help="runs of the slow baseline (best is kept)")
+    parser.add_argument("--json", action="store_true", help="(the figures are printed as JSON anyway)")
     args = parser.parse_args()
     with Cluster() as pg:
         with psycopg.connect(pg.url(), autocommit=True) as conn:

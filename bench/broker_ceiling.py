@@ -99,8 +99,12 @@ def main() -> None:
     parser.add_argument("--messages", type=int, default=100_000)
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--conns", type=int, default=25)
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     args = parser.parse_args()
     result = run(args.messages, args.procs, args.conns)
+    if args.json:
+        print(json.dumps(result))
+        return
     print(f"broker ceiling: {result['messages']:,} QoS 1 messages over {result['connections']} connections in "
           f"{result['seconds']:.1f} s: {result['published_per_s']:,.0f} msg/s acknowledged, mosquitto "
           f"{result['mosquitto_cpu_pct']:.0f} % of one core; one subscriber got {result['delivered']:,} "

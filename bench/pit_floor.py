@@ -11,7 +11,10 @@ message carries the publish time in ``ts`` (microseconds), so lag is measured on
   includes the dashboard's 0.1 s coalescing tick);
 * baseline: publish -> a bare aiomqtt subscriber in its own process, in the same run.
 
-Also: messages/s through the broker, and the CPU of mosquitto and of the dashboard.
+Also: messages/s through the broker, the CPU of mosquitto and of the dashboard, and the CPU per
+message of the dashboard and of the bare subscriber (what a loaded machine moves least). The
+publishers run at nice +10: on a floor the tables are other machines, here they must not take
+the CPU from the processes measured.
 Run: ``.venv/bin/python bench/pit_floor.py [--tables 200] [--rate 5] [--seconds 20] [--procs 4]``.
 """
 
@@ -41,8 +44,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from controller.auth import hash_password
 from drivers.mqtt.link import TCP_NODELAY
 from tests.fixtures.mosquitto import MosquittoBroker, free_port
+from tests.unit.pit import feed_messages as feed
 
 PASSWORD = "bench-pass"
+PUBLISHER_NICE = 10
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -63,24 +68,21 @@ async def one_table(port: int, user: str, password: str, table: str, rate: float
         while time.time() < until:
             seq += 1
             ts = iso_now()
-            envelope = {"v": 1, "table": table, "round": f"{table}-{seq // 20:06d}", "ts": ts}
+            round_id = f"{table}-{seq // 20:06d}"
             pick = seq % 10
             if pick == 0:
-                body = {**envelope, "game": "roulette", "preset": "european", "phase": "betting",
-                        "limits": {"straight": {"min": 100, "max": 10000}}, "alerts_open": [],
-                        "devices": {"wheel": {"online": True, "fault": None}}}
+                body = feed.state(table, round=round_id, ts=ts, devices={"wheel": {"online": True, "fault": None}})
                 await client.publish(f"croupier/{table}/state", json.dumps(body), qos=1, retain=True)
             elif pick in (1, 2, 3):
-                body = {**envelope, "text": f"t={time.time():.6f}"}
+                body = feed.prompt(table, f"t={time.time():.6f}", ts=ts, round=round_id)
                 await client.publish(f"croupier/{table}/prompt", json.dumps(body), qos=1, retain=True)
             elif seq % 40 == 9:
-                body = {**envelope, "seq": seq, "game": "roulette", "status": "settled", "opened": ts, "closed": ts,
-                        "outcome": {"wheel": "european", "numbers": [str(rng.randrange(37))]},
-                        "bets": [{"box": 1, "hand": 1, "kind": "red", "player": "P", "stake": 500, "payout": 0}],
-                        "stake_total": 500, "payout_total": 0, "corrections": []}
+                body = feed.round_record(table, round_id, seq, ts=ts, opened=ts, closed=ts, outcome={
+                    "wheel": "european", "numbers": [str(rng.randrange(37))]}, bets=[feed.bet(500, 0, kind="red")])
                 await client.publish(f"croupier/{table}/round", json.dumps(body), qos=1)
             else:
-                body = {**envelope, "seq": seq, "kind": "command", "source": "dealer", "payload": {"name": "bet"}}
+                body = {**feed.envelope(table, round_id, ts), "seq": seq, "kind": "command", "source": "dealer",
+                        "payload": {"name": "bet"}}
                 await client.publish(f"croupier/{table}/event", json.dumps(body), qos=1)
             counts[0] += 1
             await asyncio.sleep(rng.expovariate(rate))
@@ -88,6 +90,7 @@ async def one_table(port: int, user: str, password: str, table: str, rate: float
 
 def publisher(port: int, user: str, password: str, tables: list[str], rate: float, until: float,
               out: Any) -> None:
+    os.nice(PUBLISHER_NICE)  # the tables are other machines on a floor: they yield the CPU to the measured
     counts = [0]
 
     async def main() -> None:
@@ -100,6 +103,7 @@ def publisher(port: int, user: str, password: str, tables: list[str], rate: floa
 # -- the bare subscriber (baseline) -------------------------------------------------------------
 def baseline(port: int, user: str, password: str, start: float, until: float, out: Any) -> None:
     lags: list[float] = []
+    cpu: list[float] = []  # process CPU at the window's start and end
 
     async def main() -> None:
         async with aiomqtt.Client("127.0.0.1", port, username=user, password=password, identifier="bench-baseline",
@@ -114,13 +118,15 @@ def baseline(port: int, user: str, password: str, start: float, until: float, ou
                 except (ValueError, TypeError, KeyError):
                     continue
                 if now >= start:
+                    if not cpu:
+                        cpu.append(time.process_time())
                     lags.append(now - datetime.fromisoformat(ts).timestamp())
 
     try:
         asyncio.run(asyncio.wait_for(main(), until - time.time() + 5))
     except TimeoutError:
         pass
-    out.put(lags)
+    out.put({"lags": lags, "cpu_s": time.process_time() - cpu[0] if cpu else float("nan")})
 
 
 # -- helpers ---------------------------------------------------------------------------------------
@@ -167,13 +173,13 @@ def run(tables: int, rate: float, seconds: float, procs: int, warmup: float) -> 
         config.write_text(f'[pit]\nclient_id = "bench-pit"\n\n[accounts.bench]\nrole = "pit_boss"\n'
                           f'password_hash = "{hash_password(PASSWORD)}"\n')
         port = free_port()
-        pit = subprocess.Popen([str(ROOT / ".venv/bin/croupier"), "pit", "--broker", broker.tcp_url(broker.pit),
+        pit = subprocess.Popen([sys.executable, "-m", "controller.cli", "pit", "--broker", broker.tcp_url(broker.pit),
                                 "--config", str(config), "--port", str(port), "--insecure"], stdout=subprocess.PIPE, cwd=ROOT)
         try:
             assert pit.stdout is not None
             pit.stdout.readline()  # "pit: URL" once it listens
             base = f"http://127.0.0.1:{port}"
-            client = httpx.Client(base_url=base)
+            client = httpx.Client(base_url=base, timeout=30.0)
             client.post("/api/login", json={"user": "bench", "password": PASSWORD}).raise_for_status()
             cookie = client.cookies["pit_session"]
             begin = time.time() + 1.0
@@ -202,7 +208,8 @@ def run(tables: int, rate: float, seconds: float, procs: int, warmup: float) -> 
             pit.terminate()
             pit.wait(timeout=10)
         published = sum(r for r in results if isinstance(r, int))
-        bare_lags = next(r for r in results if isinstance(r, list))
+        bare_result = next(r for r in results if isinstance(r, dict))
+        bare_lags = bare_result["lags"]
         wall = cpu1[2] - cpu0[2]
         total_s = until - begin
         return {
@@ -215,6 +222,8 @@ def run(tables: int, rate: float, seconds: float, procs: int, warmup: float) -> 
             "page_lag_p50_ms": 1000 * pct(page, 0.5), "page_lag_p99_ms": 1000 * pct(page, 0.99), "page_samples": len(page),
             "baseline_lag_p50_ms": 1000 * pct(bare_lags, 0.5), "baseline_lag_p99_ms": 1000 * pct(bare_lags, 0.99),
             "baseline_samples": len(bare_lags),
+            "dashboard_cpu_us_per_message": 1e6 * (cpu1[1] - cpu0[1]) / max(1, stats["lag"]["samples"]),
+            "baseline_cpu_us_per_message": 1e6 * bare_result["cpu_s"] / max(1, len(bare_lags)),
             "mosquitto_cpu_pct": 100 * (cpu1[0] - cpu0[0]) / wall,
             "dashboard_cpu_pct": 100 * (cpu1[1] - cpu0[1]) / wall,
             "machine_cpus": os.cpu_count(),

@@ -32,11 +32,15 @@ Row = tuple[str, str, str]  # figure, value, baseline
 
 @dataclass(frozen=True)
 class Bench:
+    """One script: its arguments for ``--quick``, the full run and the test suite's smoke run
+    (tests/bench: tiny, a few seconds, to notice a bench that broke, not to measure)."""
+
     name: str
     script: str
     quick: tuple[str, ...]
     full: tuple[str, ...]
     rows: Callable[[Any], list[Row]]
+    smoke: tuple[str, ...]
     timeout: float = 600.0
 
 
@@ -85,7 +89,9 @@ def table(data: dict[str, Any]) -> list[Row]:
 
 def console(data: dict[str, Any]) -> list[Row]:
     return [("card to console DOM in Chromium (p50 / p99)", _pair(data["dom_p50_ms"], data["dom_p99_ms"], "ms"),
-             f"card to the table's journal entry {_pair(data['entry_p50_ms'], data['entry_p99_ms'], 'ms')}")]
+             f"card to the table's journal entry {_pair(data['entry_p50_ms'], data['entry_p99_ms'], 'ms')}; "
+             f"to the snapshot handed to the page's socket {_pair(data['snapshot_p50_ms'], data['snapshot_p99_ms'], 'ms')}; "
+             f"to its arrival at the page {_pair(data['received_p50_ms'], data['received_p99_ms'], 'ms')}")]
 
 
 def restart(data: list[dict[str, Any]]) -> list[Row]:
@@ -108,6 +114,9 @@ def pit_floor(data: dict[str, Any]) -> list[Row]:
         (f"feed lag at {data['tables']} tables, on the page's WebSocket (p50 / p99)",
          _pair(data["page_lag_p50_ms"], data["page_lag_p99_ms"], "ms"), "includes the dashboard's 100 ms coalescing tick"),
         ("pit floor load", load, ""),
+        (f"dashboard CPU per feed message at {data['tables']} tables (tiles, totals and page pushes included)",
+         f"{data['dashboard_cpu_us_per_message']:,.0f} µs",
+         f"bare subscriber {data['baseline_cpu_us_per_message']:,.0f} µs (paho, json.loads, the timestamp)"),
     ]
 
 
@@ -144,49 +153,143 @@ def revisions(data: dict[str, Any]) -> list[Row]:
     ]
 
 
+def backoffice_lag(data: dict[str, Any]) -> list[Row]:
+    return [(f"back office lag, {data['tables']:,} tables into PostgreSQL (p50 / p99)",
+             f"{_pair(data['lag_p50_ms'], data['lag_p99_ms'], 'ms')}, {data['rounds_stored']:,} of "
+             f"{data['rounds_published']:,} rounds", f"bare COPY {_n(data['baseline_copy_rounds_per_s'] or 0)} rounds/s")]
+
+
+def backoffice_report(data: dict[str, Any]) -> list[Row]:
+    fast, slow = data["from_tallies"], data["baseline_from_rounds"]
+    return [(f"back office day report, {data['tables']:,} tables, {data['day_rounds']:,} rounds / 7- and 30-day "
+             "baselines (from the tallies kept at insert)",
+             f"{fast['report_day_without_baselines_s']:.2f} s / {fast['baselines_7_30_days_s']:.2f} s",
+             f"recomputed from the rounds {slow['report_day_without_baselines_s']:.2f} s / "
+             f"{slow['baselines_7_30_days_s']:.2f} s")]
+
+
+def protection(data: dict[str, Any]) -> list[Row]:
+    alpha, least = data["operating_point"]
+    point = next(r for r in data["sweep"] if r["alpha"] == alpha and r["min_rounds"] == least)
+    counters = [r for style, r in point["styles"].items() if style.startswith("counter")]
+    flagged, days = sum(r["flagged"] for r in counters), sum(r["player_days"] for r in counters)
+    return [(f"advantage-play watch, operating point ({data['shoes']:,} shoes)",
+             f"counters flagged on {flagged} of {days} player-days, false alarms {100 * point['false_alarm_rate']:.2f} %",
+             f"the watch reads {_n(data['watch_entries_per_s'])} journal entries/s offline")]
+
+
+def fd_exhaustion(data: dict[str, Any]) -> list[Row]:
+    base, flooded, burst = data["baseline"], data["flooded"], data["signins"]
+    plain = f"no flood: {base['rounds_per_s']:.1f} rounds/s, {base['cpu_ms_per_round']:.1f} ms CPU per round"
+    out = [(f"table under {flooded['idle']:,} idle connections to its console",
+            f"{flooded['rounds_per_s']:.1f} rounds/s, {flooded['cpu_ms_per_round']:.1f} ms CPU per round", plain)]
+    if burst:
+        out.append(("table under a burst of wrong sign-ins",
+                    f"{burst['rounds_per_s']:.1f} rounds/s, {burst['cpu_ms_per_round']:.1f} ms CPU per round", plain))
+    return out
+
+
+def journal_append(data: dict[str, Any]) -> list[Row]:
+    return [("journal append, keyed (HMAC per row), fsynced", f"{_n(data['keyed_per_s'])} appends/s",
+             f"unkeyed {_n(data['unkeyed_per_s'])} appends/s")]
+
+
+def broker_ceiling(data: dict[str, Any]) -> list[Row]:
+    return [(f"broker ceiling, QoS 1 publishes over {data['connections']} connections",
+             f"{_n(data['published_per_s'])} msg/s acknowledged, mosquitto {data['mosquitto_cpu_pct']:.0f} % CPU",
+             f"one Python subscriber got {data['delivered']:,} of {data['messages']:,}")]
+
+
+def memory(data: dict[str, Any]) -> list[Row]:
+    names = {"table": "a table process (core + journal + runtime)",
+             "pit": f"the pit's floor model ({data.get('pit', {}).get('tables', 0)} tables)"}
+    return [(f"memory, {names[part]}, RSS per 1,000 rounds over the second half of {data[part]['rounds']:,}",
+             f"{data[part]['per_1000_second_half_mb']:+.2f} MB (at end {data[part]['end_mb']:.0f} MB)",
+             f"{data[part]['first_mb']:+.2f} MB over the first {data[part]['first_rounds']:,} rounds "
+             f"(from {data[part]['start_mb']:.0f} MB)") for part in ("table", "pit") if part in data]
+
+
 BENCHES = (
     Bench("blackjack", "blackjack.py", ("--rounds", "20000", "--repeat", "3"), (),
-          game("blackjack ru6, basic strategy", "draws + strategy, no engine")),
-    Bench("baccarat", "baccarat.py", ("--rounds", "10000"), (), game("baccarat, 3 bets", "drawing rules only")),
+          game("blackjack ru6, basic strategy", "draws + strategy, no engine"), ("--rounds", "200", "--repeat", "1")),
+    Bench("baccarat", "baccarat.py", ("--rounds", "10000"), (), game("baccarat, 3 bets", "drawing rules only"),
+          ("--rounds", "200", "--repeat", "1")),
     Bench("russian_poker", "russian_poker.py", ("--rounds", "10000"), (),
-          game("Russian poker, 1 box", "deal + evaluate only")),
+          game("Russian poker, 1 box", "deal + evaluate only"), ("--rounds", "200", "--repeat", "1")),
     Bench("three_card_blackjack", "three_card_blackjack.py", ("--rounds", "5000"), (),
-          game("Three Card Blackjack, 5 boxes", "shuffle + bare hand values")),
+          game("Three Card Blackjack, 5 boxes", "shuffle + bare hand values"), ("--rounds", "200")),
     Bench("catch_a_wave", "catch_a_wave.py", ("--rounds", "20000"), (),
-          game("Catch a Wave, 1 box", "the same cards drawn, no engine")),
-    Bench("roulette", "roulette.py", ("--rounds", "5000"), (), game("roulette, 20 bets", "bare settlement of the bets")),
-    Bench("devices", "devices.py", ("200",), ("500",), devices),
-    Bench("table", "table.py", ("100", "20"), ("200", "30"), table),
+          game("Catch a Wave, 1 box", "the same cards drawn, no engine"), ("--rounds", "200")),
+    Bench("roulette", "roulette.py", ("--rounds", "5000"), (), game("roulette, 20 bets", "bare settlement of the bets"),
+          ("--rounds", "200")),
+    Bench("devices", "devices.py", ("200",), ("500",), devices, ("10",)),
+    Bench("table", "table.py", ("100", "20"), ("200", "30"), table, ("5", "3")),
+    Bench("journal_append", "journal_append.py", ("--rows", "2000"), ("--rows", "5000"), journal_append, ("--rows", "20")),
     Bench("revisions", "compare_revisions.py", ("--rounds", "60", "--runs", "3"), ("--rounds", "100", "--runs", "5"),
-          revisions, timeout=1800.0),
-    Bench("console_latency", "console_latency.py", ("50",), ("200",), console),
+          revisions, ("--rounds", "3", "--runs", "1"), timeout=1800.0),
+    Bench("console_latency", "console_latency.py", ("50",), ("200",), console, ("5",)),
     Bench("restart", "restart.py", ("--sizes", "10000,100000", "--baseline-max", "200000"),
-          ("--sizes", "10000,100000,1000000", "--baseline-max", "200000"), restart, timeout=1800.0),
+          ("--sizes", "10000,100000,1000000", "--baseline-max", "200000"), restart,
+          ("--sizes", "1000", "--baseline-max", "1000", "--dir", "/tmp/croupier-bench-restart-smoke"), timeout=1800.0),
     Bench("pit_floor", "pit_floor.py", ("--tables", "200", "--rate", "5", "--seconds", "10", "--warmup", "3"),
-          ("--tables", "200", "--rate", "5", "--seconds", "20"), pit_floor),
-    Bench("fuzz", "fuzz.py", ("--n", "50000", "--traced", "10000"), (), fuzz, timeout=1800.0),
-    Bench("shoe_receiver_flood", "shoe_receiver_flood.py", ("--frames", "50000"), (), flood),
+          ("--tables", "1000", "--rate", "5", "--seconds", "15"), pit_floor,
+          ("--tables", "5", "--rate", "5", "--seconds", "1", "--warmup", "0.5", "--procs", "1")),
+    Bench("broker_ceiling", "broker_ceiling.py", ("--messages", "20000"), ("--messages", "100000"), broker_ceiling,
+          ("--messages", "300", "--procs", "1", "--conns", "2")),
+    Bench("backoffice_lag", "backoffice_lag.py", ("--tables", "1000", "--seconds", "20"),
+          ("--tables", "1000", "--seconds", "30"), backoffice_lag, ("--tables", "10", "--seconds", "2", "--procs", "1")),
+    Bench("backoffice_report", "backoffice_report.py", ("--tables", "1000", "--rounds", "100000", "--baseline-per-day", "3000"),
+          ("--tables", "1000", "--rounds", "1000000", "--baseline-per-day", "30000"), backoffice_report,
+          ("--tables", "10", "--rounds", "1000", "--baseline-per-day", "100", "--repeat-rounds", "1"), timeout=1800.0),
+    Bench("protection", "protection.py", ("--shoes", "100"), ("--shoes", "1000"), protection, ("--shoes", "3")),
+    Bench("web_fd_exhaustion", "web_fd_exhaustion.py", ("--rounds", "100", "--idle", "1000", "--signins", "4"),
+          ("--rounds", "300", "--idle", "2000", "--signins", "8"), fd_exhaustion,
+          ("--rounds", "5", "--idle", "20", "--signins", "1")),
+    Bench("memory", "memory.py", ("--rounds", "1000", "--pit-rounds", "10000", "--every", "250", "--boxes", "1"),
+          ("--rounds", "10000"), memory,
+          ("--rounds", "40", "--every", "20", "--tables", "2", "--boxes", "1"), timeout=3600.0),
+    Bench("fuzz", "fuzz.py", ("--n", "50000", "--traced", "10000"), (), fuzz,
+          ("--n", "200", "--traced", "100", "--warm-up", "50"), timeout=1800.0),
+    Bench("shoe_receiver_flood", "shoe_receiver_flood.py", ("--frames", "50000"), (), flood, ("--frames", "500")),
 )
+#: scripts that are parts of a bench above (run by it), not benches of their own
+PARTS = {"devices_wheel.py": "devices.py", "devices_shoe.py": "devices.py", "devices_spots.py": "devices.py",
+         "report.py": "report.py"}
+MODES = ("quick", "full", "smoke")
 
 
 # -- running ---------------------------------------------------------------------------------------------
-def run(bench: Bench, quick: bool) -> tuple[list[Row], str]:
-    """The bench's rows, and the command that gives them (its human output without ``--json``)."""
-    args = bench.quick if quick else bench.full
+def run(bench: Bench, mode: str, timeout: float | None = None) -> tuple[list[Row], str]:
+    """The bench's rows, and the command that gives them (its human output without ``--json``);
+    ``mode``: quick, full or smoke. A bench that fails gives one row saying why."""
+    args = {"quick": bench.quick, "full": bench.full, "smoke": bench.smoke}[mode]
     shown = shlex.join(["python", f"bench/{bench.script}", *args])
     command = [sys.executable, str(ROOT / "bench" / bench.script), *args, "--json"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))}
     began = time.perf_counter()
+    timeout = timeout or bench.timeout
     try:
-        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=bench.timeout, check=False)
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
-        return [(bench.name, f"no result: over {bench.timeout:.0f} s", "")], shown
+        return [(bench.name, f"no result: over {timeout:.0f} s", "")], shown
     print(f"  {bench.name}: {time.perf_counter() - began:.0f} s", file=sys.stderr, flush=True)
-    lines = [line for line in done.stdout.splitlines() if line.strip()]
     try:
-        return bench.rows(json.loads(lines[-1])), shown
+        return bench.rows(last_json(done.stdout)), shown
     except (IndexError, ValueError, KeyError, TypeError) as exc:
         why = (done.stderr.strip().splitlines() or [repr(exc)])[-1][:160]
         return [(bench.name, f"no result (exit {done.returncode}): {why}", "")], shown
+
+
+def last_json(out: str) -> Any:
+    """The JSON document that ends ``out`` (one line, or indented over several)."""
+    lines = [line for line in out.splitlines() if line.strip()]
+    for start in range(len(lines) - 1, -1, -1):
+        if lines[start][:1] in "{[":
+            try:
+                return json.loads("\n".join(lines[start:]))
+            except ValueError:
+                continue
+    raise ValueError("no JSON at the end of the output")
 
 
 def machine() -> dict[str, str]:
@@ -230,7 +333,7 @@ def main() -> None:
     for bench in BENCHES:
         if wanted and bench.name not in wanted:
             continue
-        found, command = run(bench, args.quick)
+        found, command = run(bench, "quick" if args.quick else "full")
         rows += [(*row, command) for row in found]
     print(markdown(rows))
     print()

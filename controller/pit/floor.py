@@ -10,7 +10,7 @@ count the rounds closed in the last hour that the dashboard holds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from controller.pit.model import TableModel, remote_money
@@ -27,32 +27,64 @@ def table_status(model: TableModel) -> str:
     return "offline" if model.online is False else "open"
 
 
-def _rounds_in_last_hour(model: TableModel, now: float) -> int:
-    """Newest first, stopping at the first round closed over an hour ago (a corrected round,
-    whose record came late, is passed over rather than stopped at), so a tick costs an hour's
+def _rounds_in_last_hour(model: TableModel, now: float) -> tuple[int, float]:
+    """The count, and until when it holds (the oldest counted round turns an hour old then).
+    Newest first, stopping at the first round closed over an hour ago (a corrected round,
+    whose record came late, is passed over rather than stopped at), so it costs an hour's
     rounds, not the 2,000 kept."""
     count = 0
+    until = float("inf")
     for record in reversed(model.rounds.values()):
         closed = parse_ts(record.get("closed"))
         if closed is None or closed.tzinfo is None:
             continue
-        if now - closed.timestamp() <= HOUR_S:
+        at = closed.timestamp()
+        if now - at <= HOUR_S:
             count += 1
+            until = min(until, at + HOUR_S)
         elif not record.get("corrections"):
             break
-    return count
+    return count, until
+
+
+class RoundsLastHour:
+    """Each table's rounds closed in the last hour, counted again only when its rounds changed
+    or its oldest counted round turned an hour old: a tick of a floor of 1,000 tables is then
+    1,000 look-ups, not the 60,000 timestamps of an hour's rounds parsed again."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[int, int, float]] = {}  # table -> (rounds_changed, count, until)
+
+    def __call__(self, model: TableModel, now: float) -> int:
+        kept = self._kept.get(model.table)
+        if kept is not None and kept[0] == model.rounds_changed  and now <= kept[2]:
+            return kept[1]
+        count, until = _rounds_in_last_hour(model, now)
+        self._kept[model.table] = (model.rounds_changed, count, until)
+        return count
+
+    def keep_only(self, tables: Mapping[str, object]) -> None:
+        """Forget the tables gone from the floor."""
+        if len(self._kept) > len(tables):
+            self._kept = {t: k for t, k in self._kept.items() if t in tables}
+
+
+def rounds_in_last_hour(model: TableModel, now: float) -> int:
+    return _rounds_in_last_hour(model, now)[0]
 
 
 def floor_totals(tables: Iterable[TableModel], edges: Mapping[str, float], now: float,
-                 fallback: tuple[str, int]) -> dict[str, Any]:
-    """``edges``: table id -> the rule set's edge, for the tables whose edge is known."""
+                 fallback: tuple[str, int],
+                 last_hour: Callable[[TableModel, float], int] = rounds_in_last_hour) -> dict[str, Any]:
+    """``edges``: table id -> the rule set's edge, for the tables whose edge is known;
+    ``last_hour``: a table's rounds closed in the last hour (``RoundsLastHour`` keeps them)."""
     money: dict[str, dict[str, Any]] = {}
     status = {"open": 0, "closing": 0, "closed": 0, "offline": 0}
     rounds_hour = 0
     updated = 0.0
     for model in tables:
         status[table_status(model)] += 1
-        rounds_hour += _rounds_in_last_hour(model, now)
+        rounds_hour += last_hour(model, now)
         updated = max(updated, model.updated)
         stake, payout = model.ledger.get("stake_total"), model.ledger.get("payout_total")
         if not isinstance(stake, int) or not isinstance(payout, int):

@@ -13,6 +13,7 @@ Pure: no I/O, no clock.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from pydantic import ValidationError
@@ -39,12 +40,30 @@ def _explain(exc: ValidationError) -> str:
     return f"{where}: {str(first['msg']).removeprefix('Value error, ')}{more}"
 
 
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise Refused("a number out of range (infinite)")
+    return value
+
+
+def _serialisable(data: dict[str, Any]) -> None:
+    try:
+        json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except ValueError:
+        raise Refused("a number out of range (infinite)") from None
+    except UnicodeEncodeError:
+        raise Refused("text that is not valid Unicode (a lone surrogate)") from None
+    except RecursionError:
+        raise Refused("nested too deep") from None
+
+
 def check(table: str, leaf: str, payload: bytes) -> dict[str, Any]:
     """The message of ``croupier/<table>/<leaf>`` as a dict its model accepts, or ``Refused``."""
     if len(payload) > MAX_MESSAGE:
         raise Refused(f"larger than {MAX_MESSAGE // 1024} KiB")
     try:
-        data = json.loads(payload, parse_constant=_no_constant)
+        data = json.loads(payload, parse_constant=_no_constant, parse_float=_finite)
     except RecursionError:
         raise Refused("nested too deep") from None
     except UnicodeDecodeError:
@@ -55,14 +74,12 @@ def check(table: str, leaf: str, payload: bytes) -> dict[str, Any]:
         raise Refused("not JSON") from None
     if not isinstance(data, dict):
         raise Refused("not a JSON object")
-    try:  # what every response will do with it: no NaN or infinity, no lone surrogate
-        json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
-    except ValueError:
-        raise Refused("a number out of range (infinite)") from None
-    except UnicodeEncodeError:
-        raise Refused("text that is not valid Unicode (a lone surrogate)") from None
-    except RecursionError:
-        raise Refused("nested too deep") from None
+    # what every response will do with it: no NaN or infinity (refused as parsed), no lone
+    # surrogate. json.loads lets one in through a \u escape, through UTF-8 bytes (it decodes with
+    # surrogatepass) or in UTF-16/32 (it detects the encoding from NUL bytes): plain ASCII
+    # without an escape or a NUL, most messages, holds none and is not serialised once more
+    if not payload.isascii() or b"\\u" in payload or b"\x00" in payload:
+        _serialisable(data)
     try:
         records.parse(leaf, data)
     except ValidationError as exc:

@@ -13,6 +13,7 @@ crash the dashboard, nor break another table's tile or a response.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 from collections import OrderedDict, deque
@@ -38,6 +39,8 @@ REFUSAL_LOG_EVERY = 60.0
 REFUSED_CODE = "pit.feed_refused"
 #: the table's warning that a dealer's correction waits for the pit (controller/table/pit.py)
 CORRECTION_PENDING = "round.correction_pending"
+#: stamps of a change to a table's rounds, unique across every table model of the process
+_ROUND_CHANGES = itertools.count(1)
 
 
 def severity_rank(severity: object) -> int:
@@ -71,6 +74,8 @@ class TableModel:
     updated: float = 0.0  # ``now`` of the last change
     #: topic leaf -> the dashboard's own alert about the messages refused there
     refused: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: changes when ``rounds`` changes (unique across models): what a count over the rounds is kept by
+    rounds_changed: int = 0
 
     def open_alerts(self) -> list[dict[str, Any]]:
         """Unacknowledged alerts worth a pit boss's eye, most severe first, newest first within.
@@ -100,13 +105,14 @@ class TableModel:
         out.sort(key=lambda a: (severity_rank(a.get("severity")), -int(a["seq"] or 0)))
         return out
 
-    def tile(self) -> dict[str, Any]:
-        """What the floor view shows of this table."""
+    def tile(self, alerts: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """What the floor view shows of this table (``alerts``: its ``open_alerts()``, if known)."""
         state = self.state
         devices = state.get("devices")
         if not isinstance(devices, dict):
             devices = {}
-        alerts = self.open_alerts()
+        if alerts is None:
+            alerts = self.open_alerts()
         return {
             "table": self.table,
             "online": self.online,
@@ -136,10 +142,14 @@ class TableModel:
 
 class FloorModel:
     """Every table seen on the broker. ``changed`` collects the tables touched since the last
-    ``take_changed``, so a broadcaster sends each changed tile once per tick, not per message."""
+    ``take_changed``, so a broadcaster sends each changed tile once per tick, not per message.
+    Each table's tile and open alerts are kept until the table changes (``tile``, ``alerts``):
+    at a thousand tables a tick rebuilds the changed ones only, not the floor."""
 
     def __init__(self, rounds_kept: int = ROUNDS_KEPT) -> None:
         self.tables: dict[str, TableModel] = {}
+        self._tiles: dict[str, dict[str, Any]] = {}
+        self._open: dict[str, list[dict[str, Any]]] = {}
         self.rounds_kept = rounds_kept
         self.changed: set[str] = set()
         self.messages = 0
@@ -167,6 +177,7 @@ class FloorModel:
         if leaf == "online":
             if not payload:  # the retained topic was cleared: the table is gone from the floor
                 self.tables.pop(table, None)
+                self._forget(table)
                 self.changed.add(table)
                 return table
             model = self.table(table)
@@ -215,6 +226,7 @@ class FloorModel:
         round_id = data.get("round")
         if not isinstance(round_id, str):
             return False
+        model.rounds_changed = next(_ROUND_CHANGES)
         model.rounds.pop(round_id, None)  # a corrected record replaces the round and moves last
         model.rounds[round_id] = data
         while len(model.rounds) > self.rounds_kept:
@@ -260,6 +272,7 @@ class FloorModel:
         for model in self.tables.values():
             ordered = sorted(model.rounds.values(), key=lambda r: (str(r.get("opened") or ""), str(r.get("round"))))
             model.rounds = OrderedDict((str(r.get("round")), r) for r in ordered[-self.rounds_kept:])
+            model.rounds_changed = next(_ROUND_CHANGES)
             self._touched(model, now)
 
     def _refuse(self, model: TableModel, leaf: str, reason: str, now: float) -> str:
@@ -288,18 +301,37 @@ class FloorModel:
     def _touched(self, model: TableModel, now: float) -> str:
         model.updated = now
         self.changed.add(model.table)
+        self._forget(model.table)
         return model.table
+
+    def _forget(self, table: str) -> None:
+        self._tiles.pop(table, None)
+        self._open.pop(table, None)
+
+    def tile(self, table: str) -> dict[str, Any]:
+        """``TableModel.tile`` of that table, kept until it changes (not to be modified)."""
+        tile = self._tiles.get(table)
+        if tile is None:
+            tile = self._tiles[table] = self.tables[table].tile(self.open_alerts(table))
+        return tile
+
+    def open_alerts(self, table: str) -> list[dict[str, Any]]:
+        """``TableModel.open_alerts`` of that table, kept until it changes (not to be modified)."""
+        alerts = self._open.get(table)
+        if alerts is None:
+            alerts = self._open[table] = self.tables[table].open_alerts()
+        return alerts
 
     def take_changed(self) -> set[str]:
         changed, self.changed = self.changed, set()
         return changed
 
     def floor(self) -> list[dict[str, Any]]:
-        return [self.tables[t].tile() for t in sorted(self.tables)]
+        return [self.tile(t) for t in sorted(self.tables)]
 
     def alerts(self) -> list[dict[str, Any]]:
         """Every table's open alerts in one list, most severe first."""
-        out = [a for t in self.tables.values() for a in t.open_alerts()]
+        out = [a for t in self.tables for a in self.open_alerts(t)]
         out.sort(key=lambda a: str(a.get("ts", "")), reverse=True)
         out.sort(key=lambda a: severity_rank(a.get("severity")))  # stable: newest first within a severity
         return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections import deque
@@ -21,7 +22,7 @@ from controller.floor.edges import Edges, edges_for
 from controller.floor.store import FloorStore
 from controller.pit.alert_groups import group_alerts
 from controller.pit.answers import CommandAnswers
-from controller.pit.floor import floor_totals
+from controller.pit.floor import RoundsLastHour, floor_totals
 from controller.pit.history import History
 from controller.pit.memory import DayMemory
 from controller.pit.metrics import PitMetrics
@@ -33,6 +34,8 @@ from drivers.mqtt import MqttLink, Received
 log = logging.getLogger(__name__)
 LEAVES = ("state", "prompt", "ledger", "online", "round", "alert")
 LAG_SAMPLES = 100_000
+#: tiles serialised between two looks at the feed (about 1 ms of work)
+TILES_PER_SLICE = 100
 
 
 class PitServer:
@@ -48,6 +51,7 @@ class PitServer:
         self.currency = currency
         self.tls, self.limits = tls, limits
         self.model = FloorModel()
+        self._last_hour = RoundsLastHour()
         #: pit commands sent, until the table's feed answers them
         self.answers = CommandAnswers()
         self.link = MqttLink(broker, client_id, backoff_max=2.0)
@@ -156,10 +160,22 @@ class PitServer:
             changed = self.model.take_changed()
             if not self.web.sockets:  # nothing changed but an edge: the totals still go
                 continue
-            tiles = [self.model.tables[t].tile() for t in sorted(changed) if t in self.model.tables]
-            gone = sorted(t for t in changed if t not in self.model.tables)
-            await self.web.broadcast({"type": "tiles", "tiles": tiles, "gone": gone, "alerts": group_alerts(self.model.alerts()),
-                                      "totals": self.totals()})
+            await self.web.broadcast(await self._tiles_message(sorted(changed)))
+
+    async def _tiles_message(self, changed: list[str]) -> str:
+        """The changed tiles, the floor's alerts and totals, as JSON text. Built a slice of
+        tiles at a time, the feed read between slices: a tick of a thousand changed tiles
+        never holds the feed back for the whole tick's work."""
+        tiles: list[str] = []
+        for start in range(0, len(changed), TILES_PER_SLICE):
+            if start:
+                await asyncio.sleep(0)
+            present = [self.model.tile(t) for t in changed[start:start + TILES_PER_SLICE] if t in self.model.tables]
+            if present:
+                tiles.append(json.dumps(present)[1:-1])
+        gone = [t for t in changed if t not in self.model.tables]
+        rest = json.dumps({"gone": gone, "alerts": group_alerts(self.model.alerts()), "totals": self.totals()})
+        return f'{{"type": "tiles", "tiles": [{", ".join(tiles)}], {rest[1:]}'
 
     def floor_message(self) -> dict[str, Any]:
         return {"tables": self.model.floor(), "alerts": group_alerts(self.model.alerts()), "broker": self.link.connected,
@@ -174,7 +190,8 @@ class PitServer:
                 edges = task.result()
                 if edges is not None:
                     known[model.table] = edges.edge
-        return floor_totals(self.model.tables.values(), known, time.time(), self.currency)
+        self._last_hour.keep_only(self.model.tables)
+        return floor_totals(self.model.tables.values(), known, time.time(), self.currency, self._last_hour)
 
     def _edge_task(self, model: TableModel) -> asyncio.Task[Edges | None] | None:
         game, preset = model.state.get("game"), model.state.get("preset")

@@ -291,9 +291,10 @@ class PitWeb:
         finally:
             self.sockets.discard(websocket)
 
-    async def broadcast(self, message: dict[str, Any]) -> None:
-        """To every open page; a page whose session expired is closed (it then shows sign-in)."""
-        text = json.dumps(message)
+    async def broadcast(self, message: dict[str, Any] | str) -> None:
+        """To every open page (the message, or its JSON text); a page whose session expired is
+        closed (it then shows sign-in)."""
+        text = message if isinstance(message, str) else json.dumps(message)
         for websocket in list(self.sockets):
             if self._session(websocket) is None:
                 self.sockets.discard(websocket)

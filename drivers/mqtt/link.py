@@ -78,6 +78,10 @@ class LinkDown:
 LinkItem = Received | LinkUp | LinkDown
 
 
+#: topics whose match with a subscription's filters is kept (then forgotten all at once)
+MATCHES_KEPT = 50_000
+
+
 class Subscription:
     """Messages matching any of its topic filters, interleaved with the link's up/down
     transitions, in the order they arrived (one queue, so a device's announcement and its
@@ -87,13 +91,22 @@ class Subscription:
         self.filters = filters
         self.qos = qos
         self._wildcards = [aiomqtt.Wildcard(f) for f in filters]
+        self._matched: dict[str, bool] = {}
         self._items: asyncio.Queue[LinkItem] = asyncio.Queue()
         #: messages waiting beyond which new ones are dropped (and counted); None: unbounded
         self.limit = limit
         self.dropped = 0
 
     def matches(self, topic: aiomqtt.Topic) -> bool:
-        return any(topic.matches(w) for w in self._wildcards)
+        """Whether ``topic`` matches a filter; each topic's answer is kept (a floor's feed is a few
+        thousand topics, and matching them again took a fifth of the pit dashboard's CPU)."""
+        name = topic.value
+        known = self._matched.get(name)
+        if known is None:
+            if len(self._matched) >= MATCHES_KEPT:
+                self._matched.clear()
+            known = self._matched[name] = any(topic.matches(w) for w in self._wildcards)
+        return known
 
     def deliver(self, item: LinkItem) -> None:
         if self.limit is not None and isinstance(item, Received) and self._items.qsize() >= self.limit:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 
-from controller.pit.floor import floor_totals, table_status
-from controller.pit.model import TableModel
+from controller.pit.floor import RoundsLastHour, floor_totals, table_status
+from controller.pit.model import FloorModel, TableModel
+from tests.unit.pit import feed_messages as msg
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC).timestamp()
 
@@ -46,3 +48,23 @@ def test_a_round_corrected_late_does_not_hide_the_hours_rounds() -> None:
     model.rounds["a-3"] = {"round": "a-3", "closed": "2026-12-01T11:55:00+00:00"}
     model.rounds.move_to_end("a-1")  # its corrected record arrived last
     assert floor_totals([model], {}, NOW, ("EUR", 2))["rounds_last_hour"] == 2
+
+
+def test_the_kept_hour_counts_follow_new_rounds_and_the_hour_passing() -> None:
+    """``RoundsLastHour`` counts again when a round comes in and when a counted round turns an
+    hour old, and only then: the same answer as counting every tick."""
+    floor = FloorModel()
+    kept = RoundsLastHour()
+
+    def feed(round_id: str, seq: int, closed: str) -> None:
+        record = msg.round_record("a", round_id, seq, opened=closed, closed=closed)
+        floor.apply("croupier/a/round", json.dumps(record).encode(), NOW)
+
+    feed("a-1", 1, "2026-12-01T11:10:00+00:00")
+    model = floor.tables["a"]
+    assert floor_totals([model], {}, NOW, ("EUR", 2), kept)["rounds_last_hour"] == 1
+    feed("a-2", 2, "2026-12-01T11:40:00+00:00")
+    assert floor_totals([model], {}, NOW, ("EUR", 2), kept)["rounds_last_hour"] == 2
+    later = NOW + 15 * 60  # 12:15: a-1 (11:10) is more than an hour old, a-2 is not
+    assert floor_totals([model], {}, later, ("EUR", 2), kept)["rounds_last_hour"] == 1
+    assert floor_totals([model], {}, NOW + 45 * 60, ("EUR", 2), kept)["rounds_last_hour"] == 0

@@ -9,6 +9,8 @@ import logging
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from controller.pit.intake import Refused, check
 from controller.pit.model import REFUSED_CODE, FloorModel
@@ -95,3 +97,20 @@ def test_a_rounds_outcome_is_read_as_its_games() -> None:
             "sources": []})).encode())
     other = msg.round_record("t1", "r", 4, game="sic-bo", outcome={"dice": [1, 4, 6]})
     assert check("t1", "round", json.dumps(other).encode()) == other
+
+
+@given(st.text(max_size=12), st.sampled_from(["escaped", "utf-8", "utf-16-le", "utf-16", "utf-32"]))
+def test_text_no_response_can_carry_is_refused_however_it_is_encoded(text: str, encoding: str) -> None:
+    """A lone surrogate reaches ``json.loads`` three ways (a \\u escape, UTF-8 bytes it decodes
+    with surrogatepass, UTF-16/32 it detects): whatever the edge passes serialises, and a
+    surrogate is refused each way."""
+    body = json.dumps(msg.ledger("t1", round=text + "\ud800"), ensure_ascii=encoding == "escaped")
+    payload = body.encode("utf-8" if encoding == "escaped" else encoding, "surrogatepass")
+    with pytest.raises(Refused):
+        check("t1", "ledger", payload)
+    plain = json.dumps(msg.ledger("t1", round=text), ensure_ascii=encoding == "escaped")
+    try:
+        data = check("t1", "ledger", plain.encode("utf-8" if encoding == "escaped" else encoding, "surrogatepass"))
+    except Refused:
+        return  # text of its own surrogates, or NUL: refused either way
+    json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")

@@ -133,3 +133,24 @@ def test_acknowledgements_are_bounded_like_the_alerts_they_answer() -> None:
         put(model, "t1", "alert", alert(seq, "info", "pit.alert_acknowledged", alert=100_000 + seq, by="pat"))
     assert len(model.tables["t1"].acknowledged) <= 4 * ALERTS_KEPT
     assert 100_000 + 10 * ALERTS_KEPT - 1 in model.tables["t1"].acknowledged  # the newest kept
+
+
+def test_the_kept_tiles_and_alerts_change_with_their_table() -> None:
+    """The floor keeps each tile and each table's open alerts between ticks; any message that
+    changes the table shows in the next tile, an untouched table's tile is the same one."""
+    model = FloorModel()
+    put(model, "t1", "state", msg.state("t1", dealer="ann"))
+    put(model, "t2", "state", msg.state("t2", dealer="bob"))
+    first, other = model.tile("t1"), model.tile("t2")
+    assert model.tile("t1") is first
+    put(model, "t1", "prompt", msg.prompt("t1", "Spin"))
+    put(model, "t1", "alert", alert(7, "warning", "shoe.slow"))
+    tile = model.tile("t1")
+    assert (tile["prompt"], tile["alerts_count"], tile["dealer"]) == ("Spin", 1, "ann")
+    assert tile == model.tables["t1"].tile()
+    assert [a["seq"] for a in model.alerts()] == [7]
+    put(model, "t1", "alert", alert(8, "info", "pit.alert_acknowledged", alert=7))
+    assert model.tile("t1")["alerts_count"] == 0 and model.alerts() == []
+    assert model.tile("t2") is other
+    put(model, "t2", "online", b"")
+    assert "t2" not in model.tables and [t["table"] for t in model.floor()] == ["t1"]
