@@ -70,10 +70,10 @@ class HouseWalletFunding:
         self.database = database
 
     def fund(self, players: list[str]) -> None:
-        with psycopg.connect(self.database) as conn, conn.cursor() as cur:
-            with cur.copy("COPY studio_wallet (operator, player, currency, balance) FROM STDIN") as copy:
-                for p in players:
-                    copy.write_row(("casino-a", p, "EUR", START_BALANCE))
+        with psycopg.connect(self.database) as conn, conn.cursor() as cur, \
+                cur.copy("COPY studio_wallet (operator, player, currency, balance) FROM STDIN") as copy:
+            for p in players:
+                copy.write_row(("casino-a", p, "EUR", START_BALANCE))
 
     def close(self) -> None:
         pass
@@ -182,7 +182,7 @@ async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str,
                 bets = [asyncio.create_task(p.bet(round_id, args.betting_s * 0.8)) for p in players]
                 await table.play(round_id, args.betting_s, grace_s=3.0)
                 bettors = sum(1 for ok in await asyncio.gather(*bets, return_exceptions=True) if ok is True)
-                if not await wait_for(lambda: times.credited.get(round_id, 0) >= bettors, 60):
+                if not await wait_for(lambda r=round_id, n=bettors: times.credited.get(r, 0) >= n, 60):  # type: ignore[misc]
                     unsettled += 1
         rss_after = sum(s.rss_kb() for s in instances)
         for p in players:

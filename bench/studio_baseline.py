@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -53,13 +54,12 @@ async def _serve(port_file: str) -> None:
 
     async with websockets.serve(handler, "127.0.0.1", 0, backlog=1024, ping_interval=None) as server:
         port = next(iter(server.sockets)).getsockname()[1]
-        with open(port_file, "w") as out:
-            out.write(str(port))
+        Path(port_file).write_text(str(port))
         await asyncio.Future()
 
 
 def rss_kb(pid: int) -> int:
-    for line in open(f"/proc/{pid}/status"):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
@@ -114,7 +114,7 @@ async def echo(players: int, betting_s: float, port_file: str) -> dict[str, Any]
 
 def _read(path: str) -> str:
     try:
-        return open(path).read().strip()
+        return Path(path).read_text().strip()
     except OSError:
         return ""
 

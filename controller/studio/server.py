@@ -7,9 +7,11 @@ import asyncio
 import contextlib
 from typing import Any
 
+import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from controller.studio.api import build_app
+from controller.studio.book import owner_key
 from controller.studio.config import StudioConfig
 from controller.studio.link import TableLink
 from controller.studio.migrate import migrate
@@ -38,6 +40,9 @@ class StudioServer:
             self.studio.publish = self.link.publish
         self._server: EmbeddedServer | None = None
         self._tasks: list[asyncio.Task[Any]] = []
+        #: holds this process's advisory lock (its name, ``client_id``) while it runs: the other
+        #: processes sharing the book see it alive (controller/studio/book.py)
+        self._alive: psycopg.AsyncConnection[Any] | None = None
 
     @property
     def url(self) -> str:
@@ -45,6 +50,14 @@ class StudioServer:
 
     async def start(self) -> None:
         await asyncio.to_thread(migrate, self.database)
+        self._alive = await psycopg.AsyncConnection.connect(self.database, autocommit=True)
+        cur = await self._alive.execute("SELECT pg_try_advisory_lock(hashtext(%s))",
+                                        (owner_key(self.config.studio.client_id),))
+        row = await cur.fetchone()
+        if not (row and row[0]):
+            await self._alive.close()
+            raise RuntimeError(f"another studio process runs with client_id {self.config.studio.client_id!r} on "
+                               "this book: give each process its own")
         await self.pool.open(wait=True)
         await self.studio.start()
         s = self.config.studio
@@ -74,6 +87,8 @@ class StudioServer:
             await asyncio.wait_for(asyncio.gather(*self._tasks, return_exceptions=True), 5.0)
         await self.studio.close()
         await self.pool.close()
+        if self._alive is not None:
+            await self._alive.close()
 
     async def __aenter__(self) -> StudioServer:
         await self.start()
