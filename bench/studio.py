@@ -209,7 +209,7 @@ async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str,
 
 async def measure_baseline(args: argparse.Namespace, database: str, workdir: Path) -> dict[str, Any]:
     echo = await baseline.echo(args.players, args.betting_s, str(workdir / "echo.port"))
-    rows = await baseline.postgres(database, args.players)
+    rows = await baseline.postgres(database, args.players, args.betting_s)
     return {"ws_echo": {"accept_ms": percentiles(echo["accept_ms"]),
                         "card_to_page_ms": percentiles(echo["card_to_page_ms"]),
                         "push_all_s": round(echo["push_all_s"], 3),

@@ -6,8 +6,8 @@
   one result-sized message to every connection (``card_to_page_ms``, and ``push_all_s`` to the last);
   its RSS per connection;
 - a bare PostgreSQL insert of the same rows: one request row and its bet row per player, each
-  its own transaction on a pool of 20 (``insert_ms``), and the settlement's rows of a round as
-  one batched statement each (``settle_rows_s``).
+  its own transaction on a pool of 20 at a random moment of the betting time (``insert_ms``), and
+  the settlement's rows of a round as one batched statement each (``settle_rows_s``).
 """
 
 from __future__ import annotations
@@ -119,16 +119,19 @@ def _read(path: str) -> str:
         return ""
 
 
-async def postgres(database: str, players: int) -> dict[str, Any]:
-    """The same rows a round writes, bare: one INSERT transaction per player, then one batch."""
+async def postgres(database: str, players: int, betting_s: float) -> dict[str, Any]:
+    """The same rows a round writes, bare: one INSERT transaction per player at a random moment of
+    the betting time (as the players bet), then the settlement's rows as one batch."""
     with psycopg.connect(database, autocommit=True) as conn:
         conn.execute("CREATE TABLE IF NOT EXISTS bare_requests (request text PRIMARY KEY, player text, bets jsonb, "
                      "status text, answer jsonb)")
         conn.execute("CREATE TABLE IF NOT EXISTS bare_bets (id text PRIMARY KEY, request text, player text, kind text, "
                      "amount bigint, payout bigint)")
     times: list[float] = []
+    rng = random.Random(2)
     async with AsyncConnectionPool(database, min_size=20, max_size=20, open=False) as pool:
         async def insert(n: int) -> None:
+            await asyncio.sleep(rng.uniform(0, betting_s * 0.8))
             request = uuid.uuid4().hex
             started = time.monotonic()
             async with pool.connection() as conn, conn.transaction():

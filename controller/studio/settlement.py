@@ -28,7 +28,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from controller.studio.operators.interface import WalletResult, WalletStatus, WalletTx
 from controller.studio.rules import TableRules
-from controller.studio.wallet import Wallet
+from controller.studio.wallet import CreditsInBatch, Wallet
 
 log = logging.getLogger(__name__)
 #: wallet calls of one settlement under way at once (an operator's wallet answers each over HTTP)
@@ -99,8 +99,14 @@ class Settler:
                 async with gate:
                     return await calls[kind](tx)
 
-            results = await asyncio.gather(*(call(kind, WalletTx(tx, ref, operator, player, currency, int(amount)))
-                                             for tx, kind, ref, operator, player, currency, amount in due))
+            txs = [WalletTx(tx, ref, operator, player, currency, int(amount))
+                   for tx, _, ref, operator, player, currency, amount in due]
+            kinds = [row[1] for row in due]
+            if isinstance(self.wallet, CreditsInBatch) and set(kinds) == {"credit"} \
+                    and len({(t.operator, t.player, t.currency) for t in txs}) == len(txs):
+                results = await self.wallet.credit_many(txs)  # a round's credits: one per player
+            else:
+                results = list(await asyncio.gather(*(call(kind, tx) for kind, tx in zip(kinds, txs))))
             done = []
             for (tx, kind, _, operator, player, _, amount), result in zip(due, results):
                 if result.status is not WalletStatus.OK:  # kept due: tried again at the next settlement and start

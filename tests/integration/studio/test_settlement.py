@@ -82,3 +82,20 @@ async def test_a_corrected_record_settles_again_and_moves_only_the_difference(bo
     await settler.pay_due()
     assert await wallet.balance("casino-a", "p1", "EUR") == 10_000
     assert await wallet.balance("casino-a", "p2", "EUR") == 10_000
+
+
+async def test_a_rounds_credits_in_one_batch_move_money_once(book: Book, wallet: HouseWallet) -> None:
+    """The house wallet's batch of a round's credits (one per player) is idempotent on each id, like
+    one call each: a batch again, or a batch with some ids made before, moves only the new ones."""
+    from controller.studio.operators.interface import WalletStatus, WalletTx
+
+    await opened(book, wallet, players=3, money=1000)
+    first = [WalletTx(f"credit:r1:p{n}", "r1", "casino-a", f"p{n}", "EUR", 100 * n) for n in (1, 2)]
+    assert [r.balance for r in await wallet.credit_many(first)] == [1100, 1200]
+    again = [*reversed(first), WalletTx("credit:r1:p3", "r1", "casino-a", "p3", "EUR", 0),
+             WalletTx("credit:r1:p9", "r1", "casino-a", "p9", "EUR", 50)]  # a zero credit; a player new to the wallet
+    answers = await wallet.credit_many(again)
+    assert [(r.status, r.balance) for r in answers] == [(WalletStatus.OK, 1200), (WalletStatus.OK, 1100),
+                                                         (WalletStatus.OK, 1000), (WalletStatus.OK, 50)]
+    assert [await wallet.balance("casino-a", f"p{n}", "EUR") for n in (1, 2, 3, 9)] == [1100, 1200, 1000, 50]
+    assert (await wallet.credit(first[0])).balance == 1100  # one call with a batched id: the same answer
