@@ -93,7 +93,7 @@ class Instance:
     """One ``croupier studio serve`` process."""
 
     def __init__(self, n: int, workdir: Path, broker: MosquittoBroker, database: str, players: int,
-                 wallet: str) -> None:
+                 wallet: str, profile: Path | None = None) -> None:
         self.port = free_port()
         self.log = workdir / f"studio-{n}.log"
         config = workdir / f"studio-{n}.toml"
@@ -121,9 +121,10 @@ issuer = "casino-a"
 broker = "{broker.tcp_url()}"
 insecure = true
 """)
+        profiled = ["-m", "cProfile", "-o", str(profile / f"studio-{n}.prof")] if profile else []
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "controller.cli", "studio", "serve", "--config", str(config),
+                [sys.executable, *profiled, "-m", "controller.cli", "studio", "serve", "--config", str(config),
                  "--log-level", "warning"], stdout=out, stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=workdir)
 
@@ -140,8 +141,12 @@ insecure = true
         return baseline.rss_kb(self.process.pid)
 
     def stop(self) -> None:
-        self.process.kill()
-        self.process.wait()
+        self.process.terminate()  # a clean stop (a profile is written)
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 class TimedTable(StandInTable):
@@ -162,7 +167,8 @@ async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str,
     migrate(database)
     names = [f"bench-{n}" for n in range(args.players)]
     wallet.fund(names)
-    instances = [Instance(n, workdir, broker, database, args.players, wallet.config) for n in range(args.instances)]
+    instances = [Instance(n, workdir, broker, database, args.players, wallet.config, args.profile)
+                 for n in range(args.instances)]
     times = Times()
     try:
         for s in instances:
@@ -175,6 +181,7 @@ async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str,
         await connect_all(players)
         connect_s = time.monotonic() - started
         rss_joined = [s.rss_kb() for s in instances]
+        cpu_before = sum(baseline.cpu_s(s.process.pid) for s in instances)
         unsettled = 0
         async with TimedTable(broker.tcp_url(), times) as table:
             for r in range(1, args.rounds + 1):
@@ -185,6 +192,7 @@ async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str,
                 if not await wait_for(lambda r=round_id, n=bettors: times.credited.get(r, 0) >= n, 60):  # type: ignore[misc]
                     unsettled += 1
         rss_after = sum(s.rss_kb() for s in instances)
+        cpu_rounds = sum(baseline.cpu_s(s.process.pid) for s in instances) - cpu_before
         for p in players:
             await p.close()
     finally:
@@ -204,6 +212,9 @@ async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str,
         "rss_per_player_kb": round((sum(rss_joined) - rss_before) / args.players, 1),
         "rss_per_player_kb_after_rounds": round((rss_after - rss_before) / args.players, 1),
         "players_per_instance": args.players // args.instances,
+        # the studios' CPU per accepted bet over the rounds (accept, seal, settle, push): the
+        # machine's load stretches the latencies, not this
+        "studio_cpu_ms_per_bet": round(cpu_rounds * 1000 / max(1, len(times.accept_ms)), 3),
     }
 
 
@@ -245,6 +256,7 @@ def show(result: dict[str, Any]) -> str:
              f"{b['pg_insert']['settle_rows_s']} s",
              f"  card_to_page_ms   p50 {result['card_to_page_ms']['p50']:>9} p99 {result['card_to_page_ms']['p99']:>9}   "
              f"bare ws p50 {b['ws_echo']['card_to_page_ms']['p50']} p99 {b['ws_echo']['card_to_page_ms']['p99']}",
+             f"  studio CPU per accepted bet {result['studio_cpu_ms_per_bet']} ms",
              f"  rss_per_player_kb {result['rss_per_player_kb']} (after the rounds "
              f"{result['rss_per_player_kb_after_rounds']})   bare ws {b['ws_echo']['rss_per_player_kb']}"]
     return "\n".join(lines)
@@ -259,6 +271,7 @@ def main() -> None:
     parser.add_argument("--wallet", choices=("house", "operator"), default="house")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="one JSON object")
+    parser.add_argument("--profile", type=Path, help="run the studios under cProfile, writing DIR/studio-N.prof")
     args = parser.parse_args()
     result = asyncio.run(run(args))
     print(json.dumps(result) if args.json else show(result))

@@ -29,8 +29,10 @@ class StudioServer:
         self.database = database
         self.host = config.studio.host
         self.port = config.studio.port
+        # autocommit: a lone statement is one round trip, not three (BEGIN, it, COMMIT); what must
+        # be atomic is in an explicit ``transaction()``
         self.pool: AsyncConnectionPool[Any] = AsyncConnectionPool(database, min_size=2, max_size=POOL, open=False,
-                                                                  timeout=10.0)
+                                                                  timeout=10.0, kwargs={"autocommit": True})
         self.wallet = HouseWallet(self.pool)
         self.studio = Studio(config, self.pool, self.wallet)
         self.link: TableLink | None = None
