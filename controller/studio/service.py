@@ -170,7 +170,8 @@ class Studio:
             log.error("studio: %s round %s not settled: %s", table, record.round, exc)
             return
         if settled is not None:
-            await self.settler.pay_due(table, record.round)
+            # paid here, or by another process that claimed the calls first: wait for them either way
+            await self.settler.paid(table, record.round)
             await self.publish(table, {"v": 1, "id": str(uuid.uuid4()), "type": "settled", **settled})
             self.settled_sent += 1
         elif not await self.settler.paid(table, record.round):

@@ -99,3 +99,35 @@ async def test_a_rounds_credits_in_one_batch_move_money_once(book: Book, wallet:
                                                          (WalletStatus.OK, 1000), (WalletStatus.OK, 50)]
     assert [await wallet.balance("casino-a", f"p{n}", "EUR") for n in (1, 2, 3, 9)] == [1100, 1200, 1000, 50]
     assert (await wallet.credit(first[0])).balance == 1100  # one call with a batched id: the same answer
+
+
+async def test_a_round_is_paid_only_once_the_process_paying_it_is_done(book: Book, wallet: HouseWallet,
+                                                                         database: str) -> None:
+    """Another studio process claimed the round's wallet calls: ``paid`` makes none of them and
+    returns once that process committed them; when it dies instead, ``paid`` makes them itself."""
+    import asyncio
+
+    import psycopg
+
+    await two_players_bet(book, wallet)
+    settler = Settler(book.pool, wallet)
+    await settler.settle("rl-eu", record("17"), ROULETTE)
+    for other_dies in (False, True):
+        if other_dies:
+            await settler.settle("rl-eu", record("20"), ROULETTE)  # a correction: new calls owed
+        async with await psycopg.AsyncConnection.connect(database) as other:
+            await other.execute("SELECT tx FROM studio_payments WHERE NOT done FOR UPDATE")
+            waiting = asyncio.create_task(settler.paid("rl-eu", "rl-eu-000001"))
+            await asyncio.sleep(0.3)  # not a timing under test: paid must still be waiting on the lock
+            assert not waiting.done()
+            if not other_dies:
+                await other.execute("UPDATE studio_payments SET done = true, balance = 1 WHERE NOT done")
+                await other.commit()
+            else:
+                await other.rollback()
+        assert await asyncio.wait_for(waiting, 30) is True
+    async with book.pool.connection() as conn:
+        assert await (await conn.execute("SELECT count(*) FROM studio_payments WHERE NOT done")).fetchone() == (0,)
+    # the first credits were the other process's (marked done, the wallet untouched here); the
+    # correction's debit of p1's 3,600 was made here, once
+    assert await wallet.balance("casino-a", "p1", "EUR") == 10_000 - 600 - 3600
