@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import psycopg
 
 from bench import studio_baseline as baseline
+from bench.broker_ceiling import cpu_seconds
 from bench.studio_players import BenchPlayer, Times, connect_all, wait_for
 from controller.backoffice.cluster import Cluster
 from controller.studio.config import TableSection
@@ -181,7 +182,7 @@ async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str,
         await connect_all(players)
         connect_s = time.monotonic() - started
         rss_joined = [s.rss_kb() for s in instances]
-        cpu_before = sum(baseline.cpu_s(s.process.pid) for s in instances)
+        cpu_before = sum(cpu_seconds(s.process.pid) for s in instances)
         unsettled = 0
         async with TimedTable(broker.tcp_url(), times) as table:
             for r in range(1, args.rounds + 1):
@@ -192,7 +193,7 @@ async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str,
                 if not await wait_for(lambda r=round_id, n=bettors: times.credited.get(r, 0) >= n, 60):  # type: ignore[misc]
                     unsettled += 1
         rss_after = sum(s.rss_kb() for s in instances)
-        cpu_rounds = sum(baseline.cpu_s(s.process.pid) for s in instances) - cpu_before
+        cpu_rounds = sum(cpu_seconds(s.process.pid) for s in instances) - cpu_before
         for p in players:
             await p.close()
     finally:
