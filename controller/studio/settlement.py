@@ -121,9 +121,11 @@ class Settler:
 
     async def paid(self, table: str, round_id: str) -> bool:
         """Once a round settled (by this process or another) has every wallet call made: waits for
-        the calls another process is making, makes those it left; False: the round is not settled."""
+        the calls another process is making, makes those it left; False: the round is not settled.
+        A call the wallet refused stays due (logged, made again at the next settlement and start):
+        it is not asked again here in a loop."""
         while True:
-            await self.pay_due(table, round_id)
+            made = await self.pay_due(table, round_id)
             async with self.pool.connection() as conn:
                 cur = await conn.execute("SELECT status FROM studio_rounds WHERE table_id = %s AND round = %s",
                                          (table, round_id))
@@ -134,7 +136,7 @@ class Settler:
                 cur = await conn.execute("SELECT count(*) FROM (SELECT 1 FROM studio_payments WHERE table_id = %s "
                                          "AND round = %s AND NOT done FOR UPDATE) AS due", (table, round_id))
                 left = await cur.fetchone()
-            if left is None or left[0] == 0:
+            if left is None or left[0] == 0 or made:
                 return True
 
 

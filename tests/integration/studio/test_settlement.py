@@ -131,3 +131,27 @@ async def test_a_round_is_paid_only_once_the_process_paying_it_is_done(book: Boo
     # the first credits were the other process's (marked done, the wallet untouched here); the
     # correction's debit of p1's 3,600 was made here, once
     assert await wallet.balance("casino-a", "p1", "EUR") == 10_000 - 600 - 3600
+
+
+async def test_a_wallet_that_refuses_the_credits_keeps_them_due_without_asking_again_in_a_loop(
+        book: Book, wallet: HouseWallet) -> None:
+    import asyncio
+
+    from controller.studio.operators.interface import WalletResult, WalletStatus, WalletTx
+
+    class Away(HouseWallet):
+        calls = 0
+
+        async def credit(self, tx: WalletTx) -> WalletResult:
+            self.calls += 1
+            return WalletResult(WalletStatus.UNKNOWN)
+
+        credit_many = None  # type: ignore[assignment]  # one call each, like an operator's wallet
+
+    await two_players_bet(book, wallet)
+    away = Away(book.pool)
+    settler = Settler(book.pool, away)
+    await settler.settle("rl-eu", record("17"), ROULETTE)
+    assert await asyncio.wait_for(settler.paid("rl-eu", "rl-eu-000001"), 30) is True
+    assert away.calls == 2  # one credit per player, asked once
+    assert await Settler(book.pool, wallet).pay_due() == 2  # still due: made at the next chance
