@@ -161,7 +161,7 @@ class Connection:
                 await self._close(POLICY_VIOLATION, "not reading its messages")
                 return
             try:
-                await self.ws.send_text(dumps(message))
+                await self.ws.send_text(message if isinstance(message, str) else dumps(message))
             except (WebSocketDisconnect, RuntimeError, OSError):
                 return
 

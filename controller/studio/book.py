@@ -6,10 +6,16 @@ with an ``UPDATE``, which waits for every accept holding that share lock, and re
 bets in the same transaction: an accept either committed before the seal (and is in its count and
 digest) or finds the round sealed and is refused ``late`` (its debit cancelled). A request left
 ``pending`` by a crash is refused and its debit cancelled at start (``recover``).
+
+Several studio processes may share the book: a request names the process deciding it
+(``studio``), and each process holds an advisory lock on its name while it runs (``server.py``),
+so a pending request is decided again (a retry) or refused (``recover``) only by the process that
+owns it or by one that found its owner gone, which first takes it over (compare-and-set).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,14 +65,29 @@ def refusal(request: str, reason: str, message: str) -> dict[str, Any]:
     return {"type": "refused", "request": request, "reason": reason, "message": message}
 
 
+#: bet requests decided at once; the rest wait their turn here, not in the pool's queue, so the
+#: seal and the settlement (which do not wait here) find a connection at once however many bets
+#: are waiting (at 10,000 players on one process the seal queued behind thousands of them and
+#: came after the table's grace: the round's bets were all returned)
+DECIDING_AT_ONCE = 16
+
+
+def owner_key(studio: str) -> str:
+    """The advisory lock a running studio process holds on its name (``hashtext`` of this)."""
+    return f"croupier-studio:{studio}"
+
+
 class Book:
-    def __init__(self, pool: AsyncConnectionPool[Any], wallet: Wallet) -> None:
+    def __init__(self, pool: AsyncConnectionPool[Any], wallet: Wallet, studio: str = "croupier-studio") -> None:
         self.pool = pool
         self.wallet = wallet
         #: the operators' feed: a round's start and seal written in their own transaction
         self.feed: TableFeed | None = None
+        #: this process's name (its MQTT client_id): the owner of the requests it decides
+        self.studio = studio
         #: requests being decided by this process now (a retry of one of them waits its answer)
         self._deciding: set[str] = set()
+        self._admit = asyncio.Semaphore(DECIDING_AT_ONCE)
 
     # ------------------------------------------------------------------ rounds
     async def open_round(self, table: str, round_id: str, deadline: str | None, currency: str, digits: int,
@@ -99,6 +120,10 @@ class Book:
     async def seal(self, table: str, round_id: str) -> dict[str, Any] | None:
         """Close the round's book and return its seal (the one already made, if sealed before);
         None when the studio has no such round."""
+        return (await self.seal_round(table, round_id))[0]
+
+    async def seal_round(self, table: str, round_id: str) -> tuple[dict[str, Any] | None, bool]:
+        """``seal``, and whether this call made the seal (False: sealed before, here or by another process)."""
         async with self.pool.connection() as conn, conn.transaction():
             cur = await conn.execute(
                 "UPDATE studio_rounds SET status = 'sealed' WHERE table_id = %s AND round = %s AND status = 'open' "
@@ -107,7 +132,7 @@ class Book:
                 cur = await conn.execute("SELECT seal FROM studio_rounds WHERE table_id = %s AND round = %s",
                                          (table, round_id))
                 row = await cur.fetchone()
-                return None if row is None else row[0]
+                return (None if row is None else row[0]), False
             cur = await conn.execute("SELECT id, player, kind, amount FROM studio_bets WHERE table_id = %s "
                                      "AND round = %s AND status = 'accepted'", (table, round_id))
             bets = [BookBet(r[0], r[1], r[2], int(r[3])) for r in await cur.fetchall()]
@@ -117,19 +142,23 @@ class Book:
             if self.feed is not None:
                 await self.feed.fact(conn, table, "bets_closed", {k: body.get(k) for k in ("count", "stake", "players",
                                                                                          "digest")}, round_id)
-        return body
+        return body, True
 
     # ------------------------------------------------------------------ bets
     async def place(self, who: Player, req: BetRequest, check: Any) -> dict[str, Any]:
         """Accept or refuse one request (the same request again: the same answer). ``check`` is the
         table's rule check: ``check(bets) -> None | why``."""
+        async with self._admit:
+            return await self._place(who, req, check)
+
+    async def _place(self, who: Player, req: BetRequest, check: Any) -> dict[str, Any]:
         bets_json = [{"kind": k, "amount": a} for k, a in req.bets]
         try:
             async with self.pool.connection() as conn:
                 cur = await conn.execute(
-                    "INSERT INTO studio_requests (request, operator, player, table_id, round, bets, status) "
-                    "VALUES (%s, %s, %s, %s, %s, %s, 'pending') ON CONFLICT (request) DO NOTHING RETURNING 1",
-                    (req.request, who.operator, who.player, req.table, req.round, Jsonb(bets_json)))
+                    "INSERT INTO studio_requests (request, operator, player, table_id, round, bets, status, studio) "
+                    "VALUES (%s, %s, %s, %s, %s, %s, 'pending', %s) ON CONFLICT (request) DO NOTHING RETURNING 1",
+                    (req.request, who.operator, who.player, req.table, req.round, Jsonb(bets_json), self.studio))
                 fresh = await cur.fetchone() is not None
         except UniqueViolation:
             return refusal(req.request, "already_bet", "this round already has your bets: one request per round")
@@ -146,18 +175,19 @@ class Book:
 
     async def _again(self, who: Player, req: BetRequest, bets_json: list[dict[str, Any]], check: Any) -> dict[str, Any]:
         async with self.pool.connection() as conn:
-            cur = await conn.execute("SELECT operator, player, table_id, round, bets, answer FROM studio_requests "
-                                     "WHERE request = %s", (req.request,))
+            cur = await conn.execute("SELECT operator, player, table_id, round, bets, answer, studio "
+                                     "FROM studio_requests WHERE request = %s", (req.request,))
             row = await cur.fetchone()
         if row is None or (row[0], row[1], row[2], row[3]) != (who.operator, who.player, req.table, req.round) \
                 or row[4] != bets_json:
             return refusal(req.request, "request_reused", "this request id was already used for other bets; "
                                                           "a new request needs a new id")
         if row[5] is None:
-            if req.request in self._deciding:
+            if req.request in self._deciding or not await self._take_over(req.request, row[6]):
                 return refusal(req.request, "in_progress", "this request is still being decided; ask again")
-            # an attempt that failed half-way (the book or the wallet out of reach): decide it again;
-            # the debit is idempotent on the request, so no money moves twice
+            # an attempt that failed half-way (the book or the wallet out of reach, or its studio
+            # process gone): decide it again; the debit is idempotent on the request, so no money
+            # moves twice
             return await self._deciding_now(who, req, check)
         return dict(row[5])
 
@@ -192,6 +222,23 @@ class Book:
         placed = [{"id": f"{req.request}:{i}", "kind": k, "amount": a} for i, (k, a) in enumerate(req.bets)]
         answer = {"type": "accepted", "request": req.request, "round": req.round, "bets": placed,
                   "stake": total, "balance": paid.balance, "currency": who.currency}
+        try:
+            return await self._accept(who, req, placed, answer) or await self._late(req, tx)
+        except _TakenOver:  # refused meanwhile by a process that found this one gone: its answer stands
+            async with self.pool.connection() as conn:
+                cur = await conn.execute("SELECT answer FROM studio_requests WHERE request = %s", (req.request,))
+                row = await cur.fetchone()
+            if row and row[0]:
+                return dict(row[0])
+            return refusal(req.request, "unavailable", "the studio could not decide this request just now; send it again")
+
+    async def _late(self, req: BetRequest, tx: WalletTx) -> dict[str, Any]:
+        await self._cancel(tx)
+        return await self._refuse(req, "late", "betting closed while your bets were on their way")
+
+    async def _accept(self, who: Player, req: BetRequest, placed: list[dict[str, Any]],
+                      answer: dict[str, Any]) -> dict[str, Any] | None:
+        """Write the bets, under the round's row FOR SHARE while it is open (None: it is not)."""
         async with self.pool.connection() as conn, conn.transaction():
             cur = await conn.execute("SELECT status FROM studio_rounds WHERE table_id = %s AND round = %s FOR SHARE",
                                      (req.table, req.round))
@@ -203,11 +250,31 @@ class Book:
                         "currency, status) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, 'accepted')",
                         [(b["id"], req.request, req.table, req.round, who.operator, who.player, b["kind"], b["amount"],
                           who.currency) for b in placed])
-                await conn.execute("UPDATE studio_requests SET status = 'accepted', answer = %s WHERE request = %s",
-                                   (Jsonb(answer), req.request))
-                return answer
-        await self._cancel(tx)
-        return await self._refuse(req, "late", "betting closed while your bets were on their way")
+                cur = await conn.execute("UPDATE studio_requests SET status = 'accepted', answer = %s "
+                                         "WHERE request = %s AND status = 'pending' AND studio = %s",
+                                         (Jsonb(answer), req.request, self.studio))
+                if cur.rowcount == 1:
+                    return answer
+                raise _TakenOver
+        return None
+
+    async def _take_over(self, request: str, owner: str | None) -> bool:
+        """Make this process the owner of a pending request: it is ours already, or its owner is gone."""
+        if owner != self.studio and owner is not None and await self.alive(owner):
+            return False
+        async with self.pool.connection() as conn:
+            cur = await conn.execute("UPDATE studio_requests SET studio = %s WHERE request = %s AND status = 'pending' "
+                                     "AND studio IS NOT DISTINCT FROM %s", (self.studio, request, owner))
+            return bool(cur.rowcount == 1)
+
+    async def alive(self, studio: str) -> bool:
+        """Whether the studio process named ``studio`` runs (holds its advisory lock)."""
+        async with self.pool.connection() as conn:
+            cur = await conn.execute("SELECT CASE WHEN pg_try_advisory_lock(hashtext(%s)) "
+                                     "THEN NOT pg_advisory_unlock(hashtext(%s)) ELSE true END",
+                                     (owner_key(studio), owner_key(studio)))
+            row = await cur.fetchone()
+        return bool(row and row[0])
 
     async def _cancel(self, debit: WalletTx) -> None:
         await self.wallet.cancel(WalletTx(f"cancel:{debit.ref}", debit.ref, debit.operator, debit.player,
@@ -221,10 +288,17 @@ class Book:
         return answer
 
     async def recover(self) -> int:
-        """Refuse every request a crash left undecided, cancelling its debit; returns how many."""
+        """Refuse every request a crash left undecided (this process's, or a gone process's),
+        cancelling its debit; returns how many."""
         async with self.pool.connection() as conn:
-            cur = await conn.execute("SELECT request, operator, player, table_id, round, bets FROM studio_requests "
-                                     "WHERE status = 'pending'")
+            cur = await conn.execute("SELECT DISTINCT studio FROM studio_requests WHERE status = 'pending'")
+            owners = [r[0] for r in await cur.fetchall()]
+        gone = [o for o in owners if o == self.studio or o is None or not await self.alive(o)]
+        async with self.pool.connection() as conn:
+            cur = await conn.execute(
+                "UPDATE studio_requests SET studio = %s WHERE status = 'pending' AND coalesce(studio, '') = ANY(%s) "
+                "AND NOT (request = ANY(%s)) RETURNING request, operator, player, table_id, round, bets",
+                (self.studio, [o or "" for o in gone], list(self._deciding)))
             rows = await cur.fetchall()
         for request, operator, player, table, round_id, bets in rows:
             currency = await self._currency(table, round_id)
@@ -237,6 +311,10 @@ class Book:
     async def _currency(self, table: str, round_id: str) -> str:
         info = await self.round_info(table, round_id)
         return info.currency if info else ""
+
+
+class _TakenOver(Exception):
+    """The request was refused by another process while this one decided it (rolls back the accept)."""
 
 
 def _table_limits(bets: tuple[tuple[str, int], ...], limits: dict[str, list[int]]) -> str | None:

@@ -2,7 +2,8 @@
 
 A push never waits on a player: each connection has an outbox of ``OUTBOX`` messages; one that is
 full (a client that stopped reading) is closed rather than buffered without bound, and the other
-players are not held up.
+players are not held up. A message to a whole table is encoded once and the same text goes to
+every outbox (not encoded again per connection: a table of 10,000 players is 10,000 encodings less).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.studio.book import Player
+from controller.studio.book import Player, dumps
 
 OUTBOX = 64
 
@@ -21,13 +22,14 @@ OUTBOX = 64
 class Seat:
     """One connection: its player once joined, its table, its outbox."""
 
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
+    #: messages, or their JSON text already encoded (a push to the whole table)
+    outbox: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
     player: Player | None = None
     table: str | None = None
     #: set when the outbox overflowed: the connection is closed
     overflowed: bool = False
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         if self.overflowed:
             return
         try:
@@ -58,8 +60,9 @@ class Hub:
             self._by_player[(seat.player.operator, seat.player.player)].discard(seat)
 
     def to_table(self, table: str, message: dict[str, Any]) -> None:
+        text = dumps(message)
         for seat in list(self._by_table.get(table, ())):
-            seat.send(message)
+            seat.send(text)
 
     def to_player(self, table: str, operator: str, player: str, message: dict[str, Any]) -> None:
         for seat in list(self._by_player.get((operator, player), ())):

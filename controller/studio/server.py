@@ -13,11 +13,13 @@ import asyncio
 import contextlib
 from typing import Any
 
+import psycopg
 from prometheus_client import REGISTRY
 from psycopg_pool import AsyncConnectionPool
 
 from controller.metrics import MetricsServer
 from controller.studio.api import build_app
+from controller.studio.book import owner_key
 from controller.studio.config import StudioConfig
 from controller.studio.link import TableLink
 from controller.studio.migrate import migrate
@@ -43,6 +45,8 @@ class StudioServer:
         self.database = database
         self.host = config.studio.host
         self.port = config.studio.port
+        # not autocommit: what one ``pool.connection()`` block writes commits together (the
+        # operators' outbox and wallet log write a fact and its record in one block)
         self.pool: AsyncConnectionPool[Any] = AsyncConnectionPool(database, min_size=2, max_size=POOL, open=False,
                                                                   timeout=10.0)
         self.house = HouseWallet(self.pool)
@@ -69,6 +73,9 @@ class StudioServer:
         self._server: EmbeddedServer | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self.metrics: MetricsServer | None = None
+        #: holds this process's advisory lock (its name, ``client_id``) while it runs: the other
+        #: processes sharing the book see it alive (controller/studio/book.py)
+        self._alive: psycopg.AsyncConnection[Any] | None = None
 
     @property
     def url(self) -> str:
@@ -92,6 +99,14 @@ class StudioServer:
             self.metrics = MetricsServer(REGISTRY, self.config.studio.metrics_host, self.config.studio.metrics_port)
         await asyncio.to_thread(migrate, self.database)
         await asyncio.to_thread(migrate_operators, self.database)
+        self._alive = await psycopg.AsyncConnection.connect(self.database, autocommit=True)
+        cur = await self._alive.execute("SELECT pg_try_advisory_lock(hashtext(%s))",
+                                        (owner_key(self.config.studio.client_id),))
+        row = await cur.fetchone()
+        if not (row and row[0]):
+            await self._alive.close()
+            raise RuntimeError(f"another studio process runs with client_id {self.config.studio.client_id!r} on "
+                               "this book: give each process its own")
         await self.pool.open(wait=True)
         await self.studio.start()
         for background in (self.wallets, self.publisher, self.flags):
@@ -132,6 +147,8 @@ class StudioServer:
         if self.metrics is not None:
             self.metrics.close()
             self.metrics = None
+        if self._alive is not None:
+            await self._alive.close()
 
     async def __aenter__(self) -> StudioServer:
         await self.start()

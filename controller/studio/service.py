@@ -44,7 +44,7 @@ class Studio:
         self.config = config
         self.pool = pool
         self.wallet = wallet
-        self.book = Book(pool, wallet)
+        self.book = Book(pool, wallet, config.studio.client_id)
         self.settler = Settler(pool, wallet)
         self.tokens = Tokens(pool, config.studio.operators, config.keys())
         self.tables = {name: TableRules(section) for name, section in config.studio.tables.items()}
@@ -87,8 +87,9 @@ class Studio:
         await self._close_stale(table, msg.round)
         if msg.round is not None and msg.remote:
             if msg.status == "open":
-                if await self.book.open_round(table, msg.round, _stamp(deadline), msg.currency, msg.digits, limits) \
-                        and deadline is not None:
+                await self.book.open_round(table, msg.round, _stamp(deadline), msg.currency, msg.digits, limits)
+                if deadline is not None and (table, msg.round) not in self._deadlines:
+                    # every studio process keeps the deadline: the first to seal sends the seal
                     self._watch_deadline(table, msg.round, deadline)
             elif msg.status == "sealing":
                 await self.book.open_round(table, msg.round, None, msg.currency, msg.digits, limits)
@@ -105,13 +106,14 @@ class Studio:
         if isinstance(data, dict):
             self.seats.on_leaf(table, data)
 
-    async def send_seal(self, table: str, round_id: str) -> None:
-        """Seal the round's book (or find its seal) and send it to the table."""
+    async def send_seal(self, table: str, round_id: str, asked: bool = True) -> None:
+        """Seal the round's book (or find its seal) and send it to the table: always when the
+        table asked, only if this process made the seal when its deadline passed."""
         task = self._deadlines.pop((table, round_id), None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
-        body = await self.book.seal(table, round_id)
-        if body is None:
+        body, made = await self.book.seal_round(table, round_id)
+        if body is None or not (made or asked):
             return
         await self.publish(table, {"v": 1, "id": str(uuid.uuid4()), "type": "seal", **body})
         self.seals_sent += 1
@@ -129,7 +131,7 @@ class Studio:
     def _watch_deadline(self, table: str, round_id: str, deadline: datetime) -> None:
         async def at_deadline() -> None:
             await asyncio.sleep(max(0.0, (deadline - datetime.now(UTC)).total_seconds()))
-            await self.send_seal(table, round_id)  # unasked: the deadline passed
+            await self.send_seal(table, round_id, asked=False)  # the deadline passed
 
         old = self._deadlines.pop((table, round_id), None)
         if old is not None:
@@ -145,18 +147,22 @@ class Studio:
         rules = self.tables.get(table)
         if rules is None:
             return
+        # the number (or the cards) reaches the page at once; the money follows once settled
+        self.hub.to_table(table, {"v": 1, "type": "result", "table": table, "round": record.round,
+                                  "status": record.status, "outcome": record.outcome})
         try:
             settled = await self.settler.settle(table, data, rules)
         except UnsettleableRecord as exc:
             log.error("studio: %s round %s not settled: %s", table, record.round, exc)
             return
-        if settled is None:
-            return
-        await self.settler.pay_due()
-        await self.publish(table, {"v": 1, "id": str(uuid.uuid4()), "type": "settled", **settled})
-        self.settled_sent += 1
-        self.hub.to_table(table, {"v": 1, "type": "result", "table": table, "round": record.round,
-                                  "status": record.status, "outcome": data["outcome"]})
+        if settled is not None:
+            # paid here, or by another process that claimed the calls first: wait for them either way
+            await self.settler.paid(table, record.round)
+            await self.publish(table, {"v": 1, "id": str(uuid.uuid4()), "type": "settled", **settled})
+            self.settled_sent += 1
+        elif not await self.settler.paid(table, record.round):
+            return  # not a round of the book's
+        # settled here or by another studio process: this one's players hear it all the same
         for (operator, player), message in (await self.settled_messages(table, record.round)).items():
             self.hub.to_player(table, operator, player, message)
 
@@ -165,10 +171,10 @@ class Studio:
         """Each player's ``settled`` message of a round: per bet paid, balance after."""
         async with self.pool.connection() as conn:
             cur = await conn.execute(
-                "SELECT b.operator, b.player, b.id, b.kind, b.amount, b.payout, b.status, b.currency, "
-                "(SELECT max(p.balance) FROM studio_payments p WHERE p.table_id = b.table_id AND p.round = b.round "
-                " AND p.operator = b.operator AND p.player = b.player) "
-                "FROM studio_bets b WHERE b.table_id = %s AND b.round = %s ORDER BY b.id", (table, round_id))
+                "SELECT b.operator, b.player, b.id, b.kind, b.amount, b.payout, b.status, b.currency, p.balance "
+                "FROM studio_bets b LEFT JOIN (SELECT operator, player, max(balance) AS balance FROM studio_payments "
+                "WHERE table_id = %s AND round = %s GROUP BY operator, player) p USING (operator, player) "
+                "WHERE b.table_id = %s AND b.round = %s ORDER BY b.id", (table, round_id, table, round_id))
             rows = await cur.fetchall()
         out: dict[tuple[str, str], dict[str, Any]] = {}
         for operator, player, bet_id, kind, amount, payout, status, currency, balance in rows:

@@ -9,10 +9,16 @@ the calls are then made, each marked done, so a crash between the two only delay
 A round's record published again (a correction) settles its remote bets again when what they are
 owed changed (another number, the round made void): only the difference moves, a credit or a
 debit per player, once per correction.
+
+Several studio processes may hear the same record: the round's row lock lets exactly one settle
+it (the others find it settled); the wallet calls owed are claimed ``FOR UPDATE SKIP LOCKED``,
+so each is made by one process at a time, and a process that finds a round's calls claimed
+waits for them (or makes them, when the process that claimed them died: its lock went with it).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import defaultdict
 from typing import Any
@@ -20,13 +26,15 @@ from typing import Any
 from psycopg.types.json import Jsonb
 from psycopg_pool import AsyncConnectionPool
 
-from controller.studio.operators.interface import WalletStatus, WalletTx
+from controller.studio.operators.interface import WalletResult, WalletStatus, WalletTx
 from controller.studio.operators.tablefeed import TableFeed, round_facts
 from controller.studio.rules import TableRules
 from controller.studio.seats import added_stakes, felt_settlement
-from controller.studio.wallet import Wallet
+from controller.studio.wallet import CreditsInBatch, Wallet
 
 log = logging.getLogger(__name__)
+#: wallet calls of one settlement under way at once (an operator's wallet answers each over HTTP)
+CALLS_AT_ONCE = 8
 
 
 def returned(record: dict[str, Any]) -> bool:
@@ -85,23 +93,60 @@ class Settler:
         await round_facts(self.feed, conn, table, record, settled, corrected=True)
         return settled
 
-    async def pay_due(self) -> int:
-        """Make every wallet call settlement still owes; returns how many were made."""
-        async with self.pool.connection() as conn:
+    async def pay_due(self, table: str | None = None, round_id: str | None = None) -> int:
+        """Make every wallet call settlement still owes (of one round, when given) that no other
+        process is making now; returns how many were made."""
+        where, args = ("AND table_id = %s AND round = %s", (table, round_id)) if table is not None else ("", ())
+        async with self.pool.connection() as conn, conn.transaction():
             cur = await conn.execute("SELECT tx, kind, ref, operator, player, currency, amount FROM studio_payments "
-                                     "WHERE NOT done ORDER BY tx")
+                                     f"WHERE NOT done {where} ORDER BY tx FOR UPDATE SKIP LOCKED", args)
             due = await cur.fetchall()
-        calls = {"credit": self.wallet.credit, "cancel": self.wallet.cancel, "debit": self.wallet.debit}
-        for tx, kind, ref, operator, player, currency, amount in due:
-            result = await calls[kind](WalletTx(tx, ref, operator, player, currency, int(amount)))
-            if result.status is not WalletStatus.OK:  # kept due: tried again at the next settlement and start
-                log.error("studio: wallet %s %s of %s for %s/%s: %s", kind, tx, amount, operator, player,
-                          result.status.value)
-                continue
-            async with self.pool.connection() as conn:
-                await conn.execute("UPDATE studio_payments SET done = true, balance = %s WHERE tx = %s",
-                                   (result.balance, tx))
+            calls = {"credit": self.wallet.credit, "cancel": self.wallet.cancel, "debit": self.wallet.debit}
+            gate = asyncio.Semaphore(CALLS_AT_ONCE)
+
+            async def call(kind: str, tx: WalletTx) -> WalletResult:
+                async with gate:
+                    return await calls[kind](tx)
+
+            txs = [WalletTx(tx, ref, operator, player, currency, int(amount))
+                   for tx, _, ref, operator, player, currency, amount in due]
+            kinds = [row[1] for row in due]
+            if isinstance(self.wallet, CreditsInBatch) and set(kinds) == {"credit"} \
+                    and len({(t.operator, t.player, t.currency) for t in txs}) == len(txs):
+                results = await self.wallet.credit_many(txs)  # a round's credits: one per player
+            else:
+                results = list(await asyncio.gather(*(call(kind, tx) for kind, tx in zip(kinds, txs))))
+            done = []
+            for (tx, kind, _, operator, player, _, amount), result in zip(due, results):
+                if result.status is not WalletStatus.OK:  # kept due: tried again at the next settlement and start
+                    log.error("studio: wallet %s %s of %s for %s/%s: %s", kind, tx, amount, operator, player,
+                              result.status.value)
+                    continue
+                done.append((result.balance, tx))
+            await conn.execute("UPDATE studio_payments SET done = true, balance = d.balance FROM "
+                               "unnest(%s::bigint[], %s::text[]) AS d (balance, tx) WHERE studio_payments.tx = d.tx",
+                               ([b for b, _ in done], [t for _, t in done]))
         return len(due)
+
+    async def paid(self, table: str, round_id: str) -> bool:
+        """Once a round settled (by this process or another) has every wallet call made: waits for
+        the calls another process is making, makes those it left; False: the round is not settled.
+        A call the wallet refused stays due (logged, made again at the next settlement and start):
+        it is not asked again here in a loop."""
+        while True:
+            made = await self.pay_due(table, round_id)
+            async with self.pool.connection() as conn:
+                cur = await conn.execute("SELECT status FROM studio_rounds WHERE table_id = %s AND round = %s",
+                                         (table, round_id))
+                row = await cur.fetchone()
+                if row is None or row[0] not in ("settled", "refunded"):
+                    return False
+                # waits while another process holds them: done when it commits, free when it died
+                cur = await conn.execute("SELECT count(*) FROM (SELECT 1 FROM studio_payments WHERE table_id = %s "
+                                         "AND round = %s AND NOT done FOR UPDATE) AS due", (table, round_id))
+                left = await cur.fetchone()
+            if left is None or left[0] == 0 or made:
+                return True
 
 
 async def _bets(conn: Any, table: str, round_id: str) -> list[Any]:
@@ -126,9 +171,10 @@ async def _write(conn: Any, table: str, record: dict[str, Any], bets: list[Any],
     (``added``: the stake the table added to felt bets, debited with the round, is stake too)."""
     round_id = str(record.get("round"))
     refund = returned(record)
+    await conn.execute("UPDATE studio_bets SET status = %s, payout = p.payout FROM unnest(%s::text[], %s::bigint[]) "
+                       "AS p (id, payout) WHERE studio_bets.id = p.id",
+                       ("refunded" if refund else "settled", [b[0] for b in bets], payouts))
     async with conn.cursor() as many:
-        await many.executemany("UPDATE studio_bets SET status = %s, payout = %s WHERE id = %s",
-                               [("refunded" if refund else "settled", p, b[0]) for b, p in zip(bets, payouts)])
         await many.executemany(
             "INSERT INTO studio_payments (tx, kind, ref, table_id, round, operator, player, currency, amount) "
             "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING", payments)

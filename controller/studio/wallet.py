@@ -9,7 +9,7 @@ whose data types (``WalletTx``, ``WalletResult``, ``WalletStatus``) this module 
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from psycopg_pool import AsyncConnectionPool
 
@@ -29,6 +29,13 @@ class Wallet(Protocol):
         ...
 
     async def balance(self, operator: str, player: str, currency: str) -> int | None: ...
+
+
+@runtime_checkable
+class CreditsInBatch(Protocol):
+    """A wallet that takes a settlement's credits (one per player) in one call."""
+
+    async def credit_many(self, txs: list[WalletTx]) -> list[WalletResult]: ...
 
 
 class HouseWallet:
@@ -93,3 +100,35 @@ class HouseWallet:
                 "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 (tx.tx, kind, tx.ref, tx.operator, tx.player, tx.currency, delta, status.value, balance))
         return WalletResult(status, balance)
+
+    async def credit_many(self, txs: list[WalletTx]) -> list[WalletResult]:
+        """Credits to distinct players (a round's settlement) in one transaction of four statements
+        instead of four round trips each; a credit whose id was made before is answered as it was."""
+        keys = [(t.operator, t.player, t.currency) for t in txs]
+        if len(set(keys)) != len(keys):
+            raise ValueError("credit_many takes one credit per player")
+        order = sorted(range(len(txs)), key=lambda i: keys[i])  # rows locked in one order: no deadlock
+        col = [[getattr(txs[i], f) for i in order] for f in ("tx", "ref", "operator", "player", "currency", "amount")]
+        async with self.pool.connection() as conn, conn.transaction():
+            cur = await conn.execute(
+                "INSERT INTO studio_wallet_tx (tx, kind, ref, operator, player, currency, amount, status) "
+                "SELECT t.tx, 'credit', t.ref, t.operator, t.player, t.currency, t.amount, 'ok' FROM unnest("
+                "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::bigint[]) "
+                "AS t (tx, ref, operator, player, currency, amount) ON CONFLICT (tx) DO NOTHING RETURNING tx", col)
+            fresh = {r[0] for r in await cur.fetchall()}
+            new = [txs[i] for i in order if txs[i].tx in fresh]
+            cur = await conn.execute(
+                "INSERT INTO studio_wallet (operator, player, currency, balance) SELECT * FROM unnest("
+                "%s::text[], %s::text[], %s::text[], %s::bigint[]) ON CONFLICT (operator, player, currency) "
+                "DO UPDATE SET balance = studio_wallet.balance + excluded.balance RETURNING operator, player, currency, "
+                "balance", ([t.operator for t in new], [t.player for t in new], [t.currency for t in new],
+                            [t.amount for t in new]))
+            balance = {(r[0], r[1], r[2]): int(r[3]) for r in await cur.fetchall()}
+            await conn.execute("UPDATE studio_wallet_tx SET balance = d.balance FROM unnest(%s::text[], %s::bigint[]) "
+                               "AS d (tx, balance) WHERE studio_wallet_tx.tx = d.tx",
+                               ([t.tx for t in new], [balance[(t.operator, t.player, t.currency)] for t in new]))
+            cur = await conn.execute("SELECT tx, status, balance FROM studio_wallet_tx WHERE tx = ANY(%s)",
+                                     ([t.tx for t in txs],))
+            answers = {r[0]: WalletResult(WalletStatus(r[1]), None if r[2] is None else int(r[2]))
+                       for r in await cur.fetchall()}
+        return [answers[t.tx] for t in txs]

@@ -151,3 +151,29 @@ async def test_a_retry_finishes_a_request_whose_first_attempt_failed_half_way(bo
     again = await flaky.place(player(), bet("r1", ("red", 500)), check)
     assert again["type"] == "accepted" and again["balance"] == 99_500
     assert await wallet.balance("casino-a", "p1", "EUR") == 99_500  # debited once
+
+
+async def test_a_restart_leaves_a_live_studio_processs_request_and_takes_a_gone_ones(
+        book: Book, wallet: HouseWallet, database: str) -> None:
+    """Two processes share the book: ``a`` restarting refuses no request ``b`` is deciding while ``b``
+    runs (holds its lock); once ``b`` is gone, ``a`` refuses it and returns its debit, once."""
+    import psycopg
+
+    from controller.studio.book import owner_key
+
+    await opened(book, wallet)
+    here = Book(book.pool, wallet, "studio-a")
+    async with book.pool.connection() as conn:
+        await conn.execute("INSERT INTO studio_requests (request, operator, player, table_id, round, bets, status, studio) "
+                           "VALUES ('r7', 'casino-a', 'p1', 'rl-eu', 'rl-eu-000001', "
+                           "'[{\"kind\": \"red\", \"amount\": 500}]', 'pending', 'studio-b')")
+    await wallet.debit(WalletTx("debit:r7", "r7", "casino-a", "p1", "EUR", 500))
+    with psycopg.connect(database, autocommit=True) as b:  # studio b runs
+        b.execute("SELECT pg_advisory_lock(hashtext(%s))", (owner_key("studio-b"),))
+        assert await here.recover() == 0
+        retry = await here.place(player(), bet("r7", ("red", 500)), check)
+        assert retry["reason"] == "in_progress"  # b is still deciding it
+    assert await here.recover() == 1  # b is gone: its lock went with its connection
+    assert await here.recover() == 0
+    assert await wallet.balance("casino-a", "p1", "EUR") == 100_000
+    assert (await here.place(player(), bet("r7", ("red", 500)), check))["reason"] == "late"

@@ -21,12 +21,14 @@ ROUND = "rl-eu-000001"
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def write_config(tmp_path: Path, broker: StudioBroker, database: str, port: int) -> Path:
+def write_config(tmp_path: Path, broker: StudioBroker, database: str, port: int,
+                 client_id: str = "croupier-studio") -> Path:
     operator_secret(tmp_path)
-    config = tmp_path / "studio.toml"
+    config = tmp_path / f"{client_id}.toml"
     config.write_text(f"""
 [studio]
 database = "{database}"
+client_id = "{client_id}"
 host = "127.0.0.1"
 port = {port}
 [studio.tables.rl-eu]

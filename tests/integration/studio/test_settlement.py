@@ -82,3 +82,76 @@ async def test_a_corrected_record_settles_again_and_moves_only_the_difference(bo
     await settler.pay_due()
     assert await wallet.balance("casino-a", "p1", "EUR") == 10_000
     assert await wallet.balance("casino-a", "p2", "EUR") == 10_000
+
+
+async def test_a_rounds_credits_in_one_batch_move_money_once(book: Book, wallet: HouseWallet) -> None:
+    """The house wallet's batch of a round's credits (one per player) is idempotent on each id, like
+    one call each: a batch again, or a batch with some ids made before, moves only the new ones."""
+    from controller.studio.operators.interface import WalletStatus, WalletTx
+
+    await opened(book, wallet, players=3, money=1000)
+    first = [WalletTx(f"credit:r1:p{n}", "r1", "casino-a", f"p{n}", "EUR", 100 * n) for n in (1, 2)]
+    assert [r.balance for r in await wallet.credit_many(first)] == [1100, 1200]
+    again = [*reversed(first), WalletTx("credit:r1:p3", "r1", "casino-a", "p3", "EUR", 0),
+             WalletTx("credit:r1:p9", "r1", "casino-a", "p9", "EUR", 50)]  # a zero credit; a player new to the wallet
+    answers = await wallet.credit_many(again)
+    assert [(r.status, r.balance) for r in answers] == [(WalletStatus.OK, 1200), (WalletStatus.OK, 1100),
+                                                         (WalletStatus.OK, 1000), (WalletStatus.OK, 50)]
+    assert [await wallet.balance("casino-a", f"p{n}", "EUR") for n in (1, 2, 3, 9)] == [1100, 1200, 1000, 50]
+    assert (await wallet.credit(first[0])).balance == 1100  # one call with a batched id: the same answer
+
+
+async def test_a_round_is_paid_only_once_the_process_paying_it_is_done(book: Book, wallet: HouseWallet,
+                                                                         database: str) -> None:
+    """Another studio process claimed the round's wallet calls: ``paid`` makes none of them and
+    returns once that process committed them; when it dies instead, ``paid`` makes them itself."""
+    import asyncio
+
+    import psycopg
+
+    await two_players_bet(book, wallet)
+    settler = Settler(book.pool, wallet)
+    await settler.settle("rl-eu", record("17"), ROULETTE)
+    for other_dies in (False, True):
+        if other_dies:
+            await settler.settle("rl-eu", record("20"), ROULETTE)  # a correction: new calls owed
+        async with await psycopg.AsyncConnection.connect(database) as other:
+            await other.execute("SELECT tx FROM studio_payments WHERE NOT done FOR UPDATE")
+            waiting = asyncio.create_task(settler.paid("rl-eu", "rl-eu-000001"))
+            await asyncio.sleep(0.3)  # not a timing under test: paid must still be waiting on the lock
+            assert not waiting.done()
+            if not other_dies:
+                await other.execute("UPDATE studio_payments SET done = true, balance = 1 WHERE NOT done")
+                await other.commit()
+            else:
+                await other.rollback()
+        assert await asyncio.wait_for(waiting, 30) is True
+    async with book.pool.connection() as conn:
+        assert await (await conn.execute("SELECT count(*) FROM studio_payments WHERE NOT done")).fetchone() == (0,)
+    # the first credits were the other process's (marked done, the wallet untouched here); the
+    # correction's debit of p1's 3,600 was made here, once
+    assert await wallet.balance("casino-a", "p1", "EUR") == 10_000 - 600 - 3600
+
+
+async def test_a_wallet_that_refuses_the_credits_keeps_them_due_without_asking_again_in_a_loop(
+        book: Book, wallet: HouseWallet) -> None:
+    import asyncio
+
+    from controller.studio.operators.interface import WalletResult, WalletStatus, WalletTx
+
+    class Away(HouseWallet):
+        calls = 0
+
+        async def credit(self, tx: WalletTx) -> WalletResult:
+            self.calls += 1
+            return WalletResult(WalletStatus.UNKNOWN)
+
+        credit_many = None  # type: ignore[assignment]  # one call each, like an operator's wallet
+
+    await two_players_bet(book, wallet)
+    away = Away(book.pool)
+    settler = Settler(book.pool, away)
+    await settler.settle("rl-eu", record("17"), ROULETTE)
+    assert await asyncio.wait_for(settler.paid("rl-eu", "rl-eu-000001"), 30) is True
+    assert away.calls == 2  # one credit per player, asked once
+    assert await Settler(book.pool, wallet).pay_due() == 2  # still due: made at the next chance
