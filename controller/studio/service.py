@@ -149,7 +149,7 @@ class Studio:
             return
         # the number (or the cards) reaches the page at once; the money follows once settled
         self.hub.to_table(table, {"v": 1, "type": "result", "table": table, "round": record.round,
-                                  "status": record.status, "outcome": record.outcome})
+                                  "status": record.status, "outcome": data["outcome"]})
         try:
             settled = await self.settler.settle(table, data, rules)
         except UnsettleableRecord as exc:
