@@ -134,7 +134,18 @@ class Settled(_Message):
     bets: list[SettledBet]
     paid: int
     refunded: bool
-    balance: int | None
+    balance: int | None = Field(description="minor units after the round; null when the operator's wallet has not "
+                                            "answered yet: a balance message for this round follows when it does")
+    currency: str
+
+
+class BalanceUpdate(_Message):
+    """The player's balance after a round, pushed when the operator's wallet answers after the
+    round's ``settled`` went without it (``balance: null``)."""
+
+    type: Literal["balance"]
+    round: str = Field(description="the round whose settlement the wallet answered")
+    balance: int = Field(description="minor units, the wallet's answer")
     currency: str
 
 
@@ -156,7 +167,8 @@ class HistoryAnswer(_Message):
     rounds: list[HistoryRound]
 
 
-ServerMessage = Annotated[Union[Joined, Betting, Accepted, Refused, Result, Settled, HistoryAnswer],  # noqa: UP007
+ServerMessage = Annotated[Union[Joined, Betting, Accepted, Refused, Result, Settled, BalanceUpdate,  # noqa: UP007
+                                HistoryAnswer],
                           Field(discriminator="type")]
 
 #: docs/schemas/<stem>.json -> (what it describes, the type) for scripts/export_schemas.py

@@ -97,8 +97,9 @@ class Settler:
                           result.status.value)
                 continue
             async with self.pool.connection() as conn:
-                await conn.execute("UPDATE studio_payments SET done = true, balance = %s WHERE tx = %s",
-                                   (result.balance, tx))
+                # coalesce: an answer that came after the hand-over but before this line kept its balance
+                await conn.execute("UPDATE studio_payments SET done = true, balance = coalesce(%s, balance) "
+                                   "WHERE tx = %s", (result.balance, tx))
         return len(due)
 
 

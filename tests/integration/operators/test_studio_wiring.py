@@ -36,7 +36,7 @@ from controller.studio.operators.sim.store import SimStore
 from controller.studio.operators.sim.wallet_app import wallet_app
 from controller.studio.server import StudioServer
 from tests.fixtures.rabbitmq import RabbitServer
-from tests.integration.studio.conftest import Client, StudioBroker, Table, broker, operator_secret, token
+from tests.integration.studio.conftest import SERVER, Client, StudioBroker, Table, broker, operator_secret, token
 
 from .conftest import eventually, serve
 
@@ -383,3 +383,26 @@ async def test_a_slow_operator_costs_a_settlement_one_wait_not_one_per_player(
                          lambda balances: balances == [10_500] * 8, "every credit made by the retry worker",
                          within=60)
         assert f.store.count("credit") == 8
+
+
+async def test_a_settled_without_the_slow_operators_balance_is_followed_by_the_balance_it_answers(
+        tmp_path: Path, broker: StudioBroker, database: str, rabbitmq: RabbitServer) -> None:
+    round_id = "rl-eu-000001"
+    async with floor(tmp_path, broker, database, rabbitmq) as f, Client(f.studio.url) as one:
+        await one.join(token("p1"))
+        await f.table.betting("open", round_id, deadline_s=60)
+        await one.next("betting", status="open")
+        assert (await one.bet("a1", round_id, ("red", 500)))["type"] == "accepted"
+        await f.table.betting("sealing", round_id)
+        await f.table.wait_for("seal", round_id)
+        f.faults.delay_s = 3.0  # the credit's answer later than settlement waits
+        await f.table.record(round_id, "1")
+        settled = SERVER.validate_python(await one.next("settled", round=round_id)).model_dump()
+        assert settled["paid"] == 1_000 and settled["balance"] is None  # the schema's "not answered yet"
+        f.faults.delay_s = 0
+        pushed = SERVER.validate_python(await one.next("balance", within=60)).model_dump()
+        assert pushed == {"v": 1, "type": "balance", "round": round_id, "balance": 10_500, "currency": "EUR"}
+        assert f.store.balance("p1", "EUR") == 10_500
+        await one.send({"v": 1, "type": "history", "limit": 5})
+        (played,) = (await one.next("history"))["rounds"]  # type: ignore[misc]
+        assert played["balance"] == 10_500  # kept on the round's payment too
