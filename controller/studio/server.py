@@ -69,7 +69,8 @@ class StudioServer:
             if self.operators:
                 link = self.link
                 self.flags = FlagWatch(self.pool, list(config.studio.tables),
-                                       lambda table, alert: link.publish(table, alert, "alert", retain=True))
+                                       lambda table, alert, retain: link.publish(table, alert, "alert", retain=retain))
+                link.handlers["studio_command"] = self.flags.acknowledge  # the pit acknowledges the studio's alerts
         self._server: EmbeddedServer | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self.metrics: MetricsServer | None = None

@@ -24,10 +24,13 @@ import aiomqtt
 import httpx
 from psycopg_pool import AsyncConnectionPool
 
+from controller.pit.answers import CommandAnswers
+from controller.pit.commands import build, topic_for
 from controller.pit.model import FloorModel
 from controller.studio.config import StudioConfig
 from controller.studio.operators import signing
 from controller.studio.operators.counters import counters
+from controller.studio.operators.flagwatch import FlagWatch
 from controller.studio.operators.publisher import queue_name
 from controller.studio.operators.retry import RetryPolicy
 from controller.studio.operators.sim.consumer import FeedConsumer
@@ -323,14 +326,49 @@ async def test_a_movement_unanswered_past_the_give_up_is_flagged_on_the_pit_and_
             async for message in watcher.messages:  # what the pit dashboard reads
                 if pit.apply(str(message.topic), bytes(message.payload), time.time()) == "rl-eu":
                     break
-        (alert,) = [a for a in pit.tables["rl-eu"].alerts if a["code"] == "studio.wallet_flagged"]
+        (alert,) = [a for a in pit.tables["rl-eu"].open_alerts() if a["code"] == "studio.wallet_flagged"]
         assert alert["severity"] == "error" and alert["count"] == 1 and "credit:rl-eu:rl-eu-000001" in alert["message"]
+        await acknowledged_at_the_pit(broker, pit, watcher, alert)
+        published: list[dict[str, Any]] = []
+
+        async def said(table: str, message: dict[str, Any], retain: bool) -> None:
+            published.append(message)
+
+        await FlagWatch(f.pool, ["rl-eu"], said).pass_once()  # a restarted studio
+        assert [(m["severity"], m["seq"], m["by"]) for m in published] == [("info", alert["seq"], "boss")]
         assert f.studio.metrics is not None
         async with httpx.AsyncClient() as http:
             scraped = (await http.get(f.studio.metrics.url)).text
         assert 'croupier_operator_wallet_flagged{operator="casino-a"} 1.0' in scraped
         figures = await counters(f.pool, f.store)
         assert figures["flagged"] == 1 and f.store.balance("p1", "EUR") == 9_500  # never paid behind anyone's back
+
+
+async def acknowledged_at_the_pit(broker: StudioBroker, pit: FloorModel, watcher: aiomqtt.Client,
+                                  alert: dict[str, Any]) -> None:
+    """A pit boss acknowledges the studio's alert the pit's way (``build`` and ``topic_for``, as
+    ``/api/command`` sends it) under the pit's account: the studio answers it and it leaves the list."""
+    request = {"table": "rl-eu", "command": "acknowledge_alert", "alert": alert["seq"]}
+    _, payload = build("boss", request)
+    topic = topic_for(request, pit.tables["rl-eu"])
+    assert topic == "croupier/rl-eu/studio_command"
+    answers = CommandAnswers()
+    answers.sent("rl-eu", json.loads(payload), time.time())
+    async with aiomqtt.Client("127.0.0.1", broker.port, username=broker.pit.username,
+                              password=broker.pit.password) as boss:
+        await boss.publish(topic, payload, qos=1)
+    answered: list[Any] = []
+    async with asyncio.timeout(30):
+        async for message in watcher.messages:
+            if pit.apply(str(message.topic), bytes(message.payload), time.time()) == "rl-eu":
+                answered += answers.seen(pit.tables["rl-eu"], "alert", time.time())
+                if pit.tables["rl-eu"].studio["studio.wallet_flagged"].get("by"):  # republished, acknowledged
+                    break
+    assert pit.tables["rl-eu"].studio_acknowledged[alert["seq"]] == "boss"
+    now = pit.tables["rl-eu"].studio["studio.wallet_flagged"]
+    assert (now["severity"], now["seq"], now["by"], now["count"]) == ("info", alert["seq"], "boss", 1)
+    assert not [a for a in pit.tables["rl-eu"].open_alerts() if a["code"] == "studio.wallet_flagged"]
+    assert [a["answer"] for a in answered] == ["accepted"]
 
 
 async def test_a_credit_owed_when_the_studio_stops_is_made_by_the_next_studio(
