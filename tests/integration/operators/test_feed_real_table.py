@@ -28,7 +28,7 @@ from controller.studio.operators.sim.store import SimStore
 from controller.studio.operators.sim.wallet_app import wallet_app
 from controller.studio.server import StudioServer
 from tests.fixtures.rabbitmq import RabbitServer
-from tests.integration.mqtt_security.conftest import FloorBroker
+from tests.integration.mqtt_security.conftest import FloorBroker, take, watching
 from tests.integration.studio.conftest import Client, operator_secret, token
 from tests.support.configs import simulated_wheel, write_table_config
 from tests.support.waiting import until
@@ -153,3 +153,16 @@ async def run_until(path: Path, play: Callable[[TableLoop], Awaitable[None]]) ->
         await asyncio.gather(table, return_exceptions=True)
 
 
+
+
+async def test_only_the_pit_writes_the_studio_command_topic_and_the_studio_reads_it(roulette_floor: FloorBroker) -> None:
+    """The generated ACL: the pit acknowledges the studio's alerts to the studio, nobody else can."""
+    topic = f"croupier/{TABLE}/studio_command"
+    async with watching(roulette_floor.client("studio"), topic) as studio:
+        for user in ("viewer", f"{TABLE}-controller", "studio"):
+            async with roulette_floor.client(user) as other:
+                await other.publish(topic, f"from {user}".encode(), qos=1)
+        async with roulette_floor.client("pit") as pit:
+            await pit.publish(topic, b"from the pit", qos=1)
+        (arrived,) = await take(studio, 1)
+        assert arrived.payload == b"from the pit"
