@@ -158,7 +158,8 @@ class HistoryRound(BaseModel):
     bets: list[SettledBet | PlacedBet]
     stake: int
     paid: int | None
-    balance: int | None
+    balance: int | None = Field(description="minor units after the round; null while the operator's wallet has not "
+                                            "answered its settlement (or the round is not settled yet)")
     currency: str
 
 
