@@ -53,7 +53,8 @@ async def test_the_studios_alert_is_acknowledged_to_the_studio_and_the_tables_to
                               password=mosquitto.controller.password) as studio:
         await studio.subscribe("croupier/rl/studio_command", qos=1)
         await studio.publish("croupier/rl/alert", json.dumps(flagged), qos=1, retain=True)
-        await until(lambda: pit.model.tables["rl"].from_studio(studio_seq), "the pit shows the studio's alert")
+        await until(lambda: "rl" in pit.model.tables and pit.model.tables["rl"].from_studio(studio_seq),
+                    "the pit shows the studio's alert")
         async with signed_in(pit, "pat") as boss:
             sent = await boss.post("/api/command", json={"table": "rl", "command": "acknowledge_alert",
                                                           "alert": studio_seq})
