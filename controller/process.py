@@ -37,13 +37,16 @@ async def run_table(
     keyboard: bool = True,
     stop_when_closed: bool = True,
     seated: list[SeatedPlayer] | None = None,
+    after: Callable[[TableLoop], Awaitable[None]] | None = None,
 ) -> int:
     """Run until cancelled, or with ``rounds`` until simulated people played that many rounds.
     ``on_ready(loop, devices)`` runs once the table takes inputs (``croupier demo`` starts each
     table's console there); ``keyboard=False`` reads no dealer commands from stdin;
     ``stop_when_closed=False``: the simulated people wait while the pit has the table closed,
     and play on when it is reopened (the demo), instead of ending the run; ``seated`` replaces
-    the default simulated players of a ``rounds`` run."""
+    the default simulated players of a ``rounds`` run; ``after(loop)`` is awaited once they are
+    played, before the table stops (``croupier studio simulate`` waits there for the studio's
+    totals of the last round)."""
     # JournalInUse: another process has it; JournalKeyError: a keyed journal and no key configured
     journal = Journal(config.journal_path, exclusive=True, key=config.journal_key())
     runtime = TableRuntime(config, journal, out=out, as_json=as_json, prompts=prompts)
@@ -68,6 +71,8 @@ async def run_table(
         runtime.tasks.append(asyncio.create_task(sim.run(), name="simulated-people"))
         await _until(sim.done, runtime.tasks)
         await loop.settled()
+        if after is not None:
+            await after(loop)
         return 0
     finally:
         await runtime.stop()

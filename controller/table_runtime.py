@@ -48,8 +48,10 @@ def build_core(config: TableConfig) -> TableCore:
 
 
 def betting_time(config: TableConfig) -> BettingTime:
-    """The table's betting time and remote bets (``[table] betting_s``, ``remote``, ``seal_grace_s``)."""
-    return BettingTime(config.table.betting_s, config.table.seal_grace_s, config.table.remote)
+    """The table's betting time and remote bets (``[table] betting_s``, ``remote``, ``seal_grace_s``,
+    ``decision_s``, ``decision_policy``)."""
+    table = config.table
+    return BettingTime(table.betting_s, table.seal_grace_s, table.remote, table.decision_s, table.decision_policy)
 
 
 class FeedListener:

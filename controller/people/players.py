@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from controller.games.base import Expect, ExpectKind
 from controller.runtime.loop import TableLoop
+from controller.table.betting import SEALING
 from controller.table.core import BETTING, IDLE, PLAYING, SETTLING
 from controller.table.inputs import InputRefused
 from simulators.shoe import ShoeFirmware
@@ -111,6 +112,8 @@ class SimulatedTable:
                 loop.command("open_round", DEALER)
         elif core.phase == BETTING and core.engine is not None:
             self._betting()
+        elif core.betting.status == SEALING:
+            return  # a remote table: no card until the studio's seal (or its grace) closes betting
         elif core.phase == SETTLING:
             loop.command("settle", DEALER)
         elif core.phase == PLAYING and core.engine is not None:
@@ -132,7 +135,8 @@ class SimulatedTable:
 
     def _betting(self) -> None:
         """Each player bets once (after a restart some bets may already be on the layout), then
-        the dealer closes betting."""
+        the dealer closes betting; at a table with a betting time (``[table] betting_s``) the
+        timer closes it, so the studio's remote players have that time too."""
         core, loop = self.loop.core, self.loop
         assert core.engine is not None
         placed = {(s.box, s.player) for s in core.adapter.open_bets(core.engine)}
@@ -144,8 +148,8 @@ class SimulatedTable:
                 continue
             for kind, amount in core.adapter.simulated_bets(core.rules, p.box, stake, core.rounds):
                 loop.command("bet", f"player:{p.player}", box=p.box, amount=amount, kind=kind, player=p.player)
-        if core.adapter.device is None:  # a game's own device (the wheel) closes betting
-            loop.command("close_betting", DEALER)
+        if core.adapter.device is None and core.betting.deadline is None:
+            loop.command("close_betting", DEALER)  # a wheel closes betting itself, a betting time on its timer
 
     def _playing(self, expect: Expect) -> None:
         """Cards from the simulated shoe as the engine asks for them; players' decisions."""

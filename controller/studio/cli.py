@@ -67,18 +67,21 @@ def simulate_command(
     players: Annotated[int, typer.Option(min=1, max=5000, help="simulated remote players")] = 20,
     rounds: Annotated[int, typer.Option(min=1, max=10_000, help="rounds to play")] = 5,
     seed: Annotated[int, typer.Option(help="seed of the players' choices and the results")] = 1,
-    betting_s: Annotated[float, typer.Option(min=0.2, max=60, help="betting time of each round (s)")] = 1.0,
+    betting_s: Annotated[int, typer.Option(min=1, max=60, help="the table's betting time of each round (s)")] = 1,
     database: DatabaseOption = None,
+    broker: Annotated[str | None, typer.Option(help="the tables' MQTT broker URL (default: an embedded one, "
+                                                    "as the demo's)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object (the only output there is)")] = True,
 ) -> None:
     """Play ROUNDS rounds of the config's first table with PLAYERS simulated remote players through the
-    real studio, an embedded broker and PostgreSQL (a throwaway cluster unless --database is given),
-    against the contract's stand-in table; print one JSON object."""
+    real table (its devices simulated, batch mode's dealer and seated players), the studio, a broker
+    (embedded unless --broker is given) and PostgreSQL (a throwaway cluster unless --database is
+    given); print one JSON object."""
     import json
 
     cfg = _loaded(config)
     try:
-        result = asyncio.run(_simulate(cfg, database, players, rounds, seed, betting_s))
+        result = asyncio.run(_simulate(cfg, database, players, rounds, seed, betting_s, broker))
     except (ValueError, RuntimeError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -86,7 +89,7 @@ def simulate_command(
 
 
 async def _simulate(cfg: StudioConfig, database: str | None, players: int, rounds: int, seed: int,
-                    betting_s: float) -> dict[str, object]:
+                    betting_s: int, broker_url: str | None) -> dict[str, object]:
     import contextlib
 
     import psycopg
@@ -103,9 +106,10 @@ async def _simulate(cfg: StudioConfig, database: str | None, players: int, round
             with psycopg.connect(cluster.url(), autocommit=True) as conn:
                 conn.execute('CREATE DATABASE "studio"')
             database = cluster.url("studio")
-        broker = await stack.enter_async_context(EmbeddedBroker())
-        logging.getLogger("controller.studio").setLevel(logging.ERROR)
-        return await simulate(cfg, database, broker.url, players=players, rounds=rounds, seed=seed,
+        if broker_url is None:
+            broker_url = (await stack.enter_async_context(EmbeddedBroker())).url
+        logging.getLogger("controller").setLevel(logging.ERROR)
+        return await simulate(cfg, database, broker_url, players=players, rounds=rounds, seed=seed,
                               betting_s=betting_s)
 
 

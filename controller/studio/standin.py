@@ -76,8 +76,9 @@ class StandInTable:
                       sealed: bool | None = None) -> None:
         assert self._client is not None
         self._seq += 1
-        body: dict[str, Any] = {"v": 1, "table": self.table, "round": round_id, "status": status,
-                                "opened": _stamp(datetime.now(UTC)), "deadline": None if deadline is None else
+        now = _stamp(datetime.now(UTC))
+        body: dict[str, Any] = {"v": 1, "table": self.table, "round": round_id, "ts": now, "status": status,
+                                "opened": now, "deadline": None if deadline is None else
                                 _stamp(deadline), "seq": self._seq, "game": self.rules.game,
                                 "currency": self.currency, "digits": self.digits, "limits": self.limits,
                                 "remote": True}
@@ -101,9 +102,12 @@ class StandInTable:
                              sealed: bool = True) -> None:
         """The round record on ``croupier/<table>/round``, with its ``remote`` part (the felt has no bets here)."""
         assert self._client is not None
-        record = {"v": 1, "table": self.table, "round": round_id, "status": status, "game": self.rules.game,
-                  "outcome": outcome, "bets": [], "stake_total": 0, "payout_total": 0, "corrections": [],
-                  "remote": {"sealed": sealed, "seal": self.seals.get(round_id), "settled": None}}
+        self._seq += 1
+        now = _stamp(datetime.now(UTC))
+        record = {"v": 1, "table": self.table, "round": round_id, "ts": now, "seq": self._seq, "game": self.rules.game,
+                  "opened": now, "closed": now, "status": status, "dealer": None, "shoe": None, "shoe_round": None,
+                  "outcome": {"burned": [], **outcome}, "bets": [], "stake_total": 0, "payout_total": 0,
+                  "corrections": [], "remote": {"sealed": sealed, "seal": self.seals.get(round_id), "settled": None}}
         await self._client.publish(f"croupier/{self.table}/round", json.dumps(record), qos=1)
 
     async def wait_settled(self, round_id: str, within: float) -> bool:

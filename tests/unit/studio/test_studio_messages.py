@@ -41,6 +41,12 @@ def test_a_wrong_message_is_refused_saying_what(change: dict[str, Any], said: st
         read_studio(json.dumps({**SEAL, **change}).encode())
 
 
+def test_a_seal_of_side_bets_on_boxes_is_read() -> None:
+    """A card game's remote bets are side bets on a box (``21+3@3``): the table takes their seal."""
+    seal = read_studio(json.dumps({**SEAL, "kinds": {"21+3@3": 500, "ace_plus@1": 500}}).encode())
+    assert isinstance(seal, Seal) and seal.kinds == {"21+3@3": 500, "ace_plus@1": 500}
+
+
 def test_totals_that_return_more_than_was_staked_are_refused() -> None:
     with pytest.raises(InputRefused, match="more than the stake"):
         read_studio(json.dumps({**SETTLED, "refunded": 1501}).encode())

@@ -1,0 +1,69 @@
+"""The simulation's independent reading settles a remote bet from the table's journaled record
+without the studio's settlement code, and counts every bet the studio paid otherwise."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from controller.cards import CARDS
+from controller.studio.config import TableSection
+from controller.studio.rules import TableRules
+from controller.studio.simulation.check import JournalReading, differences, owed
+from tests.unit.studio.test_settlement_engines import BLACKJACK, RUSSIAN, THREE_CARD, blackjack_felt, felt_round
+
+ROULETTE = TableSection(game="roulette", preset="european")
+SEVENTEEN = {"wheel": "european", "numbers": ["17"], "colours": ["black"], "multipliers": {}, "voids": []}
+
+
+def record(outcome: dict[str, object], *, sealed: bool = True, status: str = "settled") -> dict[str, object]:
+    return {"round": "t1-000001", "status": status, "outcome": outcome, "remote": {"sealed": sealed}}
+
+
+def test_a_bet_paid_otherwise_than_the_journaled_record_owes_is_a_difference() -> None:
+    rules = ROULETTE.game_rules()
+    reading = JournalReading(records={"t1-000001": record(SEVENTEEN)})
+    right = [("t1-000001", "straight:17", 100, 3600), ("t1-000001", "red", 500, 0)]
+    assert differences("roulette", rules, reading, right) == 0
+    assert differences("roulette", rules, reading, [("t1-000001", "black", 500, 0)]) == 1  # black won
+    assert differences("roulette", rules, reading, [("t1-000002", "red", 500, 0)]) == 1  # a round never closed
+
+
+def test_a_round_closed_without_the_seal_or_void_owes_every_stake_back() -> None:
+    rules = ROULETTE.game_rules()
+    assert owed("roulette", rules, "straight:17", 100, record(SEVENTEEN, sealed=False)) == 100
+    assert owed("roulette", rules, "straight:17", 100, record(SEVENTEEN, status="void")) == 100
+
+
+@given(box=st.integers(1, 3), units=st.integers(1, 5), seed=st.integers(0, 2**32))
+def test_the_reading_and_the_studio_agree_on_the_card_games_side_bets(box: int, units: int, seed: int) -> None:
+    for table, side in ((THREE_CARD, "ace_plus"), (RUSSIAN, "bonus")):
+        outcome, _ = felt_round(table, side, box, units * 100, seed)
+        kind = f"{side}@{box}"
+        studio = table.payout(kind, units * 100, outcome)
+        assert owed(table.game, table.rules, kind, units * 100, record(outcome)) == studio
+
+
+@given(seed=st.integers(0, 2**32), kind=st.sampled_from(["player", "banker", "tie"]))
+def test_the_reading_deals_a_baccarat_coup_as_the_felt_did(seed: int, kind: str) -> None:
+    from controller.games.base import CloseBetting, Deal, ExpectKind, PlaceBet
+
+    table = TableRules(TableSection(game="baccarat"))
+    shoe = random.Random(seed).sample(sorted(CARDS), 6)
+    felt = table.adapter.new_round(table.rules)
+    felt.apply(PlaceBet(1, kind, 1000, "felt"))
+    felt.apply(CloseBetting())
+    while felt.expects().kind is ExpectKind.CARD:
+        felt.apply(Deal(shoe.pop(0)))
+    (paid,) = [s.payout for s in felt.settlements]
+    assert owed("baccarat", table.rules, kind, 1000, record(felt.outcome().model_dump(mode="json"))) == paid
+
+
+@given(side=st.sampled_from(["perfect_pairs", "21+3"]), box=st.integers(1, 3), seed=st.integers(0, 2**32))
+def test_the_reading_and_the_studio_agree_on_blackjacks_side_bets(side: str, box: int, seed: int) -> None:
+    outcome, _ = blackjack_felt(side, box, 500, seed)
+    kind = f"{side}@{box}"
+    assert owed("blackjack", BLACKJACK.rules, kind, 500, record(outcome)) == BLACKJACK.payout(kind, 500, outcome)
+    assert owed("blackjack", BLACKJACK.rules, f"{side}@6", 500, record(outcome)) == 500  # a box nobody played
