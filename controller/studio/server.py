@@ -91,7 +91,8 @@ class StudioServer:
         each request signed with the operator's wallet secret) on the same port."""
         app = build_app(self.studio)
         if self.operators:
-            app.router.routes.extend(operator_api(self.pool, self.operators).routes)
+            # before the players' pages: their mount at "" takes every path it is asked first
+            app.router.routes[:0] = operator_api(self.pool, self.operators).routes
         return app
 
     async def start(self) -> None:

@@ -265,11 +265,18 @@ async def test_a_rabbitmq_restart_mid_round_loses_no_event(
 
 
 async def corrected(table: Table, round_id: str, number: str, corrections: int) -> None:
-    """The round's record again after the pit approved a correction of its number."""
+    """The round's record again after the pit approved a correction of its number (the record
+    contract's full record, as the stand-in table publishes one, with its corrections)."""
     assert table._client is not None
-    record = {"v": 1, "table": "rl-eu", "round": round_id, "status": "settled", "game": "roulette",
-              "outcome": {"wheel": "european", "numbers": [number], "colours": ["red"], "multipliers": {}, "voids": []},
-              "bets": [], "stake_total": 0, "payout_total": 0, "corrections": [{"seq": 9 + n} for n in range(corrections)],
+    now = "2026-12-05T10:00:00.000Z"
+    fixes = [{"seq": 9 + n, "reason": "wrong number keyed", "requested_by": "dealer", "requested": now,
+              "approved_by": "pat", "approved": now, "approval": 10 + n, "changes": [], "payout_total_before": 0,
+              "payout_total_after": 0} for n in range(corrections)]
+    record = {"v": 1, "table": "rl-eu", "round": round_id, "ts": now, "seq": 100 + corrections, "game": "roulette",
+              "opened": now, "closed": now, "status": "settled", "dealer": None, "shoe": None, "shoe_round": None,
+              "outcome": {"burned": [], "wheel": "european", "numbers": [number], "colours": ["red"],
+                          "multipliers": {}, "voids": [], "sources": ["wheel"]},
+              "bets": [], "stake_total": 0, "payout_total": 0, "corrections": fixes,
               "remote": {"sealed": True, "seal": table.seals.get(round_id), "settled": None}}
     await table._client.publish("croupier/rl-eu/round", json.dumps(record), qos=1)
 
