@@ -8,11 +8,13 @@ each publish only what it owns (docs/security.md, docs/protocols.md for the topi
 - with ``--bind-client-ids``, every client's id is its user name (``use_username_as_clientid``),
   so no password can take another account's session, and the table's spots link logs in as
   ``<table>-spots`` (the controller's password) beside its feed as ``<table>-controller``;
-- the pit dashboard's account (``pit``): every table's topics in, and alone the ``command`` topics out;
+- the pit dashboard's account (``pit``): every table's topics in, and alone the ``command`` topics out
+  (and a studio's tables' ``studio_command``: its acknowledgement of the studio's alerts);
 - read-only accounts (``viewer``): the feed topics in, nothing out;
 - the back office's account (``--backoffice``), read-only like a viewer, plus the pit commands;
 - a studio's account (``--studio NAME=T1,T2``, docs/studio.md): alone it writes those tables'
-  ``studio`` topic (its seal and totals), it writes their ``alert`` (its flagged wallet movements,
+  ``studio`` topic (its seal and totals), it reads their ``studio_command`` (the pit's
+  acknowledgement of its alerts), it writes their ``alert`` (its flagged wallet movements,
   docs/operators.md), and it reads their ``betting``, ``round``, ``state``, ``head`` and ``event``;
   those tables' controllers read their ``studio`` topic and write ``betting``;
 - on a central broker (``--central``), one account per pit bridge (``bridge-<pit>``) that may
@@ -169,6 +171,8 @@ def accounts(tables: Iterable[Table], pit: str = "pit", readers: Iterable[str] =
             raise ValueError(f"account name {name!r}: letters, digits, '.', '-' and '_' only")
     out = [a for t in ([] if central else tables) for a in _table_accounts(t, bind_client_ids, t.id in remote)]
     pit_topics = [(access, f"croupier/{t.id}/{leaf}") for t in tables for access, leaf in (("read", "#"), ("write", "command"))]
+    # the studio's own alerts (its flagged wallet movements) are acknowledged to the studio
+    pit_topics += [("write", f"croupier/{t}/studio_command") for t in sorted(remote)]
     out.append(_account(pit, pit_topics))
     for reader in readers:
         out.append(_account(reader, [("read", f"croupier/{t.id}/{leaf}") for t in tables for leaf in FEED_LEAVES]))
@@ -211,7 +215,7 @@ def _studio_account(studio: Studio) -> Account:
     """A studio writes its tables' ``studio`` topic and reads what it needs of them (docs/studio.md)."""
     rights = [("write", f"croupier/{t}/{leaf}") for t in studio.tables for leaf in ("studio", "alert")]
     return _account(studio.username, rights + [("read", f"croupier/{t}/{leaf}") for t in studio.tables
-                                               for leaf in STUDIO_LEAVES])
+                                               for leaf in (*STUDIO_LEAVES, "studio_command")])
 
 
 def _bridge_account(bridge: PitBridge) -> Account:

@@ -16,6 +16,7 @@ from typing import Any
 from controller.commands.models import PIT_NAMES
 from controller.commands.parse import ENVELOPE
 from controller.feed.commands import PitCommand, Refusal, parse_command
+from controller.pit.model import TableModel
 
 #: the commands the pit gives, and the arguments they take (controller/commands/models.py)
 KINDS: tuple[str, ...] = PIT_NAMES
@@ -28,6 +29,19 @@ class CommandError(ValueError):
 
 def command_topic(table: str) -> str:
     return f"croupier/{table}/command"
+
+
+def studio_command_topic(table: str) -> str:
+    """Where the pit acknowledges the studio's alerts of ``table`` (docs/studio.md)."""
+    return f"croupier/{table}/studio_command"
+
+
+def topic_for(request: dict[str, Any], table: TableModel | None) -> str:
+    """Where a built command goes: its table's ``command`` topic, but an acknowledgement of the
+    studio's own alert (``table`` shows it open) goes to the studio (docs/studio.md)."""
+    if request.get("command") == "acknowledge_alert" and table is not None and table.from_studio(request.get("alert")):
+        return studio_command_topic(table.table)
+    return command_topic(str(request["table"]))
 
 
 def build(sender: str, request: dict[str, Any]) -> tuple[str, bytes]:

@@ -41,6 +41,9 @@ REFUSED_CODE = "pit.feed_refused"
 CORRECTION_PENDING = "round.correction_pending"
 #: stamps of a change to a table's rounds, unique across every table model of the process
 _ROUND_CHANGES = itertools.count(1)
+#: an alert the studio raised on the table's ``alert`` topic (docs/studio.md): not the table's
+#: journal's, so acknowledged to the studio (``croupier/<table>/studio_command``), not the table
+STUDIO_ORIGIN = "studio"
 
 
 def severity_rank(severity: object) -> int:
@@ -76,6 +79,13 @@ class TableModel:
     refused: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: changes when ``rounds`` changes (unique across models): what a count over the rounds is kept by
     rounds_changed: int = 0
+    #: code -> the studio's latest alert of that code (retained: each replaces the one before)
+    studio: dict[str, dict[str, Any]] = field(default_factory=dict)
+    studio_acknowledged: dict[int, str] = field(default_factory=dict)  # the studio's alert seq -> who
+
+    def from_studio(self, seq: object) -> bool:
+        """Whether ``seq`` names the studio's open alert (its acknowledgement goes to the studio)."""
+        return any(a.get("seq") == seq for a in self.studio.values())
 
     def open_alerts(self) -> list[dict[str, Any]]:
         """Unacknowledged alerts worth a pit boss's eye, most severe first, newest first within.
@@ -101,6 +111,8 @@ class TableModel:
                         and a.get("correction") not in waiting]:
                 del by_seq[seq]
         out = [dict(a, table=self.table) for s, a in by_seq.items() if s not in self.acknowledged]
+        out.extend(dict(a, table=self.table) for a in self.studio.values()
+                   if a.get("severity") in ("critical", "error", "warning") and a.get("seq") not in self.studio_acknowledged)
         out.extend(dict(a) for a in self.refused.values())
         out.sort(key=lambda a: (severity_rank(a.get("severity")), -int(a["seq"] or 0)))
         return out
@@ -208,6 +220,8 @@ class FloorModel:
         return self._touched(model, now)
 
     def _record(self, model: TableModel, leaf: str, data: dict[str, Any]) -> bool:
+        if leaf == "alert" and data.get("origin") == STUDIO_ORIGIN:
+            return self._studio_alert(model, data)
         seq = data.get("seq")
         if isinstance(seq, int):
             if seq in model.seqs:
@@ -233,6 +247,21 @@ class FloorModel:
             model.rounds.popitem(last=False)
         return True
 
+    @staticmethod
+    def _studio_alert(model: TableModel, data: dict[str, Any]) -> bool:
+        """The studio's alert: its seqs are its own (not the journal's), so not deduplicated with
+        the table's; an acknowledgement joins the stream, any other replaces its code's last."""
+        if data.get("code") == "pit.alert_acknowledged":
+            model.alerts.append(data)
+            target = data.get("alert")
+            if isinstance(target, int):
+                model.studio_acknowledged[target] = str(data.get("by", ""))
+            return True
+        if model.studio.get(str(data.get("code")), {}).get("seq", 0) > data["seq"]:
+            return False  # an older alert delivered late
+        model.studio[str(data.get("code"))] = data
+        return True
+
     def restore(self, rounds: Iterable[Mapping[str, Any]], alerts: Iterable[Mapping[str, Any]], now: float) -> None:
         """Fold in what the floor's store kept of the gaming day (after a dashboard restart):
         rounds and alerts as the feed published them. What the feed already brought stays (it is
@@ -253,6 +282,9 @@ class FloorModel:
                     continue
                 if leaf == "round" and data.get("round") in model.rounds:
                     continue  # the feed brought it again, as new or newer
+                if leaf == "alert" and data.get("origin") == STUDIO_ORIGIN:
+                    self._studio_alert(model, data)
+                    continue
                 if leaf == "alert":
                     restored.setdefault(table, []).append(data)
                     if isinstance(seq, int):

@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from controller.auth import Session
 from controller.jsonbound import check_json
 from controller.pit.backend import PitBackend
-from controller.pit.commands import KINDS, CommandError, build, command_topic
+from controller.pit.commands import KINDS, CommandError, build, topic_for
 from controller.pit.rounds import PER_PAGE, rounds_page
 from controller.pit.views import device_of, outcome_text, round_row, round_rows, table_view
 from controller.table import registry
@@ -214,7 +214,8 @@ class PitWeb:
 
     def _send(self, user: str, data: dict[str, Any]) -> dict[str, Any]:
         """Publish one pit command (CommandError if it cannot be sent); its wire body."""
-        topic, payload = build(user, data)
+        _, payload = build(user, data)
+        topic = topic_for(data, self.server.model.tables.get(str(data["table"])))  # the studio's alert: to the studio
         body: dict[str, Any] = json.loads(payload)
         self.server.answers.sent(str(data["table"]), body, time.time())
         self.server.link.publish(topic, payload, qos=1)
@@ -232,7 +233,7 @@ class PitWeb:
             body = self._send(session.user, data)
         except CommandError as exc:
             return self._refused("invalid", 400, str(exc))
-        return JSONResponse({"sent": body, "topic": command_topic(str(data["table"])),
+        return JSONResponse({"sent": body, "topic": topic_for(data, self.server.model.tables.get(str(data["table"]))),
                              "queued": not self.server.link.connected})
 
     async def acknowledge(self, request: Request) -> Response:

@@ -204,7 +204,18 @@ class Settled(_Message):
     bets: list[SettledBet]
     paid: int
     refunded: bool
-    balance: int | None
+    balance: int | None = Field(description="minor units after the round; null when the operator's wallet has not "
+                                            "answered yet: a balance message for this round follows when it does")
+    currency: str
+
+
+class BalanceUpdate(_Message):
+    """The player's balance after a round, pushed when the operator's wallet answers after the
+    round's ``settled`` went without it (``balance: null``)."""
+
+    type: Literal["balance"]
+    round: str = Field(description="the round whose settlement the wallet answered")
+    balance: int = Field(description="minor units, the wallet's answer")
     currency: str
 
 
@@ -217,7 +228,8 @@ class HistoryRound(BaseModel):
     bets: list[SettledBet | PlacedBet]
     stake: int
     paid: int | None
-    balance: int | None
+    balance: int | None = Field(description="minor units after the round; null while the operator's wallet has not "
+                                            "answered its settlement (or the round is not settled yet)")
     currency: str
 
 
@@ -301,8 +313,8 @@ class Hands(_Message):
     cards: dict[str, Any]
 
 
-ServerMessage = Annotated[Union[Joined, Betting, Accepted, Refused, Result, Settled, HistoryAnswer,  # noqa: UP007
-                                Seats, Seated, Left, Turn, Decided, Hands],
+ServerMessage = Annotated[Union[Joined, Betting, Accepted, Refused, Result, Settled, BalanceUpdate,  # noqa: UP007
+                                HistoryAnswer, Seats, Seated, Left, Turn, Decided, Hands],
                           Field(discriminator="type")]
 
 #: docs/schemas/<stem>.json -> (what it describes, the type) for scripts/export_schemas.py

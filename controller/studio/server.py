@@ -25,6 +25,7 @@ from controller.studio.link import TableLink
 from controller.studio.migrate import migrate
 from controller.studio.operators.api import operator_api
 from controller.studio.operators.flagwatch import FlagWatch
+from controller.studio.operators.late import LateBalances
 from controller.studio.operators.migrate import migrate as migrate_operators
 from controller.studio.operators.publisher import FeedPublisher
 from controller.studio.operators.retry import RetryPolicy
@@ -56,6 +57,9 @@ class StudioServer:
         #: the house wallet: the money of the players of every operator without its own (the tests fund it)
         self.wallet = self.house
         self.studio = Studio(config, self.pool, self.router if self.operators else self.house)
+        self.late = LateBalances(self.pool, self.studio.hub.to_player)
+        for http_wallet in (self.wallets.wallets.values() if self.wallets else ()):
+            http_wallet.answered = self.late.answered
         self.feed = TableFeed(self.pool, {name: t.game for name, t in config.studio.tables.items()})
         self.studio.book.feed = self.studio.settler.feed = self.feed
         self.publisher = FeedPublisher(self.pool, config.studio.amqp, self.operators) \
@@ -69,7 +73,8 @@ class StudioServer:
             if self.operators:
                 link = self.link
                 self.flags = FlagWatch(self.pool, list(config.studio.tables),
-                                       lambda table, alert: link.publish(table, alert, "alert", retain=True))
+                                       lambda table, alert, retain: link.publish(table, alert, "alert", retain=retain))
+                link.handlers["studio_command"] = self.flags.acknowledge  # the pit acknowledges the studio's alerts
         self._server: EmbeddedServer | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         self.metrics: MetricsServer | None = None

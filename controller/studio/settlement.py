@@ -123,8 +123,9 @@ class Settler:
                               result.status.value)
                     continue
                 done.append((result.balance, tx))
-            await conn.execute("UPDATE studio_payments SET done = true, balance = d.balance FROM "
-                               "unnest(%s::bigint[], %s::text[]) AS d (balance, tx) WHERE studio_payments.tx = d.tx",
+            # coalesce: an answer that came after the hand-over but before this line kept its balance
+            await conn.execute("UPDATE studio_payments SET done = true, "
+                               "balance = coalesce(d.balance, studio_payments.balance) FROM unnest(%s::bigint[], %s::text[]) AS d (balance, tx) WHERE studio_payments.tx = d.tx",
                                ([b for b, _ in done], [t for _, t in done]))
         return len(due)
 

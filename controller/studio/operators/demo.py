@@ -108,7 +108,7 @@ class DemoStudio:
         if self._wallet_web is not None:
             self._wallet_web.should_exit = True
         if self._rabbit is not None:
-            await asyncio.to_thread(self._rabbit.close)  # by its PID, with its epmd and its directory
+            await asyncio.to_thread(self._rabbit.close)  # by its PID, with its epmd (its data stays in the directory)
 
     async def _serve_wallet(self, app: Any) -> str:
         self._wallet_web = embedded_server(app, host=self.host, port=0)
@@ -126,7 +126,7 @@ class DemoStudio:
         """RabbitMQ started beside the floor (it takes seconds); then the feed published and consumed."""
         assert self.server is not None
         try:
-            rabbit = RabbitServer()
+            rabbit = RabbitServer(self.dir / "rabbitmq")  # its node's data kept with the demo's (--dir)
             self._rabbit = rabbit
             await asyncio.to_thread(rabbit.start)
         except (RuntimeError, OSError) as exc:
@@ -135,7 +135,7 @@ class DemoStudio:
         self.server.start_feed(rabbit.url)
         operator = self.server.operators[OPERATOR]
         queue = queue_name(operator, "")
-        self._consumer = FeedConsumer(rabbit.url, queue, operator.feed_secret, tally=self.tally)
+        self._consumer = FeedConsumer(rabbit.url, queue, operator.feed_secret, tally=self.tally, store=self.store)
         await self._consumer.start()
         self.say(f"feed: {rabbit.url} queue {queue} (the reference operator consumes it)")
 

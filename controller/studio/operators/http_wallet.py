@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -48,6 +48,9 @@ class HttpWallet:
         self.now = now
         #: tells the operator's retry worker that a movement is pending
         self.wake = wake
+        #: told of every answered credit, cancel and adjustment, whoever asked (the studio tells the
+        #: player a balance that came after the round's ``settled``)
+        self.answered: Callable[[WalletTx, Kind, WalletResult], Awaitable[None]] | None = None
         self.first_retry = first_retry
 
     # -- the Wallet interface ------------------------------------------------------------------
@@ -117,6 +120,8 @@ class HttpWallet:
         if result.status is WalletStatus.UNKNOWN:
             return UNKNOWN
         await self.log.settle(tx.tx, result, self.now())
+        if self.answered is not None and kind is not Kind.DEBIT:
+            await self.answered(tx, kind, result)
         return result
 
     async def _post(self, url: str, body: bytes, headers: dict[str, str]) -> tuple[int, httpx.Headers, bytes]:

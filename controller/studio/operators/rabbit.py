@@ -3,10 +3,16 @@ name, cookie (``$HOME``), data and log directories, its own ``epmd`` on a free p
 listener on a free loopback port, stopped by its PID (and its process group). The tests' broker
 (tests/fixtures/rabbitmq.py, restartable on the same port for outage tests) and ``croupier demo``'s
 operator feed both run it; nothing here is for production, where RabbitMQ is the floor's own.
+
+Given a directory, the node keeps its data there across runs: the same node name, user and
+password (``node.json``) and so the same Mnesia and message store, so a durable queue and the
+messages it held come back when the broker starts again from that directory (``croupier demo
+--dir``); without one, a temporary directory removed on ``close``.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
@@ -40,14 +46,14 @@ def find_epmd() -> Path:
 class RabbitServer:
     """One throwaway broker; ``url`` is its AMQP address with its own user and password."""
 
-    def __init__(self) -> None:
+    def __init__(self, directory: Path | None = None) -> None:
         self.server = Path(os.environ.get(SERVER_ENV) or SERVER)
         if not os.access(self.server, os.X_OK):
             raise RuntimeError(f"{self.server} not found (apt-get install rabbitmq-server, or scripts/system-deps)")
         self.epmd_bin = find_epmd()
-        self.dir = Path(tempfile.mkdtemp(prefix="rmq-"))
-        self.node = f"croupier-{secrets.token_hex(4)}@localhost"
-        self.user, self.password = "croupier", secrets.token_hex(8)
+        self.kept = directory is not None
+        self.dir = Path(tempfile.mkdtemp(prefix="rmq-")) if directory is None else directory
+        self.node, self.user, self.password = self._identity()
         self.port = 0
         self.dist_port = 0
         self.epmd_port = 0
@@ -108,9 +114,25 @@ class RabbitServer:
             self._epmd.terminate()
             self._epmd.wait(timeout=10)
             self._epmd = None
-        shutil.rmtree(self.dir, ignore_errors=True)
+        if not self.kept:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
     # -- internals ------------------------------------------------------------------------------
+    def _identity(self) -> tuple[str, str, str]:
+        """Node name, user and password: new for a temporary directory; a kept one's from its
+        ``node.json`` (written on its first run), as its Mnesia knows them."""
+        fresh = {"node": f"croupier-{secrets.token_hex(4)}@localhost", "user": "croupier",
+                 "password": secrets.token_hex(8)}
+        if not self.kept:
+            return fresh["node"], fresh["user"], fresh["password"]
+        self.dir.mkdir(parents=True, exist_ok=True)
+        path = self.dir / "node.json"
+        if not path.exists():
+            path.touch(mode=0o600)
+            path.write_text(json.dumps(fresh))
+        known = json.loads(path.read_text())
+        return str(known["node"]), str(known["user"]), str(known["password"])
+
     def _env(self) -> dict[str, str]:
         d = self.dir
         return {

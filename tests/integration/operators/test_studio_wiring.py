@@ -24,10 +24,13 @@ import aiomqtt
 import httpx
 from psycopg_pool import AsyncConnectionPool
 
+from controller.pit.answers import CommandAnswers
+from controller.pit.commands import build, topic_for
 from controller.pit.model import FloorModel
 from controller.studio.config import StudioConfig
 from controller.studio.operators import signing
 from controller.studio.operators.counters import counters
+from controller.studio.operators.flagwatch import FlagWatch
 from controller.studio.operators.publisher import queue_name
 from controller.studio.operators.retry import RetryPolicy
 from controller.studio.operators.sim.consumer import FeedConsumer
@@ -36,7 +39,7 @@ from controller.studio.operators.sim.store import SimStore
 from controller.studio.operators.sim.wallet_app import wallet_app
 from controller.studio.server import StudioServer
 from tests.fixtures.rabbitmq import RabbitServer
-from tests.integration.studio.conftest import Client, StudioBroker, Table, broker, operator_secret, token
+from tests.integration.studio.conftest import SERVER, Client, StudioBroker, Table, broker, operator_secret, token
 
 from .conftest import eventually, serve
 
@@ -320,14 +323,49 @@ async def test_a_movement_unanswered_past_the_give_up_is_flagged_on_the_pit_and_
             async for message in watcher.messages:  # what the pit dashboard reads
                 if pit.apply(str(message.topic), bytes(message.payload), time.time()) == "rl-eu":
                     break
-        (alert,) = [a for a in pit.tables["rl-eu"].alerts if a["code"] == "studio.wallet_flagged"]
+        (alert,) = [a for a in pit.tables["rl-eu"].open_alerts() if a["code"] == "studio.wallet_flagged"]
         assert alert["severity"] == "error" and alert["count"] == 1 and "credit:rl-eu:rl-eu-000001" in alert["message"]
+        await acknowledged_at_the_pit(broker, pit, watcher, alert)
+        published: list[dict[str, Any]] = []
+
+        async def said(table: str, message: dict[str, Any], retain: bool) -> None:
+            published.append(message)
+
+        await FlagWatch(f.pool, ["rl-eu"], said).pass_once()  # a restarted studio
+        assert [(m["severity"], m["seq"], m["by"]) for m in published] == [("info", alert["seq"], "boss")]
         assert f.studio.metrics is not None
         async with httpx.AsyncClient() as http:
             scraped = (await http.get(f.studio.metrics.url)).text
         assert 'croupier_operator_wallet_flagged{operator="casino-a"} 1.0' in scraped
         figures = await counters(f.pool, f.store)
         assert figures["flagged"] == 1 and f.store.balance("p1", "EUR") == 9_500  # never paid behind anyone's back
+
+
+async def acknowledged_at_the_pit(broker: StudioBroker, pit: FloorModel, watcher: aiomqtt.Client,
+                                  alert: dict[str, Any]) -> None:
+    """A pit boss acknowledges the studio's alert the pit's way (``build`` and ``topic_for``, as
+    ``/api/command`` sends it) under the pit's account: the studio answers it and it leaves the list."""
+    request = {"table": "rl-eu", "command": "acknowledge_alert", "alert": alert["seq"]}
+    _, payload = build("boss", request)
+    topic = topic_for(request, pit.tables["rl-eu"])
+    assert topic == "croupier/rl-eu/studio_command"
+    answers = CommandAnswers()
+    answers.sent("rl-eu", json.loads(payload), time.time())
+    async with aiomqtt.Client("127.0.0.1", broker.port, username=broker.pit.username,
+                              password=broker.pit.password) as boss:
+        await boss.publish(topic, payload, qos=1)
+    answered: list[Any] = []
+    async with asyncio.timeout(30):
+        async for message in watcher.messages:
+            if pit.apply(str(message.topic), bytes(message.payload), time.time()) == "rl-eu":
+                answered += answers.seen(pit.tables["rl-eu"], "alert", time.time())
+                if pit.tables["rl-eu"].studio["studio.wallet_flagged"].get("by"):  # republished, acknowledged
+                    break
+    assert pit.tables["rl-eu"].studio_acknowledged[alert["seq"]] == "boss"
+    now = pit.tables["rl-eu"].studio["studio.wallet_flagged"]
+    assert (now["severity"], now["seq"], now["by"], now["count"]) == ("info", alert["seq"], "boss", 1)
+    assert not [a for a in pit.tables["rl-eu"].open_alerts() if a["code"] == "studio.wallet_flagged"]
+    assert [a["answer"] for a in answered] == ["accepted"]
 
 
 async def test_a_credit_owed_when_the_studio_stops_is_made_by_the_next_studio(
@@ -380,3 +418,26 @@ async def test_a_slow_operator_costs_a_settlement_one_wait_not_one_per_player(
                          lambda balances: balances == [10_500] * 8, "every credit made by the retry worker",
                          within=60)
         assert f.store.count("credit") == 8
+
+
+async def test_a_settled_without_the_slow_operators_balance_is_followed_by_the_balance_it_answers(
+        tmp_path: Path, broker: StudioBroker, database: str, rabbitmq: RabbitServer) -> None:
+    round_id = "rl-eu-000001"
+    async with floor(tmp_path, broker, database, rabbitmq) as f, Client(f.studio.url) as one:
+        await one.join(token("p1"))
+        await f.table.betting("open", round_id, deadline_s=60)
+        await one.next("betting", status="open")
+        assert (await one.bet("a1", round_id, ("red", 500)))["type"] == "accepted"
+        await f.table.betting("sealing", round_id)
+        await f.table.wait_for("seal", round_id)
+        f.faults.delay_s = 3.0  # the credit's answer later than settlement waits
+        await f.table.record(round_id, "1")
+        settled = SERVER.validate_python(await one.next("settled", round=round_id)).model_dump()
+        assert settled["paid"] == 1_000 and settled["balance"] is None  # the schema's "not answered yet"
+        f.faults.delay_s = 0
+        pushed = SERVER.validate_python(await one.next("balance", within=60)).model_dump()
+        assert pushed == {"v": 1, "type": "balance", "round": round_id, "balance": 10_500, "currency": "EUR"}
+        assert f.store.balance("p1", "EUR") == 10_500
+        await one.send({"v": 1, "type": "history", "limit": 5})
+        (played,) = (await one.next("history"))["rounds"]  # type: ignore[misc]
+        assert played["balance"] == 10_500  # kept on the round's payment too

@@ -71,6 +71,7 @@ topic read croupier/+/head
 topic read croupier/+/event
 topic write croupier/+/studio
 topic write croupier/+/alert
+topic read croupier/+/studio_command
 """
 
 

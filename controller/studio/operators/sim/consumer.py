@@ -1,5 +1,7 @@
 """The reference operator's feed consumer: reads its durable queue, checks each message's MAC,
 drops a message it already holds by ``(table, seq)`` and reports every gap in a table's sequence.
+Given the operator's books (``SimStore``), its position per table is kept there, so a consumer
+started again goes on from where it stopped instead of counting the whole stream before as a gap.
 With ``duplicate`` it sends each message back once after taking it (a redelivery), to show that
 the dedup holds."""
 
@@ -14,6 +16,7 @@ import aio_pika
 from aio_pika.abc import AbstractIncomingMessage
 
 from controller.studio.operators import feedmsg
+from controller.studio.operators.sim.store import SimStore
 
 
 @dataclass
@@ -46,15 +49,18 @@ class FeedTally:
 
 class FeedConsumer:
     def __init__(self, url: str, queue: str, feed_secret: bytes, *, duplicate: bool = False,
-                 tally: FeedTally | None = None) -> None:
+                 tally: FeedTally | None = None, store: SimStore | None = None) -> None:
         self.url = url
         self.queue = queue
         self.secret = feed_secret
         self.duplicate = duplicate
         self.tally = tally or FeedTally()
+        self.store = store
         self._connection: aio_pika.abc.AbstractRobustConnection | None = None
 
     async def start(self) -> None:
+        if self.store is not None:
+            self.tally.last.update(self.store.feed_positions())
         self._connection = await aio_pika.connect_robust(self.url, reconnect_interval=0.5)
         channel = await self._connection.channel()
         await channel.set_qos(prefetch_count=1)  # one at a time: in order, even across a redelivery
@@ -79,6 +85,9 @@ class FeedConsumer:
             await incoming.reject(requeue=False)
             return
         self.tally.take(message)
+        if self.store is not None:
+            table = str(message["table"])
+            self.store.keep_position(table, self.tally.last[table])
         self.tally.arrived.set()
         if self.duplicate and not incoming.redelivered:
             await incoming.reject(requeue=True)  # taken, and delivered again

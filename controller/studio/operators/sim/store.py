@@ -14,6 +14,7 @@ CREATE TABLE IF NOT EXISTS balances (player TEXT, currency TEXT, balance INTEGER
                                      PRIMARY KEY (player, currency));
 CREATE TABLE IF NOT EXISTS txs (tx TEXT PRIMARY KEY, kind TEXT NOT NULL, ref TEXT NOT NULL, player TEXT NOT NULL,
                                 amount INTEGER NOT NULL, moved INTEGER NOT NULL, answer TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS feed_position (table_id TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 """
 
 
@@ -24,6 +25,15 @@ class SimStore:
         self._lock = threading.Lock()
         #: the operator's own limit on one debit (its "responsible gambling" limit)
         self.stake_limit = stake_limit
+
+    def feed_positions(self) -> dict[str, int]:
+        """Per table, the last feed seq the operator's consumer took (its position across restarts)."""
+        with self._lock:
+            return {str(t): int(n) for t, n in self._db.execute("SELECT table_id, seq FROM feed_position")}
+
+    def keep_position(self, table: str, seq: int) -> None:
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO feed_position VALUES (?, ?)", (table, seq))
 
     def fund(self, player: str, currency: str, balance: int) -> None:
         with self._lock:
