@@ -125,7 +125,8 @@ class Settler:
                 done.append((result.balance, tx))
             # coalesce: an answer that came after the hand-over but before this line kept its balance
             await conn.execute("UPDATE studio_payments SET done = true, "
-                               "balance = coalesce(d.balance, studio_payments.balance) FROM unnest(%s::bigint[], %s::text[]) AS d (balance, tx) WHERE studio_payments.tx = d.tx",
+                               "balance = coalesce(d.balance, studio_payments.balance) "
+                               "FROM unnest(%s::bigint[], %s::text[]) AS d (balance, tx) WHERE studio_payments.tx = d.tx",
                                ([b for b, _ in done], [t for _, t in done]))
         return len(due)
 
