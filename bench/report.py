@@ -209,6 +209,33 @@ def memory(data: dict[str, Any]) -> list[Row]:
              f"(from {data[part]['start_mb']:.0f} MB)") for part in ("table", "pit") if part in data]
 
 
+def studio(data: dict[str, Any]) -> list[Row]:
+    base = data["baseline"]
+    echo, pg = base["ws_echo"], base["pg_insert"]
+    settle = "not every player credited" if data["settle_all_s"] is None else f"{data['settle_all_s']:.2f} s"
+    where = f"{data['players']:,} players over {data['instances']} studio process(es), {data['rounds']} rounds"
+    return [
+        (f"studio bet accepted, {where} (p50 / p99)", _pair(data["accept_ms"]["p50"], data["accept_ms"]["p99"], "ms"),
+         f"bare WebSocket echo {_pair(echo['accept_ms']['p50'], echo['accept_ms']['p99'], 'ms')}; bare PostgreSQL "
+         f"insert {_pair(pg['insert_ms']['p50'], pg['insert_ms']['p99'], 'ms')}"),
+        (f"studio: every player settled and credited after the result, {where}", settle,
+         f"bare PostgreSQL rows of the same settlement {pg['settle_rows_s']:.3f} s"),
+        (f"studio: the number to the players' sockets, {where} (p50 / p99)",
+         _pair(data["card_to_page_ms"]["p50"], data["card_to_page_ms"]["p99"], "ms"),
+         f"bare push to every socket {echo['push_all_s']:.3f} s"),
+        ("studio memory per connected player", f"{data['rss_per_player_kb']:.0f} KB",
+         f"bare WebSocket echo {echo['rss_per_player_kb']:.0f} KB"),
+    ]
+
+
+def records(data: dict[str, Any]) -> list[Row]:
+    old = next(v for k, v in data.items() if isinstance(v, dict) and k != "tree")
+    tree = data["tree"]
+    return [(f"feed messages read through the record contract ({label})", f"{_n(tree[key])} msg/s",
+             f"before the contract {_n(old[key])} msg/s; json.loads alone {_n(tree['json_loads'])} msg/s")
+            for key, label in (("pit_intake", "the pit's intake"), ("backoffice_parse", "the back office's parse"))]
+
+
 BENCHES = (
     Bench("blackjack", "blackjack.py", ("--rounds", "20000", "--repeat", "3"), (),
           game("blackjack ru6, basic strategy", "draws + strategy, no engine"), ("--rounds", "200", "--repeat", "1")),
@@ -251,10 +278,13 @@ BENCHES = (
     Bench("fuzz", "fuzz.py", ("--n", "50000", "--traced", "10000"), (), fuzz,
           ("--n", "200", "--traced", "100", "--warm-up", "50"), timeout=1800.0),
     Bench("shoe_receiver_flood", "shoe_receiver_flood.py", ("--frames", "50000"), (), flood, ("--frames", "500")),
+    Bench("studio", "studio.py", ("--players", "2000", "--rounds", "5"), ("--players", "2000", "--rounds", "20"), studio,
+          ("--players", "5", "--rounds", "2", "--betting-s", "0.5"), timeout=1800.0),
+    Bench("records", "records.py", ("--seconds", "2"), ("--seconds", "5"), records, ("--seconds", "0.2")),
 )
 #: scripts that are parts of a bench above (run by it), not benches of their own
 PARTS = {"devices_wheel.py": "devices.py", "devices_shoe.py": "devices.py", "devices_spots.py": "devices.py",
-         "report.py": "report.py"}
+         "report.py": "report.py", "studio_players.py": "studio.py", "studio_baseline.py": "studio.py"}
 MODES = ("quick", "full", "smoke")
 
 
