@@ -3,7 +3,7 @@
 The engines decide every payout (``TableRules.payout``). A void round, or one the table closed
 without the studio's seal, returns every remote bet (the house sheet's coefficient 1). The
 payouts, the round's new status and the wallet calls still owed are written in one transaction;
-the calls are then made, several at once, each marked done, so a crash between the two only delays them
+the calls are then made, one player's in order and players at once, each marked done, so a crash between the two only delays them
 (``pay_due`` at start makes them again: every wallet call is idempotent on its id).
 
 A round's record published again (a correction) settles its remote bets again when what they are
@@ -27,9 +27,9 @@ from controller.studio.rules import TableRules
 from controller.studio.wallet import Wallet
 
 log = logging.getLogger(__name__)
-#: a settlement's wallet calls made at once: each may wait for its operator's answer (``hand_over_s``
-#: at most), so one after the other a round of many players would hold the table's worker, and the
-#: next round's seal, for the sum of those waits
+#: players whose wallet calls a settlement makes at once: each call may wait for its operator's
+#: answer (``hand_over_s`` at most), so one after the other a round of many players would hold
+#: the table's worker, and the next round's seal, for the sum of those waits
 PAY_AT_ONCE = 16
 
 
@@ -94,18 +94,25 @@ class Settler:
             cur = await conn.execute("SELECT tx, kind, ref, operator, player, currency, amount FROM studio_payments "
                                      "WHERE NOT done ORDER BY tx")
             due = await cur.fetchall()
+        players: dict[tuple[str, str], list[Any]] = defaultdict(list)
+        for row in due:
+            players[(row[3], row[4])].append(row)
         gate = asyncio.Semaphore(PAY_AT_ONCE)
-        outcomes = await asyncio.gather(*(self._pay(gate, *row) for row in due), return_exceptions=True)
-        for outcome in outcomes:  # every call had its turn; then the first failure, as it was raised
+        outcomes = await asyncio.gather(*(self._pay(gate, rows) for rows in players.values()), return_exceptions=True)
+        for outcome in outcomes:  # every player's calls had their turn; then the first failure, as it was raised
             if isinstance(outcome, BaseException):
                 raise outcome
         return len(due)
 
-    async def _pay(self, gate: asyncio.Semaphore, tx: str, kind: str, ref: str, operator: str, player: str,
-                   currency: str, amount: int) -> None:
-        calls = {"credit": self.wallet.credit, "cancel": self.wallet.cancel, "debit": self.wallet.debit}
+    async def _pay(self, gate: asyncio.Semaphore, rows: list[Any]) -> None:
+        """One player's calls, in their order (players at once, ``PAY_AT_ONCE`` at most)."""
         async with gate:
-            result = await calls[kind](WalletTx(tx, ref, operator, player, currency, int(amount)))
+            for row in rows:
+                await self._call(*row)
+
+    async def _call(self, tx: str, kind: str, ref: str, operator: str, player: str, currency: str, amount: int) -> None:
+        calls = {"credit": self.wallet.credit, "cancel": self.wallet.cancel, "debit": self.wallet.debit}
+        result = await calls[kind](WalletTx(tx, ref, operator, player, currency, int(amount)))
         if result.status is not WalletStatus.OK:  # kept due: tried again at the next settlement and start
             log.error("studio: wallet %s %s of %s for %s/%s: %s", kind, tx, amount, operator, player,
                       result.status.value)

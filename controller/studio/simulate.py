@@ -143,13 +143,7 @@ class Run:
         if ref is not None:
             results = check.player_results(section.game, rules, reading,
                                            [(str(p), str(r), str(k), int(a), str(s), v) for p, r, k, a, s, v in bets])
-            violations = 0
-            for n in range(1, self.players + 1):
-                player = f"sim-{n}"
-                moved = ref.store.balance(player, "EUR") - START_BALANCE
-                studio, journal = results.get(player, (0, 0))
-                violations += not (moved == studio == journal)
-            figures["wallet"]["mismatches"] += violations
+            figures["wallet"]["mismatches"] += _players_otherwise(ref, results, self.players)
             figures["players_checked"] = self.players
             out.update(figures)
         return out
@@ -168,6 +162,17 @@ async def _books(server: StudioServer, table_id: str) -> dict[str, int]:
                 "coalesce(sum(payout) FILTER (WHERE status = 'settled'), 0) FROM studio_bets WHERE table_id = %s",
         table_id))[0]
     return {"settled": int(settled), "refunded": int(refunded), "drop": int(drop), "paid": int(paid)}
+
+
+def _players_otherwise(ref: ReferenceOperator, results: dict[str, tuple[int | None, int | None]], players: int) -> int:
+    """Players whose balance change at the operator is not their result as the studio settled it
+    and as the table's journal owes it (``check.player_results``), to the minor unit."""
+    count = 0
+    for n in range(1, players + 1):
+        player = f"sim-{n}"
+        studio, journal = results.get(player, (0, 0))
+        count += not (ref.store.balance(player, "EUR") - START_BALANCE == studio == journal)
+    return count
 
 
 async def _operator_figures(server: StudioServer, ref: ReferenceOperator, drained: bool) -> dict[str, Any]:
