@@ -59,6 +59,10 @@ class TableSection(_Strict):
     remote: bool = False
     #: how long a remote table waits for the studio's seal before it closes without it (its bets returned)
     seal_grace_s: int = Field(3, ge=1, le=60)
+    #: a seated remote player's time per decision (docs/studio.md, "Seats"): its end applies the policy
+    decision_s: int = Field(15, ge=3, le=120)
+    #: at a decision's deadline or a lost connection: "refund" (coefficient 1) or "default" (the game's default decision)
+    decision_policy: Literal["refund", "default"] = "refund"
 
     @field_validator("time_zone")
     @classmethod
@@ -248,6 +252,9 @@ class MetricsSection(_Strict):
     #: 0: any free port
     port: Annotated[int, Field(ge=0, le=65535)] = 9464
 
+
+#: the shipped example configs (the demo and `studio simulate` start their tables from them)
+SHIPPED_CONFIGS = Path(__file__).resolve().parent.parent / "config"
 
 MONEY_ERROR = "money_minor_units"
 

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TextIO
 import typer
 
 from controller.auth import Account, Accounts, hash_password
-from controller.config import TableConfig
+from controller.config import SHIPPED_CONFIGS, TableConfig
 from controller.journal_keyed import write_new_key
 from controller.runtime.loop import TableLoop
 from controller.studio.config import TableSection
@@ -42,7 +42,6 @@ CONFIGS = ("blackjack-ru6.toml", "roulette-european.toml", "baccarat.toml")
 #: the tables that take remote bets when the studio runs, and their betting time (seconds)
 REMOTE = ("roulette-european.toml", "baccarat.toml")
 BETTING_S = 10
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
 ENDLESS = 10**9  # rounds: the simulated people never stop on their own
 PACE = 0.3  # seconds the simulated people take per action, so a person can follow
 
@@ -65,7 +64,7 @@ def table_config(name: str, directory: Path, broker: str, manual: bool, remote: 
     """A shipped config with the demo's journal directory and broker (and, manual, a wheel at
     its real pace; remote, a betting time and the studio's seal), validated by the same model as
     any config file."""
-    source = CONFIG_DIR / name
+    source = SHIPPED_CONFIGS / name
     raw = tomllib.loads(source.read_text())
     if remote and name in REMOTE:
         raw["table"].update(betting_s=BETTING_S, remote=True)
@@ -83,7 +82,7 @@ def studio_tables() -> dict[str, TableSection]:
     """The remote tables as the studio serves them: the game and rules of their shipped configs."""
     out = {}
     for name in REMOTE:
-        raw = tomllib.loads((CONFIG_DIR / name).read_text())
+        raw = tomllib.loads((SHIPPED_CONFIGS / name).read_text())
         table = raw["table"]
         out[table["id"]] = TableSection(game=table["game"], preset=table.get("preset"), rules=raw.get("rules", {}),
                                         limits=raw.get("limits", {}))

@@ -48,8 +48,10 @@ def build_core(config: TableConfig) -> TableCore:
 
 
 def betting_time(config: TableConfig) -> BettingTime:
-    """The table's betting time and remote bets (``[table] betting_s``, ``remote``, ``seal_grace_s``)."""
-    return BettingTime(config.table.betting_s, config.table.seal_grace_s, config.table.remote)
+    """The table's betting time and remote bets (``[table] betting_s``, ``remote``, ``seal_grace_s``,
+    ``decision_s``, ``decision_policy``)."""
+    table = config.table
+    return BettingTime(table.betting_s, table.seal_grace_s, table.remote, table.decision_s, table.decision_policy)
 
 
 class FeedListener:
@@ -104,7 +106,8 @@ class TableRuntime:
     def _wire(self) -> None:
         """Every part that follows the loop, registered in this one place."""
         config, loop, journal = self.config, self.loop, self.journal
-        loop.applied_hooks.append(Snapshots(journal).applied)
+        self.snapshots = Snapshots(journal)
+        loop.applied_hooks.append(self.snapshots.applied)
         if self.metrics is not None:
             loop.applied_hooks.append(self.metrics.applied)
         watchers: list[Listener | None] = [
@@ -125,6 +128,7 @@ class TableRuntime:
             warm_strategy(core.rules, config.journal_path.parent)  # from its cache after the first start
             core.adapter.prepare_simulation(core.rules)  # before any device or broker is waiting on this loop
         result = self.replayed = replay(self.journal, core)
+        self.snapshots.carry(result.unsnapshotted)  # the next snapshot counts the inputs just replayed
         self.journal.append(
             inputs.TABLE_STARTED,
             {"replayed": result.inputs, "written": result.written, "resumed_round": result.round_id,

@@ -20,9 +20,10 @@ from pydantic import BaseModel, Field, TypeAdapter
 from controller.commands.models import BY_NAME, DEALER_NAMES
 from controller.commands.parse import PitCommand
 from controller.commands.studio import AnyStudio
-from controller.feed.schemas import FEED_MESSAGES
+from controller.records import FEED_LEAVES, RoundRecord, feed_type, round_type
 from controller.studio.operators.schemas import SCHEMAS as OPERATOR_SCHEMAS
 from controller.studio.protocol import SCHEMAS as STUDIO_SCHEMAS
+from controller.table import registry  # noqa: F401 (the registered games' outcome models, for round records)
 from drivers import events as common_events
 from drivers.events import DeviceEvent
 from drivers.shoe import events as shoe_events
@@ -71,8 +72,10 @@ SCHEMAS: dict[str, tuple[str, Any]] = {
     "spot-events": ("bet-spot driver events (croupier listen spots --json; journaled device events)",
                     _events(spot_events, common_events)),
     **{f"feed-{leaf}": (f"croupier/<table>/{leaf}: controller -> pit, QoS 1"
-                        + (", retained" if leaf in ("state", "prompt", "ledger", "betting") else ""), model)
-       for leaf, model in FEED_MESSAGES.items()},
+                        + (", retained" if leaf in ("state", "prompt", "ledger", "betting") else ""), feed_type(leaf))
+       for leaf in FEED_LEAVES},
+    "round-record": ("a closed round as the table journals it (round_closed) and croupier recall --json prints it; "
+                     "its outcome is its game's", round_type(RoundRecord)),
     **STUDIO_SCHEMAS,
 }
 

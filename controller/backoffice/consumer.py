@@ -73,9 +73,9 @@ class Delivery:
 def published(row: records.Row) -> datetime | None:
     if isinstance(row, records.RoundRow):
         ts = row.raw.get("ts")
-        return records.parse_timestamp(ts) if isinstance(ts, str) else row.record.closed
+        return records.parse_timestamp(ts) if isinstance(ts, str) else row.closed
     if isinstance(row, records.AlertRow):
-        return row.alert.ts
+        return row.ts
     if isinstance(row, records.HeadRow):
         return row.head.ts
     if isinstance(row, records.DealerRow | records.CommandRow | records.TableRow):

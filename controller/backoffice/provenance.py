@@ -19,7 +19,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from controller.backoffice.records import JournalProof, RoundRow
+from controller.backoffice.records import RoundRow
+from controller.records import JournalProof
 from controller.verify import ChainBreak, ChainChecker
 
 #: the fields the feed adds to a round record around the journal row's payload

@@ -1,7 +1,8 @@
 """Feed messages (docs/protocols.md §4) as the rows the back office keeps. Pure: no I/O.
 
-Each message is validated at the edge against the fields the back office stores, and ignores
-fields it does not know (the feed may add fields, never remove or rename them). A message
+Each message is read through the record contract (controller/records/: the round with its
+game's typed outcome, the alert, the state), which ignores fields it does not know (the feed may
+add fields, never remove or rename them). A message
 that does not parse becomes a ``Rejected`` row, kept with its reason, so nothing the broker
 delivered is silently lost. Every row carries its own idempotency key: a round by (table,
 round, version), where the version is the number of corrections it carries; a journal-derived
@@ -10,8 +11,8 @@ rewritten journal) is kept beside the first, not dropped.
 
 Bounded before it is parsed: a payload over ``MAX_PAYLOAD`` bytes or nested deeper than
 ``MAX_DEPTH`` is refused by the scan every edge shares (controller/jsonbound.py), so no message
-can exhaust the stack. Amounts are bounded by what a table can produce: a bet's stake and
-payout by the command model's cap, a round's totals by that cap times its bets.
+can exhaust the stack. Amounts and sizes are bounded by the contract's limits
+(controller/records/limits.py), which the tables' CHECK constraints repeat.
 """
 
 from __future__ import annotations
@@ -19,21 +20,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from controller.commands.models import MAX_AMOUNT
+from controller import records as contract
 from controller.jsonbound import InputRefused, check_json
+from controller.records.limits import MAX_ID, TABLE_ID
+from controller.records.wire import Amount
+from controller.table import registry  # noqa: F401 (the registered games' outcome models, for round records)
 
-#: bets one round may carry (a full roulette layout on every box fits many times over)
-MAX_BETS = 4096
-#: one bet's stake or payout: what a table can take or pay in one bet
-Amount = Annotated[int, Field(ge=0, le=MAX_AMOUNT, strict=True)]
-#: a round's totals: the sum of its bets
-Total = Annotated[int, Field(ge=0, le=MAX_AMOUNT * MAX_BETS, strict=True)]
-TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 HEX64 = re.compile(r"[0-9a-f]{64}")
+_TABLE_ID = re.compile(TABLE_ID)
 #: the topic leaves the back office subscribes to
 LEAVES = ("round", "alert", "event", "head", "state")
 MAX_PAYLOAD = 1 << 20
@@ -52,103 +50,6 @@ def parse_timestamp(value: object) -> datetime:
 
 class _Lenient(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
-
-
-class BetIn(_Lenient):
-    box: int = Field(ge=0, le=10_000, strict=True)
-    hand: int = Field(ge=0, le=100, strict=True)
-    kind: str = Field(min_length=1, max_length=64)
-    player: str | None = Field(default=None, max_length=64)
-    stake: Amount
-    payout: Amount
-
-
-class ChangeIn(_Lenient):
-    before: Amount | None = None
-    after: Amount | None = None
-    stake: Amount | None = None
-
-
-class CorrectionIn(_Lenient):
-    """One approved correction as the round carries it (the table's ``corrections`` item)."""
-
-    seq: int | None = Field(default=None, ge=1, strict=True)
-    #: the journal seq of the pit command that approved it
-    approval: int | None = Field(default=None, ge=1, strict=True)
-    changes: list[ChangeIn] = Field(default_factory=list, max_length=MAX_BETS)
-    payout_total_before: Total | None = None
-    payout_total_after: Total | None = None
-
-
-class JournalRowIn(_Lenient):
-    """One journal row as stored, enough to recompute its chain hash (and check its MAC)."""
-
-    seq: int = Field(ge=1, strict=True)
-    ts: str = Field(max_length=64)
-    round: str | None = Field(default=None, max_length=64)
-    kind: str = Field(max_length=64)
-    source: str = Field(max_length=64)
-    #: the payload as the journal stores it (JSON text): the hash covers these very bytes
-    payload: str = Field(max_length=65536)
-    hash: str
-    mac: str | None = None
-
-    @field_validator("hash", "mac")
-    @classmethod
-    def _hex(cls, value: str | None) -> str | None:
-        if value is not None and not HEX64.fullmatch(value):
-            raise ValueError("64 lowercase hex digits")
-        return value
-
-
-class JournalProof(_Lenient):
-    """The rows from the approving pit command through the corrected record's own row, and the
-    hash of the row before the first: a chain the back office can recompute."""
-
-    prev: str
-    rows: list[JournalRowIn] = Field(min_length=1, max_length=64)
-
-    @field_validator("prev")
-    @classmethod
-    def _hex(cls, value: str) -> str:
-        if not HEX64.fullmatch(value):
-            raise ValueError("64 lowercase hex digits")
-        return value
-
-
-class RoundIn(_Lenient):
-    table: str
-    round: str = Field(min_length=1, max_length=64)
-    seq: int = Field(ge=1, strict=True)
-    game: str = Field(min_length=1, max_length=32)
-    opened: datetime
-    closed: datetime
-    status: Literal["settled", "void"]
-    dealer: str | None = Field(default=None, max_length=64)
-    shoe: str | None = Field(default=None, max_length=64)
-    shoe_round: int | None = Field(default=None, ge=0, strict=True)
-    outcome: dict[str, Any]
-    bets: list[BetIn] = Field(max_length=MAX_BETS)
-    stake_total: Total
-    payout_total: Total
-    corrections: list[CorrectionIn] = Field(default_factory=list, max_length=1000)
-    #: the journal rows that back a corrected version (docs/backoffice.md, "Corrections")
-    journal: JournalProof | None = None
-
-    _ts = field_validator("opened", "closed", mode="before")(parse_timestamp)
-
-
-class AlertIn(_Lenient):
-    table: str
-    round: str | None = None
-    ts: datetime
-    seq: int = Field(ge=1, strict=True)
-    severity: str = Field(max_length=16)
-    code: str = Field(max_length=128)
-    message: str = Field(default="", max_length=4096)
-    hold: bool | None = None
-
-    _ts = field_validator("ts", mode="before")(parse_timestamp)
 
 
 class EventIn(_Lenient):
@@ -180,32 +81,22 @@ class HeadIn(_Lenient):
         return value
 
 
-class StateIn(_Lenient):
-    table: str
-    game: str = Field(min_length=1, max_length=32)
-    preset: str | None = Field(default=None, max_length=64)
-    currency: str | None = Field(default=None, max_length=8)
-    currency_digits: int | None = Field(default=None, ge=0, le=6, strict=True)
-    #: the contract's ``{"rounds_per_hour", "target", "window_s"}``; only ``target`` is kept
-    pace: Any = None
-    ts: datetime
-
-    _ts = field_validator("ts", mode="before")(parse_timestamp)
-
-    @property
-    def pace_target(self) -> int | None:
-        target = self.pace.get("target") if isinstance(self.pace, dict) else None
-        return target if isinstance(target, int) and not isinstance(target, bool) and 0 < target <= 100_000 else None
-
-
 # -- the rows ------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class RoundRow:
-    record: RoundIn
+    record: contract.RoundMessage
     raw: dict[str, Any]
     #: journal (seq, hash) pairs a recorded head must vouch for before this version is taken
     #: (a corrected version from a table whose journal key the back office lacks; provenance.py)
     heads: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def opened(self) -> datetime:
+        return parse_timestamp(self.record.opened)
+
+    @property
+    def closed(self) -> datetime:
+        return parse_timestamp(self.record.closed)
 
     @property
     def version(self) -> int:
@@ -238,8 +129,12 @@ class ConflictRow:
 
 @dataclass(frozen=True, slots=True)
 class AlertRow:
-    alert: AlertIn
+    alert: contract.AlertMessage
     raw: dict[str, Any]
+
+    @property
+    def ts(self) -> datetime:
+        return parse_timestamp(self.alert.ts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +174,7 @@ class RemoteRow:
 
 
 class RemoteIn(_Lenient):
-    round: str = Field(min_length=1, max_length=64)
+    round: str = Field(min_length=1, max_length=MAX_ID)
     count: Amount
     stake: Amount
     paid: Amount
@@ -318,7 +213,7 @@ Row = (RoundRow | AlertRow | DealerRow | CommandRow | HeadRow | TableRow | Remot
 def table_of(topic: str) -> tuple[str, str] | None:
     """``croupier/<table>/<leaf>`` -> (table, leaf), for the leaves the back office reads."""
     parts = topic.split("/")
-    if len(parts) != 3 or parts[0] != "croupier" or parts[2] not in LEAVES or not TABLE_ID.fullmatch(parts[1]):
+    if len(parts) != 3 or parts[0] != "croupier" or parts[2] not in LEAVES or not _TABLE_ID.fullmatch(parts[1]):
         return None
     return parts[1], parts[2]
 
@@ -364,17 +259,15 @@ def _no_constants(value: Any) -> None:
 
 def _rows(leaf: str, body: dict[str, Any]) -> list[Row]:
     if leaf == "round":
-        record = RoundIn.model_validate(body)
-        if sum(b.stake for b in record.bets) != record.stake_total or sum(b.payout for b in record.bets) != record.payout_total:
-            raise ValueError("stake_total or payout_total is not the sum of its bets")
-        return [RoundRow(record, body)]
+        return [RoundRow(contract.parse_message(body), body)]
     if leaf == "alert":
-        return [AlertRow(AlertIn.model_validate(body), body)]
+        return [AlertRow(contract.parse("alert", body), body)]
     if leaf == "head":
         return [HeadRow(HeadIn.model_validate(body))]
     if leaf == "state":
-        s = StateIn.model_validate(body)
-        return [TableRow(s.table, s.game, s.preset, s.ts, s.currency, s.currency_digits, s.pace_target)]
+        s: contract.StateMessage = contract.parse("state", body)
+        return [TableRow(s.table, s.game, s.preset, parse_timestamp(s.ts), s.currency, s.currency_digits,
+                         s.pace.target if s.pace is not None else None)]
     return event_rows(EventIn.model_validate(body))
 
 

@@ -119,8 +119,8 @@ def statements(row: Row) -> list[tuple[str, tuple[Any, ...]]]:
     if isinstance(row, RoundRow):
         r, v = row.record, row.version
         out: list[tuple[str, tuple[Any, ...]]] = [(ROUND_SQL, (
-                            r.table, r.round, v, r.seq, r.game, None, r.table, r.game, r.status, r.opened, r.closed,
-                            r.dealer, r.shoe, r.shoe_round, r.stake_total, r.payout_total, _json(r.outcome),
+                            r.table, r.round, v, r.seq, r.game, None, r.table, r.game, r.status, row.opened, row.closed,
+                            r.dealer, r.shoe, r.shoe_round, r.stake_total, r.payout_total, _json(row.raw.get("outcome")),
                             _json(row.raw.get("corrections") or []), _json(row.raw), len({b.box for b in r.bets}),
                             len({b.player for b in r.bets if b.player is not None})))]
         out += [(BET_SQL, (r.table, r.round, v, n, b.box, b.hand, b.kind, b.player, b.stake, b.payout))
@@ -128,7 +128,7 @@ def statements(row: Row) -> list[tuple[str, tuple[Any, ...]]]:
         return out
     if isinstance(row, AlertRow):
         a = row.alert
-        return [(ALERT_SQL, (a.table, a.seq, a.round, a.ts, a.severity, a.code, a.message, bool(a.hold), _json(row.raw)))]
+        return [(ALERT_SQL, (a.table, a.seq, a.round, row.ts, a.severity, a.code, a.message, bool(a.hold), _json(row.raw)))]
     if isinstance(row, CommandRow):
         return [(COMMAND_SQL, (row.table, row.seq, row.ts, row.round, row.command, row.sender, row.command_id,
                                _json(row.payload)))]

@@ -94,4 +94,7 @@ def table_view(core: TableCore, *, currency: str = "EUR", digits: int = 2, time_
         "boards": boards_for(list(core.records.values()), registry.boards_of),
         "limits": {k: v.model_dump() for k, v in core.rules.limits.items()},
         "offered": core.adapter.view.bet_kinds(core.rules, core.adapter.bet_kind),
+        # a remote player's turn: the page counts the prompt's seconds down to the table's deadline
+        "waiting": {"box": turn.box, "name": turn.name, "deadline": turn.deadline}
+        if (turn := core.seats.turn) is not None and core.hold is None else None,
     }

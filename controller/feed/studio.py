@@ -16,7 +16,7 @@ from collections.abc import Callable
 from itertools import islice
 from typing import Any
 
-from controller.commands.studio import STUDIO, Seal, Settled, read_studio
+from controller.commands.studio import STUDIO, StudioInput, read_studio
 from controller.feed.commands import RecentIds
 from controller.feed.feed import Feed
 from controller.journal import Journal
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 STUDIO_QUEUE = 100
 RECENT = 10_000
 
-StudioHandler = Callable[[Seal | Settled], Any]
+StudioHandler = Callable[[StudioInput], Any]
 
 
 class BettingLeaf:
@@ -43,7 +43,9 @@ class BettingLeaf:
 
     def update(self, core: TableCore) -> None:
         desk = core.betting
-        key = (desk.round_id, desk.status, desk.seq, desk.deadline, desk.time)
+        seats = core.seats  # with remote players seated, every card and decision: a page draws the hands
+        key = (desk.round_id, desk.status, desk.seq, desk.deadline, desk.time, seats.serial,
+               core.serial if seats.seats else 0)
         if key != self._last:
             self._last = key
             self.feed.put_retained(self.feed.topics.betting, view.betting(core))

@@ -272,6 +272,18 @@ class Limit(BaseModel):
         return self
 
 
+#: chip denominations, in units of the smallest table minimum
+CHIP_STEPS = (1, 5, 10, 25, 100, 500)
+
+
+def chip_tray(limits: Mapping[str, Limit]) -> list[int]:
+    """The chips a page offers at a table (minor units): steps of its smallest minimum, none over
+    its largest maximum (a table without limits: from 1.00)."""
+    base = max(min((lim.min for lim in limits.values()), default=100), 1)
+    top = max((lim.max for lim in limits.values()), default=None)
+    return [base * step for step in CHIP_STEPS if top is None or base * step <= top]
+
+
 class GameRules(BaseModel):
     """Base of every game's rule set: data, loaded from presets + config, validated by key."""
 

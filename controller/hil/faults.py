@@ -2,7 +2,9 @@
 
 ``inject`` returns True once the fault happened (a hostile burst that found the broker down
 did not, and is not counted). Every fault undoes itself (replug, power, broker, disk space)
-before the next one starts; ``undo_all`` is the safety net when the soak ends early.
+before the next one on the same part of the rig starts; ``undo_all`` is the safety net when the
+soak ends early. What blocks (a broker starting, a disk being filled, a checkpoint) runs off the
+event loop: the soak's shoe and dealer live on it and must not stall while a fault is set up.
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ class SoakWorld(Protocol):
     (broker, disk, rigs, the controller process) and its view of the table; named here so
     the soak imports the faults and not the other way round."""
 
-    rng: random.Random
     table: str
     journal: Path
     broker: SoakBroker
@@ -47,14 +48,15 @@ class SoakWorld(Protocol):
     def start_controller(self) -> None: ...
 
 
-async def inject(soak: SoakWorld, kind: str) -> bool:
-    rng = soak.rng
+async def inject(soak: SoakWorld, kind: str, rng: random.Random) -> bool:
+    """One fault of ``kind``, its durations drawn from ``rng`` (its lane's: the same seed, the
+    same durations, whatever the other lanes do)."""
     if kind == "controller_sigkill":
-        return await _sigkill(soak)
+        return await _sigkill(soak, rng)
     if kind == "mosquitto_restart":
-        soak.broker.stop()
+        await asyncio.to_thread(soak.broker.stop)
         await asyncio.sleep(rng.uniform(0.3, 2.0))
-        soak.broker.start()
+        await asyncio.to_thread(soak.broker.start)
         return True
     if kind == "mqtt_hostile":
         return await publish(soak.broker.port, hostile_messages(soak.table, rng))
@@ -67,8 +69,8 @@ async def inject(soak: SoakWorld, kind: str) -> bool:
             await asyncio.sleep(0.05)
         else:
             return False  # no table running to fill the disk under (the run is over)
-        _truncate_wal(soak.journal)  # so the table's next row needs new space, as on a disk filling up
-        soak.disk.fill()
+        await asyncio.to_thread(_truncate_wal, soak.journal)  # so the next row needs new space, as on a disk filling up
+        await asyncio.to_thread(soak.disk.fill)
         await asyncio.sleep(rng.uniform(1.0, 3.0))
         soak.disk.free()
         return True
@@ -95,14 +97,14 @@ async def inject(soak: SoakWorld, kind: str) -> bool:
     raise ValueError(f"fault {kind} does not apply to this table")
 
 
-async def _sigkill(soak: SoakWorld) -> bool:
+async def _sigkill(soak: SoakWorld, rng: random.Random) -> bool:
     """SIGKILL now, wherever the controller is (mid-round, replaying, starting), and start it again."""
     soak.restarting = True
     try:
         if not soak.controller.running:
             return False
         soak.controller.kill()
-        await asyncio.sleep(soak.rng.uniform(0.0, 0.5))
+        await asyncio.sleep(rng.uniform(0.0, 0.5))
         soak.live.poll()
         soak.start_controller()
         return True
@@ -117,7 +119,7 @@ async def undo_all(soak: SoakWorld) -> None:
         if not soak.shoe.plugged:
             await soak.shoe.replug()
     if not soak.broker.running:
-        soak.broker.start()
+        await asyncio.to_thread(soak.broker.start)
     if soak.disk.available:
         soak.disk.free()
 

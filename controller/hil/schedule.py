@@ -19,6 +19,12 @@ SHOE = ("shoe_line_noise", "usb_unplug", "shoe_power_loss")
 #: faults of a wheel table
 WHEEL = ("wheel_launch_failure", "wheel_miss_spin", "wheel_ball_not_sensed", "wheel_power_down")
 ALL = COMMON + SHOE + WHEEL
+#: the part of the rig each kind acts on: faults on one part come one at a time, in order (a
+#: restart never meets a full disk, a hostile burst never a stopped broker); faults on different
+#: parts may overlap, as they do in a studio
+LANES = {"controller_sigkill": "table", "disk_full": "table",
+         "mosquitto_restart": "broker", "mqtt_hostile": "broker", "press_out_of_turn": "broker",
+         **dict.fromkeys(SHOE + WHEEL, "device")}
 
 
 def kinds_for(selection: str, uses_shoe: bool) -> tuple[str, ...]:
@@ -51,3 +57,11 @@ def plan(kinds: tuple[str, ...], rounds: int, rate: float, rng: random.Random) -
         count = max(1, round(rate * rounds))
         out += [Planned(rng.uniform(first, span), kind) for _ in range(count)]
     return sorted(out)
+
+
+def lanes(schedule: list[Planned]) -> dict[str, list[Planned]]:
+    """The schedule split by the part of the rig each fault acts on, each lane in run order."""
+    out: dict[str, list[Planned]] = {}
+    for planned in schedule:
+        out.setdefault(LANES[planned.kind], []).append(planned)
+    return out

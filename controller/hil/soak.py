@@ -3,8 +3,9 @@
 The controller is a child process (``croupier run --rounds``); its shoe or wheel is the soak's
 rig on a pty; its broker is the soak's mosquitto; its journal sits on a small tmpfs that can be
 filled. The main loop follows the journal, deals when the round asks for a card, and restarts
-the controller whenever it is gone; the fault task injects the schedule in order, one fault at
-a time, each at its point of the run (docs/hil.md).
+the controller whenever it is gone; the fault tasks inject the schedule, one task per part of
+the rig (the table, the broker, the device), each in order and one fault at a time, each fault at
+its point of the run (docs/hil.md).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from controller.hil.mqtt import EMPTY_BOXES, PitWatcher, Presser, publish
 from controller.hil.replay import CardTruth, SpinTruth
 from controller.hil.report import SoakReport
 from controller.hil.rig import ShoeRig, WheelRig
-from controller.hil.schedule import Planned, kinds_for, plan
+from controller.hil.schedule import Planned, kinds_for, lanes, plan
 from controller.hil.table_config import soak_config
 from controller.hil.tail import JournalTail, LiveTable
 from controller.table import registry
@@ -41,6 +42,11 @@ STALL_TIMEOUT = 120.0  # no round closed for this long: the soak gives up and sa
 MAX_CRASHES = 20
 #: ``croupier run``'s exit status for a device it cannot open: one clear line, no traceback
 REFUSED_TO_START = 2
+#: rows a blackjack round or a spin journals, about: a fault at ``12.5`` waits for half as many
+#: rows of the 13th round (or its end), so it lands at the same point of the game on any machine
+ROUND_ROWS = 20
+#: the most a fault waits for that point, per round: the table may hold mid-round
+MOMENT_S = 0.3
 
 
 @dataclass
@@ -79,7 +85,8 @@ class Soak:
         self.restarting = False
         self.start_mark = 0
         self.presser = Presser(self.table)
-        self.next_fault: float | None = None
+        #: each lane's next fault (its point in closed rounds) still to come or under way
+        self.pending: dict[str, float | None] = {}
 
     def new_engine(self) -> Any:
         return self.adapter.new_round(self.rules)
@@ -153,6 +160,10 @@ class Soak:
         await self._finish()
 
     def start_controller(self) -> None:
+        """Start the controller again; the one before is gone, so what it journaled is read to the end first."""
+        self.live.poll()
+        if self.dealer is not None:
+            self.dealer.controller_gone()
         self.start_mark = self.live.tail.seq
         self.controller.start(self.o.rounds - self.live.closed)
 
@@ -186,17 +197,36 @@ class Soak:
                 return
             await asyncio.sleep(0.01)
 
+    @property
+    def next_fault(self) -> float | None:
+        """The point of the next fault any lane has still to inject."""
+        return min((at for at in self.pending.values() if at is not None), default=None)
+
     async def _inject(self, schedule: list[Planned]) -> None:
+        """One task per part of the rig (``schedule.LANES``): faults on the same part come one at a
+        time, in order; parts do not wait for each other."""
+        by_lane = lanes(schedule)
+        self.pending = {name: planned[0].at for name, planned in by_lane.items()}
+        await asyncio.gather(*(self._lane(name, planned) for name, planned in by_lane.items()))
+
+    async def _lane(self, name: str, schedule: list[Planned]) -> None:
+        rng = random.Random(f"{self.o.seed}:{name}")  # the lane's durations: the same for the same seed
         for i, planned in enumerate(schedule):
-            self.next_fault = planned.at
-            whole = int(planned.at)
-            while self.live.closed < whole:
-                await asyncio.sleep(0.02)
-            await asyncio.sleep((planned.at - whole) * 0.3)
-            self.next_fault = schedule[i + 1].at if i + 1 < len(schedule) else None
-            if await fault_kit.inject(self, planned.kind):
+            self.pending[name] = planned.at
+            await self._reach(planned.at)
+            self.pending[name] = schedule[i + 1].at if i + 1 < len(schedule) else None
+            if await fault_kit.inject(self, planned.kind, rng):
                 self.report.faults[planned.kind] += 1
-        self.next_fault = None
+
+    async def _reach(self, at: float) -> None:
+        """Until the run is at ``at``: ``int(at)`` rounds closed, then that fraction into the next
+        round by the rows it journaled (or it closed, or ``MOMENT_S`` of it went by)."""
+        whole = int(at)
+        while self.live.closed < whole:
+            await asyncio.sleep(0.01)
+        rows, deadline = (at - whole) * ROUND_ROWS, time.monotonic() + (at - whole) * MOMENT_S
+        while self.live.closed == whole and self.live.round_rows < rows and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
 
     def stall_state(self) -> str:
         """What the soak's side looked like when the table stopped closing rounds."""
@@ -229,8 +259,10 @@ class Soak:
         closed = {r.round_id for r in rows if r.kind == "round_closed"}
         wait_until = time.monotonic() + 60
         while time.monotonic() < wait_until and (self.pit.complete() < last or not closed <= set(self.pit.rounds)):
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(0.5)  # the retained ledger after the last round
+            await asyncio.sleep(0.05)
+        ledger_until = time.monotonic() + 5
+        while time.monotonic() < ledger_until and not self._ledger_counts(len(closed)):  # the one after the last round
+            await asyncio.sleep(0.05)
         verify = subprocess.run([sys.executable, "-m", "controller.cli", "verify-journal", "--config", str(self.config)],
                                 capture_output=True, text=True)
         self.report.journal_verified = verify.returncode == 0
@@ -249,6 +281,12 @@ class Soak:
         r.examples = verdict.examples
         if self.dealer is not None:
             r.cards_dealt, r.cards_unread = self.dealer.dealt, len(self.dealer.lost)
+
+    def _ledger_counts(self, rounds: int) -> bool:
+        """The pit's last ledger counts ``rounds`` closed rounds (the checker then compares its sums)."""
+        ledger = self.pit.ledger or {}
+        settled, void = ledger.get("rounds_settled"), ledger.get("rounds_void")
+        return isinstance(settled, int) and isinstance(void, int) and settled + void >= rounds
 
     async def _teardown(self) -> None:
         """Every process and mount the soak made goes, whatever happened before."""

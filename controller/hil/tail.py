@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,7 +80,10 @@ class LiveTable:
         #: the cards the table last journaled as lost (``shoe.lost_card``)
         self.lost: LostCards | None = None
         self.shoe_online = False
+        #: the newest ``online`` row of the shoe (its driver heard HELLO) and when the soak read it
+        self.shoe_online_seq, self.shoe_online_at = 0, 0.0
         self.last_started_seq = 0  # the newest ``table_started`` row: a controller is up and replayed
+        self.round_rows = 0  # rows journaled for the open round so far (how far into it the game is)
 
     def poll(self) -> list[Row]:
         rows = self.tail.read()
@@ -94,17 +98,25 @@ class LiveTable:
         if row.kind == "round_closed":
             self.closed += 1
             self.round = None
+            self.round_rows = 0
             return
         if row.kind == "device" and p.get("device") == "shoe":
             if p.get("type") == "offline":
                 self.shoe_online = False
             elif p.get("type") in ("online", "shoe_status", "card", "noread"):  # it talks: it is there
                 self.shoe_online = True
+            if p.get("type") == "online":
+                self.shoe_online_seq, self.shoe_online_at = row.seq, time.monotonic()
             if p.get("type") in ("card", "noread"):
                 self.last_card_n = int(p.get("n", 0))
             elif p.get("type") == "lost_card":
                 self.lost = LostCards(row.seq, int(p.get("expected_n", 0)), int(p.get("got_n", 0)))
+        before = self.round
         self.round = follow_round(self.round, row, self.new_engine, self.truth)
+        if self.round is not before:
+            self.round_rows = 0
+        if row.round_id is not None and self.round is not None and row.round_id == self.round.round_id:
+            self.round_rows += 1
 
 
 def follow_round(current: RoundReplay | None, row: Row, new_engine: Callable[[], Any],

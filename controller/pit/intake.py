@@ -3,7 +3,7 @@ reach the floor model, a tile or a page (docs/pit.md, "What the dashboard refuse
 
 Refused: anything that is not UTF-8 JSON of an object, ``NaN``/``Infinity`` (and numbers too
 large for a float), lone surrogates (``"\\ud800"``: no page or JSON response can carry them),
-a message that does not match its ``controller.feed.schemas`` model (a time without its UTC
+a message that does not match its ``controller.records`` model (a round's outcome its game's) (a time without its UTC
 offset among them), and one that names another table than its topic. What passes is what the
 responses serialise, so one table cannot make ``/api/floor`` or a broadcast fail.
 
@@ -17,7 +17,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from controller.feed.schemas import FEED_MESSAGES
+from controller import records
+from controller.table import registry  # noqa: F401 (the registered games' outcome models, for round records)
 
 #: far above any real message (a round of seven boxes is a few kB)
 MAX_MESSAGE = 512 * 1024
@@ -63,7 +64,7 @@ def check(table: str, leaf: str, payload: bytes) -> dict[str, Any]:
     except RecursionError:
         raise Refused("nested too deep") from None
     try:
-        FEED_MESSAGES[leaf].model_validate(data)
+        records.parse(leaf, data)
     except ValidationError as exc:
         raise Refused(_explain(exc)) from None
     except RecursionError:

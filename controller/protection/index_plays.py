@@ -13,11 +13,16 @@ split from another are skipped (their cards at the time cannot be told from the 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from pydantic import ValidationError
+
+from controller import records
 from controller.cards import BJ_POINTS
+from controller.games.blackjack.outcome import BlackjackOutcome
+from controller.table import registry  # noqa: F401 (the registered games' outcome models, for round records)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +77,9 @@ Decision = tuple[str, int, int, str, float]
 INSURANCE_ACTIONS = frozenset({"insurance", "even_money", "no_insurance", "no_even_money"})
 
 
-def _hands(outcome: dict[str, Any]) -> dict[tuple[Any, Any], list[str]]:
+def _hands(outcome: BlackjackOutcome) -> dict[tuple[int, int], list[str]]:
     """Each hand's cards in a blackjack round's outcome, by (box, hand)."""
-    return {(b.get("box"), h.get("hand")): h.get("cards") or [] for b in outcome.get("boxes") or []
-            for h in b.get("hands") or []}
+    return {(b.box, h.hand): list(h.cards) for b in outcome.boxes for h in b.hands}
 
 
 def _drawn_before(decisions: list[Decision]) -> Iterator[tuple[Decision, int]]:
@@ -89,10 +93,10 @@ def _drawn_before(decisions: list[Decision]) -> Iterator[tuple[Decision, int]]:
         yield decision, drawn
 
 
-def _up_card(outcome: dict[str, Any]) -> str | None:
+def _up_card(outcome: BlackjackOutcome) -> str | None:
     """The dealer's up card's rank (``T`` any ten), or None when the record shows no dealer card."""
-    dealer = (outcome.get("dealer") or {}).get("cards") or []
-    if not dealer or not isinstance(dealer[0], str):
+    dealer = outcome.dealer.cards
+    if not dealer:
         return None
     return "T" if dealer[0][0] in "TJQK" else dealer[0][0]
 
@@ -120,14 +124,20 @@ class IndexPlays:
     def decision(self, player: str, box: int, hand: int, action: str, true_count: float) -> None:
         self._pending.append((player, box, hand, action, true_count))
 
-    def round_closed(self, record: dict[str, Any]) -> None:
+    def round_closed(self, record: Mapping[str, Any]) -> None:
+        """The record is read through the record contract: only a blackjack round's places decisions."""
         decisions, self._pending = self._pending, []
-        outcome = record.get("outcome") or {}
+        try:
+            outcome = records.parse_record(record).outcome
+        except ValidationError:
+            return
+        if not isinstance(outcome, BlackjackOutcome):
+            return
         up = _up_card(outcome)
         if up is None:
             return
         hands = _hands(outcome)
-        split_boxes = {box for box, hand in hands if isinstance(hand, int) and hand > 1}
+        split_boxes = {box for box, hand in hands if hand > 1}
         for (player, box, hand, action, count), drawn in _drawn_before(decisions):
             if action in INSURANCE_ACTIONS:
                 self._insurance(player, action, count, up)

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from controller.commands.models import Command, Correct
 from controller.commands.parse import PitCommand, parse_order, parse_pit
-from controller.commands.studio import Seal, Settled, parse_studio
+from controller.commands.studio import STUDIO_MODELS, StudioInput, parse_studio
 from controller.journal import Entry, Journal, JournalFull
 from controller.runtime.admission import RATE_LIMITED, Admission
 from controller.runtime.deadlines import DeadlineTimers
@@ -79,7 +79,7 @@ class TableLoop:
         self._queue: asyncio.Queue[Entry] = asyncio.Queue()
         #: input entries' seq -> the model the edge validated (the driver's own event, the
         #: command), until the entry is stepped: the core gets the model, not the dict again
-        self._events: dict[int, DeviceEvent | Command | Seal | Settled] = {}
+        self._events: dict[int, DeviceEvent | Command | StudioInput] = {}
         self._changed = asyncio.Condition()
         self._prompt = ""
         self._pit_serial = -1
@@ -98,7 +98,7 @@ class TableLoop:
         self.deadlines = DeadlineTimers(self, self._changed, clock, wall, lambda: self.writer.full)
 
     # ------------------------------------------------------------------ inputs
-    def submit(self, kind: str, payload: dict[str, Any] | Command | PitCommand | Seal | Settled, source: str) -> Entry:
+    def submit(self, kind: str, payload: dict[str, Any] | Command | PitCommand | StudioInput, source: str) -> Entry:
         """Journal one input (committed when this returns) and queue it to be applied; the
         entry (its ``seq`` is the ``cause`` of any alert it raises).
 
@@ -112,9 +112,9 @@ class TableLoop:
             raise ValueError(f"not an input kind: {kind!r}")
         if self.writer.full:
             raise inputs.InputRefused(DISK_FULL, self.writer.refuse())
-        order: Command | Seal | Settled | None = None
+        order: Command | StudioInput | None = None
         if kind == inputs.STUDIO:
-            order = payload if isinstance(payload, Seal | Settled) else parse_studio(payload)
+            order = payload if isinstance(payload, STUDIO_MODELS) else parse_studio(payload)
             payload = order.journal_form()
         elif kind == inputs.COMMAND:
             if not self.admission.admit(source):

@@ -3,8 +3,10 @@
 The newest usable ``snapshot`` row (``controller.runtime.snapshot``) gives the core as it stood
 after input ``covers``; only the entries after that are read, streamed, and checked against
 the hash chain in the same pass, so a start costs the entries since the last snapshot, not the
-journal (docs/deployment.md). Without a usable snapshot the whole journal is replayed, and a
-snapshot is written at once so the next start is short again.
+journal (docs/deployment.md). A start that replayed ``snapshot.AT_START`` inputs or more (the
+whole journal without a usable snapshot, or the inputs of many short runs since the last one)
+writes a snapshot at once, so the next start is short again: a table killed and restarted
+often replays the inputs since its last start, never everything since its first snapshot.
 
 Each ``table_started`` entry carries the rules the table ran under from then on, and replay
 uses them for the rounds opened after it: a config changed between runs changes the rounds
@@ -25,12 +27,13 @@ alert, so the hold and the alert survive restarts until the pit dismisses the ho
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.journal import Journal
+from controller.journal import Journal, JournalFull
 from controller.runtime import snapshot
 from controller.table import inputs
 from controller.table.betting import BettingTime
@@ -44,6 +47,8 @@ TABLE_SOURCE = "table"
 INTEGRITY = "journal.integrity"
 SNAPSHOT_DAMAGED = "journal.snapshot_damaged"
 
+log = logging.getLogger(__name__)
+
 
 @dataclass(frozen=True, slots=True)
 class Replay:
@@ -53,6 +58,7 @@ class Replay:
     snapshot: int | None = None  # the snapshot row the replay started from
     integrity: str | None = None  # why the table holds on its journal (a break, dropped triggers)
     rounds_closed: int = 0  # round records among ``written``: the last run died between the closing input and its record
+    unsnapshotted: int = 0  # inputs in the journal after the last snapshot (the live hook counts on from here)
 
 
 @dataclass(slots=True)
@@ -109,12 +115,25 @@ def replay(journal: Journal, core: TableCore, *, snapshots: bool = True) -> Repl
             ": the start replayed from an older snapshot or the journal instead; check the journal "
             "(croupier verify-journal)"), 0), source=TABLE_SOURCE, round_id=core.round_id))
     problem = _integrity_problem(journal, broken)
+    unsnapshotted = stepped if snapshots else 0
     if problem is not None:
-        _hold_for_integrity(journal, core, problem, broken.seq if broken else 0)
-    elif snapshots and restored is None and stepped >= snapshot.EVERY // 4:
-        snapshot.take(journal, core, seen.last_input)  # a long replay: the next start begins here
+        _hold_for_integrity(journal, core, problem, broken.seq if broken else 0)  # with a snapshot
+        unsnapshotted = 0
+    elif snapshots and stepped >= snapshot.AT_START and _snapshot_at_start(journal, core, seen.last_input):
+        unsnapshotted = 0  # a long replay: the next start begins here
     return Replay(stepped, written, core.round_id, restored.seq if restored else None, problem,
-                  rounds_closed)
+                  rounds_closed, unsnapshotted)
+
+
+def _snapshot_at_start(journal: Journal, core: TableCore, covers: int) -> bool:
+    """A snapshot after a long replay; on a full disk none (the next start tries again), not a
+    start refused for it."""
+    try:
+        snapshot.take(journal, core, covers)
+    except JournalFull:
+        log.warning("journal full: the start's snapshot after seq %s skipped", covers)
+        return False
+    return True
 
 
 def _step_all(journal: Journal, core: TableCore, start: int, until: int, seen: _Outputs,

@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 FORMAT = 1
 #: inputs applied between two snapshots (a start replays at most about this many)
 EVERY = 1000
+#: a start that replayed this many inputs writes a snapshot at once (controller/runtime/recovery.py)
+AT_START = EVERY // 4
 TABLE_SOURCE = "table"
 _ADAPTER = "adapter"
 _PROJECT = "controller."
@@ -231,13 +233,19 @@ def restore(journal: Journal, core: TableCore, *, before: int | None = None,
 
 class Snapshots:
     """The loop's hook: after every ``every`` applied inputs, a snapshot (skipped, and tried at
-    the next input, when the disk is full)."""
+    the next input, when the disk is full). The count goes on from the inputs the start replayed
+    past the last snapshot (``carry``): a table restarted before ``every`` live inputs still
+    snapshots, so inputs since the last snapshot stay below ``every`` however often it restarts."""
 
     def __init__(self, journal: Journal, every: int = EVERY) -> None:
         self.journal = journal
         self.every = every
         self._since = 0
         self.taken = 0
+
+    def carry(self, replayed: int) -> None:
+        """Inputs the start replayed after the last snapshot (``Replay.unsnapshotted``)."""
+        self._since = replayed
 
     def applied(self, core: TableCore, entry: Entry) -> None:
         self._since += 1

@@ -13,20 +13,24 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import psycopg
 from psycopg_pool import PoolTimeout
 from pydantic import ValidationError
 from starlette.applications import Starlette
-from starlette.routing import WebSocketRoute
+from starlette.routing import BaseRoute, Mount, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.jsonbound import InputRefused, check_json
 from controller.runtime.admission import Bucket, Policy
-from controller.studio.book import BetRequest, dumps
+from controller.studio.behind import place_bets
+from controller.studio.book import BetRequest, dumps, player_id
 from controller.studio.hub import Seat
+from controller.studio.page import page_app
 from controller.studio.protocol import CLIENT, Bet, History, Join
+from controller.studio.seat_messages import seat_answer
 from controller.studio.service import Studio
 from controller.studio.tokens import TokenRefused
 
@@ -65,6 +69,15 @@ class Connection:
             self.studio.hub.leave(self.seat)
             writer.cancel()
             await asyncio.gather(writer, return_exceptions=True)
+            await self._gone()
+
+    async def _gone(self) -> None:
+        """The connection closed: a player seated at the table with no other connection to it is
+        disconnected there (the table decides at the box's turn)."""
+        who, table = self.seat.player, self.seat.table
+        if who is not None and table is not None and not self.studio.hub.connected(table, who.operator, who.player):
+            with contextlib.suppress(Exception):  # the broker out of reach: the turn's deadline decides anyway
+                await self.studio.seats.disconnected(table, who)
 
     async def _read(self) -> None:
         section = self.studio.config.studio
@@ -87,15 +100,16 @@ class Connection:
                 continue
             self.over = 0
             try:
-                answer = await self._answer(raw or b"")
+                answer: dict[str, Any] | None = await self._answer(raw or b"")
             except (psycopg.Error, PoolTimeout, OSError) as exc:  # the book or wallet out of reach: say so, keep the player
                 log.warning("studio: the book or the wallet is out of reach: %s", exc)
                 answer = refused("unavailable", "the studio cannot reach its book just now; send the same request "
                                                 "again (a retry is safe)")
-            self.seat.send(answer)
+            if answer is not None:  # a decision is answered by the table's ``decided``
+                self.seat.send(answer)
         await self._close(POLICY_VIOLATION, "not reading its messages")
 
-    async def _answer(self, raw: str | bytes) -> dict[str, Any]:
+    async def _answer(self, raw: str | bytes) -> dict[str, Any] | None:
         try:
             data = check_json(raw, max_bytes=self.studio.config.studio.message_bytes, max_depth=MAX_DEPTH)
         except InputRefused as exc:
@@ -112,12 +126,11 @@ class Connection:
         if who is None or self.seat.table is None:
             return refused("not_joined", "join with a launch token first")
         if isinstance(msg, Bet):
-            rules = self.studio.tables[self.seat.table]
             request = BetRequest(msg.request, self.seat.table, msg.round, tuple((b.kind, b.amount) for b in msg.bets))
-            answer = await self.studio.book.place(who, request, lambda bets: rules.check(bets, who.player))
-            return {"v": 1, **answer}
-        assert isinstance(msg, History)
-        return {"v": 1, "type": "history", "rounds": await self.studio.history(who, msg.limit)}
+            return await place_bets(self.studio, who, request)
+        if isinstance(msg, History):
+            return {"v": 1, "type": "history", "rounds": await self.studio.history(who, msg.limit)}
+        return await seat_answer(self.studio, self.seat.table, who, msg)
 
     async def _join(self, msg: Join) -> dict[str, Any]:
         if self.seat.player is not None:
@@ -135,6 +148,8 @@ class Connection:
         balance = await self.studio.wallet.balance(who.operator, who.player, who.currency)
         self.seat.send({"v": 1, "type": "joined", "player": who.player, "name": who.name, "table": msg.table,
                         "currency": who.currency, "balance": balance})
+        self.seat.send(self.studio.seats.seats_message(msg.table, player_id(who)))
+        await self.studio.seats.reconnected(msg.table, who)
         return betting if betting is not None else {"v": 1, "type": "betting", "table": msg.table, "round": None,
                                                     "status": "none", "deadline": None, "countdown_ms": None,
                                                     "currency": who.currency, "digits": 2, "limits": {}}
@@ -155,7 +170,7 @@ class Connection:
             await self.ws.close(code, reason)
 
 
-def build_app(studio: Studio) -> Starlette:
+def build_app(studio: Studio, routes: Sequence[BaseRoute] = ()) -> Starlette:
     open_connections = 0
 
     async def play(ws: WebSocket) -> None:
@@ -170,4 +185,6 @@ def build_app(studio: Studio) -> Starlette:
         finally:
             open_connections -= 1
 
-    return Starlette(routes=[WebSocketRoute("/v1/play", play)])
+    # the player's page beside the API (controller/studio/page/), behind the pages' guard; it mounts
+    # at the root, so whatever else the port serves (``routes``: the operators' endpoint) comes first
+    return Starlette(routes=[WebSocketRoute("/v1/play", play), *routes, Mount("", app=page_app(studio.tables))])

@@ -251,3 +251,8 @@ def _table_limits(bets: tuple[tuple[str, int], ...], limits: dict[str, list[int]
 
 def dumps(answer: dict[str, Any]) -> str:
     return json.dumps(answer, separators=(",", ":"))
+
+
+def player_id(who: Player) -> str:
+    """The player's name in the table's engine and journal: ``<operator>/<player>``."""
+    return f"{who.operator}/{who.player}"

@@ -66,6 +66,14 @@ class Hub:
             if seat.table == table:
                 seat.send(message)
 
+    def seats_at(self, table: str) -> list[Seat]:
+        """The connections joined to ``table``."""
+        return list(self._by_table.get(table, ()))
+
+    def connected(self, table: str, operator: str, player: str) -> bool:
+        """The player still has a connection to ``table``."""
+        return any(seat.table == table for seat in self._by_player.get((operator, player), ()))
+
     @property
     def seated(self) -> int:
         return sum(len(s) for s in self._by_table.values())

@@ -10,10 +10,10 @@ from typing import Any
 
 from controller.cards import CARDS
 from controller.games.base import BetRefused, CloseBetting, Deal, Decide, ExpectKind, PlaceBet, RuleError, WheelResult
-from controller.games.blackjack.paytables import DEAL_KINDS
 from controller.games.roulette.engine import SetMultipliers
 from controller.games.russian_poker.round import Exchange
 from controller.studio.config import TableSection
+from controller.studio.sides import CARRIERS, SIDES, felt_kind
 from controller.table.games.base import GameAdapter
 from controller.table.registry import adapter_for
 
@@ -130,11 +130,6 @@ def _side_settled(engine: Any, game: str) -> bool:
     return any(s.player == "remote" and s.kind in SIDES[game] for s in engine.settlements)
 
 
-#: the card games' side bets a remote player makes on a box's cards without its seat, and the
-#: main bet the engine takes a side bet beside
-SIDES: dict[str, frozenset[str]] = {"blackjack": DEAL_KINDS, "three-card-blackjack": frozenset({"ace_plus"}),
-                                    "russian-poker": frozenset({"bonus"})}
-CARRIERS: dict[str, str] = {"blackjack": "main", "three-card-blackjack": "ante", "russian-poker": "ante"}
 
 
 def _place_side(engine: Any, kind: str, amount: int, player: str, rules: Any, game: str) -> None:
@@ -184,6 +179,11 @@ class TableRules:
     def check(self, bets: list[tuple[str, int]], player: str) -> str | None:
         """None if the engine takes every bet of ``bets`` together; else why not (its words)."""
         try:
+            felt = [(k, a) for k, a in bets if felt_kind(self.game, k) is not None]
+            for kind, amount in felt:  # a seated box's bet, a Bet Behind: the engine takes it on its box
+                table_kind, box = felt_kind(self.game, kind) or (kind, BOX)
+                self.adapter.new_round(self.rules).apply(PlaceBet(box, table_kind, amount, player))
+            bets = [b for b in bets if b not in felt]
             if self.game not in SIDES:  # all in one round: the engine's limits hold for a kind's total
                 engine = self.adapter.new_round(self.rules)
                 for kind, amount in bets:

@@ -84,10 +84,8 @@ class StudioServer:
     def app(self) -> Any:
         """The players' API, and the operators' endpoint (reconciliation, round detail, snapshots;
         each request signed with the operator's wallet secret) on the same port."""
-        app = build_app(self.studio)
-        if self.operators:
-            app.router.routes.extend(operator_api(self.pool, self.operators).routes)
-        return app
+        extra = operator_api(self.pool, self.operators).routes if self.operators else []
+        return build_app(self.studio, extra)
 
     async def start(self) -> None:
         if self.config.studio.metrics_port is not None:  # first: a port in use fails the start, before any link

@@ -9,47 +9,29 @@ import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
 from psycopg_pool import AsyncConnectionPool
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, ValidationError
+from pydantic import ValidationError
 
+from controller import records
+from controller.records import BettingMessage, RoundMessage
 from controller.studio.book import Book, Player
 from controller.studio.config import StudioConfig
 from controller.studio.hub import Hub
 from controller.studio.rules import TableRules, UnsettleableRecord
+from controller.studio.seats import StudioSeats
 from controller.studio.settlement import Settler
 from controller.studio.tokens import Tokens
 from controller.studio.wallet import Wallet
+from controller.table import registry  # noqa: F401 (the registered games' outcome models, for round records)
 
 log = logging.getLogger(__name__)
 Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
 
 
-class TableBetting(BaseModel):
-    """``croupier/<table>/betting`` as the contract has it (fields a later version adds are kept out)."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
-    v: Literal[1]
-    table: str
-    round: str | None
-    status: Literal["open", "sealing", "closed", "none"]
-    deadline: datetime | None = None
-    seq: StrictInt | None = None
-    game: str | None = None
-    currency: str = Field(pattern=r"^[A-Z]{3}$")
-    digits: StrictInt = Field(ge=0, le=3)
-    limits: dict[str, tuple[StrictInt, StrictInt]] = {}
-    remote: bool = False
-    sealed: bool | None = None
-
-
-class RoundRecord(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
-    round: str
-    status: Literal["settled", "void"]
-    outcome: dict[str, Any] = {}
-    remote: dict[str, Any] | None = None
+def _when(stamp: str | None) -> datetime | None:
+    return None if stamp is None else datetime.fromisoformat(stamp).astimezone(UTC)
 
 
 def _stamp(when: datetime | None) -> str | None:
@@ -68,6 +50,7 @@ class Studio:
         self.tables = {name: TableRules(section) for name, section in config.studio.tables.items()}
         self.hub = Hub()
         self.publish: Publish = publish or _nowhere
+        self.seats = StudioSeats(self.tables, self.hub, lambda: self.publish)  # docs/studio.md, "Seats"
         self._deadlines: dict[tuple[str, str], asyncio.Task[None]] = {}
         #: counts for tests and metrics
         self.seals_sent = 0
@@ -92,7 +75,7 @@ class Studio:
     # ------------------------------------------------------------------ from the tables
     async def on_betting(self, table: str, data: Any) -> None:
         try:
-            msg = TableBetting.model_validate(data)
+            msg: BettingMessage = records.parse("betting", data)
         except ValidationError as exc:
             log.warning("studio: %s/betting refused: %s", table, exc.errors()[0]["msg"])
             return
@@ -100,24 +83,27 @@ class Studio:
             log.warning("studio: %s/betting names table %r; refused", table, msg.table)
             return
         limits = {k: list(v) for k, v in msg.limits.items()}
+        deadline = _when(msg.deadline)
         await self._close_stale(table, msg.round)
         if msg.round is not None and msg.remote:
             if msg.status == "open":
-                if await self.book.open_round(table, msg.round, _stamp(msg.deadline), msg.currency, msg.digits, limits) \
-                        and msg.deadline is not None:
-                    self._watch_deadline(table, msg.round, msg.deadline)
+                if await self.book.open_round(table, msg.round, _stamp(deadline), msg.currency, msg.digits, limits) \
+                        and deadline is not None:
+                    self._watch_deadline(table, msg.round, deadline)
             elif msg.status == "sealing":
                 await self.book.open_round(table, msg.round, None, msg.currency, msg.digits, limits)
                 await self.send_seal(table, msg.round)
             elif msg.status == "closed":
                 await self.book.seal(table, msg.round)  # no bet after the table's close, sealed or not
         now = datetime.now(UTC)
-        countdown = None if msg.deadline is None else max(0, int((msg.deadline - now).total_seconds() * 1000))
+        countdown = None if deadline is None else max(0, int((deadline - now).total_seconds() * 1000))
         betting = {"v": 1, "type": "betting", "table": table, "round": msg.round, "status": msg.status,
-                   "deadline": _stamp(msg.deadline), "countdown_ms": countdown, "currency": msg.currency,
+                   "deadline": _stamp(deadline), "countdown_ms": countdown, "currency": msg.currency,
                    "digits": msg.digits, "limits": limits}
         self.hub.betting[table] = betting
         self.hub.to_table(table, betting)
+        if isinstance(data, dict):
+            self.seats.on_leaf(table, data)
 
     async def send_seal(self, table: str, round_id: str) -> None:
         """Seal the round's book (or find its seal) and send it to the table."""
@@ -152,7 +138,7 @@ class Studio:
 
     async def on_round(self, table: str, data: Any) -> None:
         try:
-            record = RoundRecord.model_validate(data)
+            record: RoundMessage = records.parse_message(data)
         except ValidationError as exc:
             log.warning("studio: %s/round refused: %s", table, exc.errors()[0]["msg"])
             return
@@ -170,7 +156,7 @@ class Studio:
         await self.publish(table, {"v": 1, "id": str(uuid.uuid4()), "type": "settled", **settled})
         self.settled_sent += 1
         self.hub.to_table(table, {"v": 1, "type": "result", "table": table, "round": record.round,
-                                  "status": record.status, "outcome": record.outcome})
+                                  "status": record.status, "outcome": data["outcome"]})
         for (operator, player), message in (await self.settled_messages(table, record.round)).items():
             self.hub.to_player(table, operator, player, message)
 

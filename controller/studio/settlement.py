@@ -24,6 +24,7 @@ from psycopg_pool import AsyncConnectionPool
 from controller.studio.operators.interface import WalletStatus, WalletTx
 from controller.studio.operators.tablefeed import TableFeed, round_facts
 from controller.studio.rules import TableRules
+from controller.studio.seats import added_stakes, felt_settlement
 from controller.studio.wallet import Wallet
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,8 @@ class Settler:
             bets = await _bets(conn, table, round_id)
             payouts = _payouts(bets, record, rules)
             payments = _payments(table, round_id, row[0], bets, payouts, refund)
-            settled = await _write(conn, table, record, bets, payouts, payments)
+            added = [] if refund else added_stakes(table, round_id, row[0], rules.game, record, bets)
+            settled = await _write(conn, table, record, bets, payouts, payments + added, sum(a[-1] for a in added))
             await round_facts(self.feed, conn, table, record, settled, corrected=False)
             return settled
 
@@ -132,12 +134,16 @@ async def _bets(conn: Any, table: str, round_id: str) -> list[Any]:
 def _payouts(bets: list[Any], record: dict[str, Any], rules: TableRules) -> list[int]:
     """What each bet returns on the record: its stake when the round's bets are returned, else the engine's."""
     outcome = record.get("outcome") or {}
-    return [int(b[5]) if returned(record) else rules.payout(b[4], int(b[5]), outcome) for b in bets]
+    if returned(record):
+        return [int(b[5]) for b in bets]
+    return [felt[0] if (felt := felt_settlement(rules.game, record, b)) is not None
+            else rules.payout(b[4], int(b[5]), outcome) for b in bets]
 
 
 async def _write(conn: Any, table: str, record: dict[str, Any], bets: list[Any], payouts: list[int],
-                 payments: list[tuple[Any, ...]]) -> dict[str, Any]:
-    """The bets' payouts, the wallet calls owed and the round's totals, in the caller's transaction."""
+                 payments: list[tuple[Any, ...]], added: int = 0) -> dict[str, Any]:
+    """The bets' payouts, the wallet calls owed and the round's totals, in the caller's transaction
+    (``added``: the stake the table added to felt bets, debited with the round, is stake too)."""
     round_id = str(record.get("round"))
     refund = returned(record)
     async with conn.cursor() as many:
@@ -146,7 +152,7 @@ async def _write(conn: Any, table: str, record: dict[str, Any], bets: list[Any],
         await many.executemany(
             "INSERT INTO studio_payments (tx, kind, ref, table_id, round, operator, player, currency, amount) "
             "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING", payments)
-    stake = sum(int(b[5]) for b in bets)
+    stake = sum(int(b[5]) for b in bets) + added
     settled = {"round": round_id, "count": len(bets), "stake": stake,
                "paid": 0 if refund else sum(payouts), "refunded": stake if refund else 0}
     await conn.execute("UPDATE studio_rounds SET status = %s, record = %s, settled = %s WHERE table_id = %s AND round = %s",

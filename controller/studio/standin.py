@@ -27,6 +27,13 @@ def _stamp(when: datetime) -> str:
     return when.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+def _correction(seq: int, when: str) -> dict[str, Any]:
+    """An approved correction of the round's result (it changed no felt bet: the felt has none here)."""
+    return {"seq": seq, "reason": "the wheel's number was misread", "requested_by": "dealer", "requested": when,
+            "approved_by": "pit", "approved": when, "approval": seq, "changes": [],
+            "payout_total_before": 0, "payout_total_after": 0}
+
+
 class StandInTable:
     def __init__(self, broker: str, table: str, rules: TableRules, limits: dict[str, list[int]], seed: int,
                  currency: str = "EUR", digits: int = 2) -> None:
@@ -76,8 +83,9 @@ class StandInTable:
                       sealed: bool | None = None) -> None:
         assert self._client is not None
         self._seq += 1
-        body: dict[str, Any] = {"v": 1, "table": self.table, "round": round_id, "status": status,
-                                "opened": _stamp(datetime.now(UTC)), "deadline": None if deadline is None else
+        now = _stamp(datetime.now(UTC))
+        body: dict[str, Any] = {"v": 1, "table": self.table, "round": round_id, "ts": now, "status": status,
+                                "opened": now, "deadline": None if deadline is None else
                                 _stamp(deadline), "seq": self._seq, "game": self.rules.game,
                                 "currency": self.currency, "digits": self.digits, "limits": self.limits,
                                 "remote": True}
@@ -98,11 +106,16 @@ class StandInTable:
         return sealed
 
     async def publish_record(self, round_id: str, outcome: dict[str, Any], *, status: str = "settled",
-                             sealed: bool = True) -> None:
-        """The round record on ``croupier/<table>/round``, with its ``remote`` part (the felt has no bets here)."""
+                             sealed: bool = True, corrections: int = 0) -> None:
+        """The round record on ``croupier/<table>/round``, with its ``remote`` part (the felt has no bets here);
+        ``corrections``: the record as published again after that many approved corrections."""
         assert self._client is not None
-        record = {"v": 1, "table": self.table, "round": round_id, "status": status, "game": self.rules.game,
-                  "outcome": outcome, "bets": [], "stake_total": 0, "payout_total": 0, "corrections": [],
+        self._seq += 1
+        now = _stamp(datetime.now(UTC))
+        record = {"v": 1, "table": self.table, "round": round_id, "ts": now, "seq": self._seq, "game": self.rules.game,
+                  "opened": now, "closed": now, "status": status, "dealer": None, "shoe": None, "shoe_round": None,
+                  "outcome": {"burned": [], **outcome}, "bets": [], "stake_total": 0, "payout_total": 0,
+                  "corrections": [_correction(self._seq + n, now) for n in range(corrections)],
                   "remote": {"sealed": sealed, "seal": self.seals.get(round_id), "settled": None}}
         await self._client.publish(f"croupier/{self.table}/round", json.dumps(record), qos=1)
 

@@ -37,6 +37,9 @@ class BettingTime:
     betting_s: int = 0
     seal_grace_s: int = 3
     remote: bool = False
+    #: a seated remote player's time per decision, and what the table does at its end (docs/studio.md, "Seats")
+    decision_s: int = 15
+    decision_policy: str = "refund"
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> BettingTime:
@@ -44,10 +47,12 @@ class BettingTime:
         given = payload.get("betting")
         if not isinstance(given, dict):
             return cls()
-        return cls(int(given.get("betting_s", 0)), int(given.get("seal_grace_s", 3)), bool(given.get("remote")))
+        return cls(int(given.get("betting_s", 0)), int(given.get("seal_grace_s", 3)), bool(given.get("remote")),
+                   int(given.get("decision_s", 15)), str(given.get("decision_policy", "refund")))
 
     def dump(self) -> dict[str, Any]:
-        return {"betting_s": self.betting_s, "seal_grace_s": self.seal_grace_s, "remote": self.remote}
+        return {"betting_s": self.betting_s, "seal_grace_s": self.seal_grace_s, "remote": self.remote,
+                "decision_s": self.decision_s, "decision_policy": self.decision_policy}
 
 
 @dataclass(slots=True)

@@ -33,7 +33,7 @@ from typing import Any
 
 from controller.commands import models as cmd
 from controller.commands.models import Command
-from controller.commands.studio import Seal, Settled
+from controller.commands.studio import STUDIO_MODELS, StudioInput
 from controller.games.base import GameRules
 from controller.journal import Entry
 from controller.table import device_input, inputs, remote, view
@@ -43,7 +43,7 @@ from controller.table.corrections import CorrectionBook
 from controller.table.course import RoundCourse
 from controller.table.dealers import DealerDesk
 from controller.table.dispatch import DEALER_HANDLERS, journaled
-from controller.table.effects import Effect, Record
+from controller.table.effects import Deadline, Effect, Record
 from controller.table.events import parse_event
 from controller.table.game_device import apply_device_step, resumption
 from controller.table.games.base import Engine, GameAdapter
@@ -53,6 +53,7 @@ from controller.table.phases import BETTING, IDLE, PLAYING, SETTLING
 from controller.table.pit import PitDesk, pit_command
 from controller.table.refusal import Refusal, game_action
 from controller.table.rounds import RoundBook
+from controller.table.seats import SeatDesk
 from controller.table.shoe_device import ShoeDevice, ShoeState
 from drivers.events import DeviceEvent
 
@@ -111,6 +112,7 @@ class TableCore(RoundCourse):
         self.book = CorrectionBook()
         self.alert_book = AlertBook()
         self.betting = BettingDesk()  # the betting time and the studio's seal (docs/studio.md)
+        self.seats = SeatDesk()  # remote players seated at boxes, the turn waiting (docs/studio.md, "Seats")
         self.pace_goal: tuple[int | None, int] = (None, 1800)  # [protection] pace_target (None: the game's), pace_window_s
         #: why the last bet-spot press was refused, shown with the prompt until the state changes
         self.notice: str | None = None
@@ -126,7 +128,7 @@ class TableCore(RoundCourse):
         return self.round.engine is not None
 
     # ------------------------------------------------------------------ stepping
-    def step(self, entry: Entry, given: DeviceEvent | Command | Seal | Settled | None = None) -> list[Effect]:
+    def step(self, entry: Entry, given: DeviceEvent | Command | StudioInput | None = None) -> list[Effect]:
         """Apply one journaled input; the effects to carry out, in order. ``given`` is the
         entry's model as the edge validated it (a driver's event, a command); on replay it is
         read from the journaled payload."""
@@ -144,7 +146,7 @@ class TableCore(RoundCourse):
             elif entry.kind == inputs.DRAW:
                 self._draw(entry.payload)
             elif entry.kind == inputs.STUDIO:
-                remote.studio_input(self, given if isinstance(given, Seal | Settled) else remote.journaled(entry.payload))
+                remote.studio_input(self, given if isinstance(given, STUDIO_MODELS) else remote.journaled(entry.payload))
         except Refusal as refusal:
             self.alert(WARNING, refusal.code, refusal.text(*self.currency), refused=entry.payload,
                        dealer=self.round_dealer or self.dealer)
@@ -153,6 +155,10 @@ class TableCore(RoundCourse):
         if self.serial != serial:
             self.notice = None
         return self._out
+
+    def deadlines(self) -> list[Deadline]:
+        """What the loop must journal when: the betting time's close, a seated box's decision."""
+        return [*self.betting.deadlines(), *self.seats.deadlines()]
 
     def restarted(self, hold_open_round: bool = True) -> None:
         """The process (re)started: devices are offline until they report, faults stay active

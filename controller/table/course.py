@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from controller.games.base import Deal, GameRules, RuleError
 from controller.shoe import ImpossibleCard
-from controller.table import inputs, remote
+from controller.table import inputs, remote, seats
 from controller.table.betting import SEALING
 from controller.table.dealers import DealerDesk
 from controller.table.effects import DeviceCommand, Draw, Effect, Gate, Record
@@ -87,6 +87,7 @@ class RoundCourse:
         check_can_open(self)
         shoe_round = self.shoe_device.round_opened()
         self.round.open(self.table_id, self.adapter.new_round(self.rules), self.ts(), self.dealer, shoe_round)
+        self.seats.round_opened()
         self.changed()
         self._out += [Gate(locked=True), *self.betting.opened_round(self.round.round_id or "", self.ts(), self.cause())]
         own = self.adapter.device
@@ -116,6 +117,7 @@ class RoundCourse:
         self.round.progressed()
         self.changed()
         remote.progressed(self)
+        seats.follow(self)
         if self.round.draw(self.draw_due()):
             self.emit(Draw(self.round_id))
 
@@ -137,9 +139,10 @@ class RoundCourse:
             table=self.table_id, round_id=self.round_id, game=self.adapter.game, opened=self.opened,
             closed=self.ts(), status=status, outcome=outcome, settlements=settlements,
             dealer=self.round_dealer, shoe=self.shoe.shoe_id, shoe_round=self.shoe_round,
-            remote=self.betting.remote_part(),
+            remote=seats.remote_part(self.betting, self.seats),
         )
         self.betting.round_closed(self.cause())
+        self.seats.round_opened()  # no turn waits on a closed round
         self.emit(Record(inputs.ROUND_CLOSED, record, self.round_id))
         self.emit(Gate(locked=True))
         self.book.closed(record)

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from controller.commands import models as cmd
 from controller.commands.models import Command
 from controller.commands.parse import from_journal
-from controller.games.base import ClearBets, Decide, GameRules, PlaceBet
+from controller.games.base import ClearBets, GameRules, PlaceBet
 from controller.jsonbound import InputRefused
 from controller.table.dealers import DealerDesk
 from controller.table.games.base import Engine, GameAdapter
@@ -21,6 +21,7 @@ from controller.table.pit import PitTable, request_correction
 from controller.table.refusal import Refusal, game_action
 from controller.table.remote import close_betting
 from controller.table.result_check import CheckedTable, second_card, second_source
+from controller.table.seats import dealer_decide as seat_decide
 from controller.table.shoe_device import ShoeDevice, ShoeTable
 
 
@@ -112,7 +113,7 @@ DEALER_HANDLERS: dict[type[Command], Callable[[Any, Any], None]] = {
     cmd.Bet: lambda t, o: t.engine_action(PlaceBet(o.box, o.kind or "main", o.amount, o.player or "")),
     cmd.ClearBets: lambda t, o: t.engine_action(ClearBets(o.box, o.player)),
     cmd.CloseBetting: lambda t, o: close_betting(t),
-    cmd.Decide: lambda t, o: t.engine_action(Decide(o.box, o.action, o.hand or 1, o.player or "", o.amount)),
+    cmd.Decide: seat_decide,  # a remote player's box is decided by the player, or by the table at its deadline
     cmd.Settle: _settle,
     cmd.KeyCard: _key_card,
     cmd.KeyResult: _key_result,

@@ -56,6 +56,8 @@ class Deadline:
     round_id: str | None
     source: str
     at: str
+    #: tells apart deadlines of one round and source (a seated box's turns: the entry that started each)
+    key: int = 0
 
 
 Effect = Record | Gate | LoadShoe | DeviceCommand | Draw | Deadline

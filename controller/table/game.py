@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_type_hints
 
 from controller.analysis import HouseEdgeOptions
 from controller.analysis.edges import Edges
 from controller.boards import Boards
 from controller.games.base import GameRules
+from controller.games.outcome import Outcome
 from controller.table.games.base import GameAdapter
 from controller.table.games.views import GameView
 
@@ -53,10 +54,15 @@ class Game:
     side_edges: Callable[[str], Mapping[str, float]] | None = None
     #: how a simulated device of its own is set for a rule set (the wheel's pockets), for the HIL rig
     device_options: Callable[[GameRules], Mapping[str, int]] | None = None
+    #: the model of its round records' ``outcome`` (controller/records/): by default what the
+    #: engine's ``outcome()`` returns
+    outcome: type[Outcome] | None = None
 
     def __post_init__(self) -> None:
         if self.adapter.game != self.name:
             raise ValueError(f"game {self.name!r} declares the adapter of {self.adapter.game!r}")
+        if self.outcome is None:
+            object.__setattr__(self, "outcome", engine_outcome(self.engine))
 
     @property
     def view(self) -> GameView:
@@ -70,3 +76,13 @@ class Game:
     def edges(self, preset: str) -> Edges | None:
         """The preset's theoretical house edge by bet kind, where a cheap exact figure exists."""
         return self.adapter.house_edges(preset)
+
+
+def engine_outcome(engine: type[Any]) -> type[Outcome] | None:
+    """The outcome model an engine round's ``outcome()`` declares it returns, if any."""
+    method = getattr(engine, "outcome", None)
+    try:
+        returned = get_type_hints(method).get("return") if method is not None else None
+    except (NameError, TypeError):  # an annotation that names what its module does not import
+        return None
+    return returned if isinstance(returned, type) and issubclass(returned, Outcome) else None

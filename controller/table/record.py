@@ -1,5 +1,8 @@
 """The closed round as docs/protocols.md defines it: the ``round`` message, the ``round_closed``
-journal entry and what ``croupier recall --json`` prints are this one dict."""
+journal entry and what ``croupier recall --json`` prints are this one dict, shaped as the record
+contract's ``RoundRecord`` declares it (controller/records/round.py). It is built as a plain dict,
+not a model: the core closes a round on its hot path and its records are held to the contract,
+field for field, by the tests (tests/unit/records/, tests/integration/table_corrections/)."""
 
 from __future__ import annotations
 
@@ -8,8 +11,9 @@ from typing import Any
 
 from controller.games.base import Settlement, VoidResult
 from controller.money import format_money
+from controller.records.round import VERSION
 
-VERSION = 1
+__all__ = ["VERSION", "bet_rows", "round_record", "void_said", "void_settlements"]
 
 
 def bet_rows(settlements: Iterable[Settlement]) -> list[dict[str, Any]]:

@@ -21,6 +21,8 @@ from collections.abc import Iterable
 from importlib import import_module
 
 from controller.boards import Boards
+from controller.games.outcome import Outcome
+from controller.records import outcomes as record_outcomes
 from controller.table.game import Game
 from controller.table.games.base import GameAdapter
 
@@ -51,6 +53,21 @@ def games(modules: Iterable[str]) -> dict[str, Game]:
 
 
 GAMES: dict[str, Game] = games(GAME_MODULES)
+
+
+_outcomes: tuple[dict[str, Game], dict[str, type[Outcome]]] | None = None
+
+
+def outcomes() -> dict[str, type[Outcome]]:
+    """Each registered game's outcome model: what the round records' models read
+    (controller/records/); the same mapping until ``GAMES`` is another (a test's registry)."""
+    global _outcomes
+    if _outcomes is None or _outcomes[0] is not GAMES:
+        _outcomes = (GAMES, {name: g.outcome for name, g in GAMES.items() if g.outcome is not None})
+    return _outcomes[1]
+
+
+record_outcomes.install(outcomes)
 
 
 def find(name: object) -> Game | None:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from controller.commands.studio import Seal, Settled, parse_studio
+from controller.commands.studio import RemoteBets, RemoteDecision, Seal, SeatChange, Settled, StudioInput, parse_studio
 from controller.games.base import CloseBetting
 from controller.jsonbound import InputRefused
 from controller.money import format_money
-from controller.table import inputs
+from controller.table import inputs, seats
 from controller.table.betting import OPEN, SEAL_TIMER, SEALING, TIMERS, BettingDesk
 from controller.table.corrections import CorrectionBook
 from controller.table.effects import Draw, Effect, Gate, Record
@@ -28,7 +28,7 @@ from controller.table.phases import BETTING
 from controller.table.rounds import RoundBook
 
 
-class RemoteTable(Protocol):
+class RemoteTable(seats.SeatTable, Protocol):
     """What the remote side needs of the table."""
 
     @property
@@ -60,7 +60,7 @@ class UnreadableStudio(ValueError):
     """A journaled studio message this code cannot read (written behind the edge's back)."""
 
 
-def journaled(payload: dict[str, Any]) -> Seal | Settled:
+def journaled(payload: dict[str, Any]) -> StudioInput:
     try:
         return parse_studio(payload)
     except InputRefused as exc:
@@ -110,12 +110,18 @@ def unsealed(table: RemoteTable, why: str) -> None:
                                               f"({why}): every remote bet of the round is returned", reason=why)
 
 
-def studio_input(table: RemoteTable, message: Seal | Settled) -> None:
-    """A journaled message of the studio."""
+def studio_input(table: RemoteTable, message: StudioInput) -> None:
+    """A journaled message of the studio (the seats' go to ``seats``)."""
     if isinstance(message, Seal):
         _seal(table, message)
-    else:
+    elif isinstance(message, Settled):
         _settled(table, message)
+    elif isinstance(message, SeatChange):
+        seats.seat_change(table, message)
+    elif isinstance(message, RemoteBets):
+        seats.remote_bets(table, message)
+    elif isinstance(message, RemoteDecision):
+        seats.remote_decision(table, message)
 
 
 def _seal(table: RemoteTable, seal: Seal) -> None:

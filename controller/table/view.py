@@ -13,6 +13,7 @@ from controller.table.health import DeviceHealth
 from controller.table.holds import Hold
 from controller.table.phases import SETTLING
 from controller.table.rounds import RoundBook
+from controller.table.seats import DECISION_TIMER, SeatDesk
 from controller.table.shoe_device import ShoeState
 
 
@@ -61,6 +62,8 @@ class ViewedTable(Protocol):
     def pace_goal(self) -> tuple[int | None, int]: ...
     @property
     def betting(self) -> BettingDesk: ...
+    @property
+    def seats(self) -> SeatDesk: ...
     def ts(self) -> str: ...
 
 
@@ -92,6 +95,10 @@ def _instruction(core: ViewedTable) -> str:
         return "Betting closed: waiting for the studio's seal"
     if core.phase == SETTLING:
         return core.adapter.done_prompt(core.engine)
+    turn = core.seats.turn
+    if turn is not None:  # the console counts the seconds down to the turn's deadline
+        left = core.betting.time.decision_s if turn.source == DECISION_TIMER else 0
+        return f"Box {turn.box}: {turn.name} decides, {left} s"
     return core.adapter.prompt(core.engine, core.engine.expects())
 
 
@@ -132,6 +139,9 @@ def betting(core: ViewedTable) -> dict[str, Any]:
         body["sealed"] = desk.sealed
     if desk.status == SEALING:
         body["grace_end"] = desk.grace_end
+    if core.seats.seats or core.seats.turn is not None or core.seats.decisions:
+        body.update(core.seats.view(desk.time.decision_s))  # remote players seated (docs/studio.md, "Seats")
+        body["cards"] = core.engine.outcome().record() if core.engine is not None else None
     return body
 
 

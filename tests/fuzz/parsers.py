@@ -18,6 +18,7 @@ from controller.terminal.keyboard import parse_line as parse_dealer_line
 from drivers.shoe import codec as csp1
 from drivers.spots.session import SpotTracker
 from drivers.wheel import codec as ss2
+from tests.support import outcomes
 from tests.unit.pit.feed_fuzz import SEEDS as DASHBOARD_FEED_SEEDS
 from tests.unit.pit.feed_fuzz import dashboard_feed
 
@@ -63,12 +64,15 @@ def _backoffice_feed(raw: bytes) -> object:
 
 _ROUND = {"v": 1, "table": "bj1", "round": "bj1-000001", "ts": "2026-12-01T12:00:40.000Z", "seq": 10,
           "game": "blackjack", "opened": "2026-12-01T12:00:00.000Z", "closed": "2026-12-01T12:00:40.000Z",
-          "status": "settled", "dealer": "maria", "shoe": "S-1", "shoe_round": 1, "outcome": {"dealer": ["TS", "7H"]},
+          "status": "settled", "dealer": "maria", "shoe": "S-1", "shoe_round": 1,
+          "outcome": outcomes.blackjack(boxes=[(1, ("TS", "QH"))]),
           "bets": [{"box": 1, "hand": 1, "kind": "main", "player": "p1", "stake": 1000, "payout": 2000}],
           "stake_total": 1000, "payout_total": 2000, "corrections": []}
 _CORRECTED = {**_ROUND, "seq": 14, "corrections": [
-    {"seq": 12, "approval": 13, "changes": [{"box": 1, "hand": 1, "kind": "main", "stake": 1000, "before": 0,
-                                             "after": 2000}], "payout_total_before": 0, "payout_total_after": 2000}],
+    {"seq": 12, "reason": "paid short", "requested_by": "dealer", "requested": "2026-12-01T12:00:50.000Z",
+     "approved_by": "anna", "approved": "2026-12-01T12:01:00.000Z", "approval": 13,
+     "changes": [{"box": 1, "hand": 1, "kind": "main", "player": "p1", "stake": 1000, "before": 0, "after": 2000}],
+     "payout_total_before": 0, "payout_total_after": 2000}],
     "journal": {"prev": "0" * 64, "rows": [
         {"seq": 13, "ts": "2026-12-01T12:01:00.000Z", "round": None, "kind": "pit_command", "source": "pit:anna",
          "payload": '{"command":"approve_correction","correction":12}', "hash": "a" * 64, "mac": None},

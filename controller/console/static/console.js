@@ -17,6 +17,7 @@ let socket = null;
 let widget = null; // the open picker or form: {command, ...}
 let role = null; // "dealer" or "pit_boss": the pit boss also acknowledges alerts here
 let me = null; // the signed-in user
+let waiting = null; // a remote player's turn: {box, name, deadline} (tickWaiting)
 
 // ---------------------------------------------------------------- money and cards
 function money(minor) {
@@ -123,6 +124,8 @@ function render() {
   $("phase").textContent = v.phase;
   $("dealer").textContent = v.dealer ? `dealer ${v.dealer}` : "no dealer signed in";
   $("prompt").textContent = v.prompt;
+  waiting = v.waiting || null;
+  tickWaiting();
   const off = $("offline-banner");
   off.hidden = v.offline.length === 0;
   off.textContent = v.offline.length ? `OFFLINE: ${v.offline.join(", ")} — check the cable and power` : "";
@@ -475,3 +478,11 @@ window.addEventListener("DOMContentLoaded", async () => {
   if (me.ok) signedIn(Croupier.session(me.data));
   else showLogin();
 });
+
+// a remote player's turn: "box 3: Anna decides, 9 s", counted down to the table's own deadline
+function tickWaiting() {
+  if (!waiting) return;
+  const left = Math.max(0, Math.ceil((Date.parse(waiting.deadline) - Date.now()) / 1000));
+  $("prompt").textContent = `Box ${waiting.box}: ${waiting.name} decides, ${left} s`;
+}
+setInterval(tickWaiting, 500);

@@ -20,6 +20,7 @@ SIDE_KINDS = frozenset(("perfect_pairs", "21+3"))
 
 class BlackjackAdapter(ShoeGameAdapter):
     game = "blackjack"
+    default_decisions = ("stand", "no_insurance", "no_even_money")
     rules_model = BlackjackRules
     rules_builder = blackjack_rules
     round_class = BlackjackRound

@@ -2,7 +2,9 @@
 
 Bet kinds: ``main``; ``behind`` (a Bet Behind that follows the box owner's doubles and splits)
 and ``behind_stay`` (a Bet Behind that opts out of them and stays on the first hand at its
-original amount); the side bets of ``paytables.SIDE_BETS`` (``perfect_pairs``, ``21+3``,
+original amount), or a Bet Behind with its presets named, ``behind+double+split+insurance`` (any
+of the three, in that order: ``behind+split`` follows splits, not doubles; ``insurance`` takes
+half the Bet Behind's insurance when the owner insures); the side bets of ``paytables.SIDE_BETS`` (``perfect_pairs``, ``21+3``,
 ``suit_em_up``, ``lucky_lucky``, ``hot_3``, ``bust_it``, ``crazy_7``), each only where the table
 offers it. A second bet of the same kind by
 the same player on the same box adds to the first. The player ``""`` is an anonymous bettor:
@@ -16,7 +18,29 @@ from controller.games.blackjack.options import RoundOptions
 from controller.games.blackjack.paytables import SIDE_KINDS, did_you_mean
 from controller.money import limits_said
 
-BEHIND_KINDS = {"behind": True, "behind_stay": False}  # kind -> follows doubles and splits
+#: a Bet Behind's presets: it follows the owner's (double, split, insurance)
+Presets = tuple[bool, bool, bool]
+BEHIND_KINDS: dict[str, Presets] = {"behind": (True, True, False), "behind_stay": (False, False, False)}
+PRESET_NAMES = ("double", "split", "insurance")
+
+
+def behind_presets(kind: str) -> Presets | None:
+    """The presets of a Bet Behind kind (None: not a Bet Behind kind)."""
+    if kind in BEHIND_KINDS:
+        return BEHIND_KINDS[kind]
+    head, _, rest = kind.partition("+")
+    if head != "behind" or not rest:
+        return None
+    named = rest.split("+")
+    if [n for n in PRESET_NAMES if n in named] != named:  # each once, in order, nothing else
+        return None
+    return ("double" in named, "split" in named, "insurance" in named)
+
+
+def behind_kind(presets: Presets) -> str:
+    """The kind naming ``presets`` (the inverse of ``behind_presets``)."""
+    named = [n for n, on in zip(PRESET_NAMES, presets) if on]
+    return "+".join(("behind", *named)) if named else "behind_stay"
 
 
 class BoxBets:
@@ -26,7 +50,7 @@ class BoxBets:
 
     def __init__(self) -> None:
         self.main: dict[str, int] = {}
-        self.behind: dict[str, tuple[int, bool]] = {}
+        self.behind: dict[str, tuple[int, Presets]] = {}
         self.side: dict[tuple[str, str], int] = {}
 
     @property
@@ -54,14 +78,14 @@ def check_bet(opts: RoundOptions, book: dict[int, BoxBets], box: int, kind: str,
             _check_new_bettor(opts, book, bets, box, player)
         if opts.main_max is not None and sum(bets.main.values()) + amount > opts.main_max:
             raise BetRefused("blackjack.bet.box_max", f"box {box} total would exceed the table max {opts.main_max}")
-    elif kind in BEHIND_KINDS:
+    elif (presets := behind_presets(kind)) is not None:
         if not opts.bet_behind:
             raise BetRefused("blackjack.bet_behind.off", "this table takes no Bet Behind")
         if player in bets.main:
             raise BetRefused("blackjack.bet_behind.own_box", f"player {player!r} plays box {box}: no Bet Behind")
         held = bets.behind.get(player)
-        if held is not None and held[1] != BEHIND_KINDS[kind]:
-            raise BetRefused("blackjack.bet_behind.mixed", "one Bet Behind per player and box: follow or stay")
+        if held is not None and held[1] != presets:
+            raise BetRefused("blackjack.bet_behind.mixed", "one Bet Behind per player and box, with one set of presets")
         _check_limit(opts, "behind", amount + (held[0] if held else 0))
     elif kind in SIDE_KINDS:
         if kind not in opts.side_bets:
@@ -101,9 +125,9 @@ def add_bet(book: dict[int, BoxBets], box: int, kind: str, amount: int, player: 
         bets = book[box] = BoxBets()
     if kind == "main":
         bets.main[player] = bets.main.get(player, 0) + amount
-    elif kind in BEHIND_KINDS:
-        held = bets.behind.get(player, (0, True))
-        bets.behind[player] = (held[0] + amount, BEHIND_KINDS[kind])
+    elif (presets := behind_presets(kind)) is not None:
+        held = bets.behind.get(player, (0, presets))
+        bets.behind[player] = (held[0] + amount, presets)
     else:
         bets.side[(player, kind)] = bets.side.get((player, kind), 0) + amount
 

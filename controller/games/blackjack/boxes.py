@@ -67,5 +67,5 @@ def open_bets(st: RoundState) -> list[Settlement]:
         if b.side:
             out += [Settlement(b.number, 1, k, p, a, a) for p, k, a in b.side]
         if b.insurance and st._bj_possible:
-            out.append(Settlement(b.number, 1, "insurance", b.owner, b.insurance, b.insurance))
+            out += [Settlement(b.number, 1, "insurance", p, a, a) for p, a in ((b.owner, b.insurance), *b.behind_insured)]
     return out

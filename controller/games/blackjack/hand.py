@@ -25,18 +25,20 @@ class HandBet:
     ``stake`` is the player's own money, ``free`` the house's (Free Bet free doubles and
     splits), ``original`` the part a no-hole-card dealer blackjack takes under
     ``dealer_blackjack_takes = original`` (the first bet, on hand 1 only). ``follows`` is
-    False for a Bet Behind that opted out of doubles and splits.
+    False for a Bet Behind that opted out of doubles, ``splits`` for one that opted out of splits.
     """
 
-    __slots__ = ("follows", "free", "kind", "original", "player", "stake")
+    __slots__ = ("follows", "free", "kind", "original", "player", "splits", "stake")
 
-    def __init__(self, player: str, kind: str, stake: int, follows: bool = True, original: int = 0) -> None:
+    def __init__(self, player: str, kind: str, stake: int, follows: bool = True, original: int = 0,
+                 splits: bool | None = None) -> None:
         self.player = player
         self.kind = kind
         self.stake = stake
         self.free = 0
         self.original = original
         self.follows = follows
+        self.splits = follows if splits is None else splits
 
 
 class Hand:

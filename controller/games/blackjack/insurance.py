@@ -69,6 +69,7 @@ def insurance_decision(st: RoundState, b: Box, action: str, amount: int | None) 
         if amount <= 0:
             raise IllegalDecision("blackjack.insurance.amount", f"insurance must be positive, not {amount}")
         b.insurance = amount
+        b.behind_insured = b.insures  # the Bet Behinds whose preset follows the owner's insurance
     elif amount is not None:
         raise IllegalDecision("blackjack.decision.amount", f"{action} takes no amount")
     elif action == "even_money":

@@ -135,9 +135,9 @@ def split(st: RoundState, b: Box, h: Hand) -> None:
     free = st._opts.free_bet and CARD_POINTS[h.cards[0]] != 10
     new_bets = []
     for bet in h.bets:
-        if bet.follows:
+        if bet.splits:
             amount = bet.stake + bet.free
-            nb = HandBet(bet.player, bet.kind, 0 if free else amount)
+            nb = HandBet(bet.player, bet.kind, 0 if free else amount, bet.follows, splits=True)
             if free:
                 nb.free = amount
             new_bets.append(nb)

@@ -83,8 +83,9 @@ def settle_pending(st: RoundState, dealer_blackjack: bool) -> None:
     bj_pays = opts.blackjack_pays
     for b in st._boxes:
         if b.insurance:
-            payout = b.insurance + scale(b.insurance, opts.insurance_pays, opts.rounding) if dealer_blackjack else 0
-            st.settlements.append(Settlement(b.number, 1, "insurance", b.owner, b.insurance, payout))
+            for player, stake in ((b.owner, b.insurance), *b.behind_insured):
+                payout = stake + scale(stake, opts.insurance_pays, opts.rounding) if dealer_blackjack else 0
+                st.settlements.append(Settlement(b.number, 1, "insurance", player, stake, payout))
         for i, h in enumerate(b.hands, 1):
             if h.settled:
                 continue

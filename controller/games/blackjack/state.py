@@ -43,7 +43,8 @@ def expect(
 class Box:
     """A box that plays the round: its hands left to right, side bets, insurance."""
 
-    __slots__ = ("acted", "crazy", "hands", "insurance", "number", "owner", "owner_main", "players", "side")
+    __slots__ = ("acted", "behind_insured", "crazy", "hands", "insurance", "insures", "number", "owner", "owner_main",
+                 "players", "side")
 
     def __init__(self, number: int, bets: BoxBets) -> None:
         owner = next(iter(bets.main))
@@ -52,7 +53,10 @@ class Box:
         self.owner_main = bets.main[owner]
         hand_bets = [HandBet(p, "main", a, True, a) for p, a in bets.main.items()]
         if bets.behind:
-            hand_bets += [HandBet(p, "behind", a, follows, a) for p, (a, follows) in bets.behind.items()]
+            hand_bets += [HandBet(p, "behind", a, pre[0], a, pre[1]) for p, (a, pre) in bets.behind.items()]
+        #: Bet Behinds that take insurance with the owner: (player, half the Bet Behind)
+        self.insures = tuple((p, a // 2) for p, (a, pre) in bets.behind.items() if pre[2] and a // 2 > 0)
+        self.behind_insured: tuple[tuple[str, int], ...] = ()
         self.hands = [Hand(hand_bets)]
         #: side bets still riding: (player, kind, amount)
         self.side = [(p, k, a) for (p, k), a in bets.side.items()] if bets.side else None

@@ -29,6 +29,7 @@ SEED = SeedStrategy()
 
 class CatchAWaveAdapter(ShoeGameAdapter):
     game = "catch-a-wave"
+    default_decisions = ("stand",)
     pace_target = 50
     rules_model = CatchAWaveRules
     rules_builder = catch_a_wave_rules

@@ -23,7 +23,8 @@ def wheel_options(rules: GameRules) -> dict[str, int]:
 
 GAME = Game("roulette", TableRouletteRound, RouletteTableRules, RouletteAdapter(), house_edge,
             boards=Boards(from_records),
-            assets=Assets(Path(__file__).with_name("static"), scripts=("roulette.js",), styles=("roulette.css",),
+            assets=Assets(Path(__file__).with_name("static"), scripts=("felt.js", "roulette.js"),
+                          styles=("felt.css", "roulette.css"),
                           boards=("boards.js",)),
             device_options=wheel_options)
 

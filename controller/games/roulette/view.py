@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from controller.games.base import BetRefused, ExpectKind
+from controller.games.base import BetRefused, ExpectKind, chip_tray
 from controller.games.outcome import Outcome
 from controller.games.roulette.bets import parse_bet
 from controller.games.roulette.layout import colour, sort_key, wheel
@@ -39,8 +39,6 @@ class SteppedTable(Protocol):
     applied_hooks: list[Callable[[TableCore, Entry], None]]
 
 HISTORY = 20
-#: chip denominations, in units of the smallest table minimum
-CHIP_STEPS = (1, 5, 10, 25, 100, 500)
 SECTOR_NAMES = {"voisins": "voisins", "tiers": "tiers", "orphelins": "orphelins", "jeu_zero": "jeu zéro"}
 #: wheel void verdicts as the dealer says them
 VOID_WORDS = {"miss_spin": "miss-spin", "launch_failed": "launch failed", "ball_not_sensed": "ball not sensed"}
@@ -252,10 +250,7 @@ def _layout_offer(rules: RouletteRules) -> dict[str, Any]:
     cells = [c for c in (*_grid_cells(rules), *_outside_cells(), *_strip_cells(rules)) if _takes(c, rules)]
     for c in cells:
         c["units"] = _units(c, rules)
-    lows = [lim.min for lim in rules.limits.values()] or [100]
-    highs = [lim.max for lim in rules.limits.values()]
-    base = max(min(lows), 1)
-    chips = [base * step for step in CHIP_STEPS if not highs or base * step <= max(highs)]
+    chips = chip_tray(rules.limits)
     offer: dict[str, Any] = {"wheel": rules.wheel.value, "cells": cells, "chips": chips, "boxes": rules.boxes,
                              "neighbours": {"min": 1, "max": MAX_NEIGHBOURS, "default": 2}, "size": [28, 10]}
     # what the offer holds, so a page that has it is sent it again only when it changes

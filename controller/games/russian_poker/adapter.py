@@ -51,6 +51,7 @@ def _int(name: str, value: Any) -> int:
 
 class RussianPokerAdapter(ShoeGameAdapter):
     game = "russian-poker"
+    default_decisions = ("fold",)
     pace_target = 40
     new_shoe_every_round = True
     bet_kind = "ante"

@@ -51,6 +51,7 @@ def _value(value: int | None) -> str:
 
 class ThreeCardBlackjackAdapter(ShoeGameAdapter):
     game = "three-card-blackjack"
+    default_decisions = ("fold",)
     new_shoe_every_round = True
     bet_kind = "ante"
     rules_model = ThreeCardBlackjackRules

@@ -30,7 +30,7 @@ from controller.studio.operators.sim.faults import Faults
 from controller.studio.operators.sim.store import SimStore
 from controller.studio.operators.sim.wallet_app import wallet_app
 from controller.studio.server import StudioServer
-from controller.studio.simulate import START_BALANCE, SimPlayer, Tally
+from controller.studio.simulation.players import START_BALANCE, SimPlayer, Tally
 from controller.web.serving import EmbeddedServer, embedded_server
 
 OPERATOR = "demo-casino"
@@ -175,23 +175,15 @@ class DemoStudio:
                 self._tasks.append(asyncio.create_task(keep_playing(sim), name=f"remote {sim.player}"))
 
 
-async def keep_playing(sim: SimPlayer, betting_s: float = 5.0) -> None:
-    """Bet on every round the table opens (a lost connection comes back with a new token)."""
-    played: set[str] = set()
+async def keep_playing(sim: SimPlayer) -> None:
+    """Bet on every round the table opens, for as long as the demo runs: a refused join or a
+    dropped link is tried again shortly (``SimPlayer.run`` comes back after a lost connection)."""
     while True:
         try:
-            if sim.ws is None:
-                await sim.connect()
-            async with sim.opened:
-                await sim.opened.wait_for(lambda: bool(sim.open_rounds - played))
-            round_id = sorted(sim.open_rounds - played)[-1]
-            played.add(round_id)
-            closed = asyncio.Event()
-            asyncio.get_running_loop().call_later(betting_s, closed.set)
-            await sim.play(round_id, closed)
+            await sim.run()
         except asyncio.CancelledError:
             await sim.drop()
             raise
-        except Exception:  # noqa: BLE001  # a refused join, a dropped link: try again shortly
+        except Exception:  # noqa: BLE001  # a refused join, a studio restarting: try again shortly
             await sim.drop()
             await asyncio.sleep(1.0)

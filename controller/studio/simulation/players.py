@@ -18,7 +18,7 @@ from typing import Any
 import jwt
 import websockets
 
-from controller.studio.rules import SIDES
+from controller.studio.sides import SIDES
 
 #: what a simulated player may bet at a wheel or baccarat table (some outside the limits, on purpose)
 MAIN_KINDS = {"roulette": ["red", "black", "even", "odd", "dozen:1", "column:2", "straight:17", "straight:0",

@@ -12,8 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from controller.config import TableConfig
-from controller.demo import CONFIG_DIR
+from controller.config import SHIPPED_CONFIGS, TableConfig
 from controller.journal_keyed import write_new_key
 from controller.process import run_table
 from controller.runtime.loop import TableLoop
@@ -23,7 +22,7 @@ from controller.studio.config import TableSection
 def shipped(game: str, preset: str | None) -> tuple[Path, dict[str, Any]]:
     """The shipped config of ``game`` (the one of ``preset`` when there is one)."""
     found = []
-    for path in sorted(CONFIG_DIR.glob("*.toml")):
+    for path in sorted(SHIPPED_CONFIGS.glob("*.toml")):
         raw = tomllib.loads(path.read_text())
         if raw.get("table", {}).get("game") == game:
             found.append((raw["table"].get("preset") != preset, path, raw))

@@ -77,6 +77,9 @@ class GameAdapter(ABC):
     pace_target: ClassVar[int] = 60
     #: what the console, the pit, recall and the printer show of the game's outcome
     view: ClassVar[GameView] = GameView()
+    #: a seated remote player's decision when the table decides for them (the first one offered);
+    #: none: the game seats no remote players (docs/studio.md, "Seats")
+    default_decisions: ClassVar[tuple[str, ...]] = ()
 
     # ------------------------------------------------------------------ rules and rounds
     @abstractmethod

@@ -14,6 +14,8 @@ import paho.mqtt.client as paho
 from controller.backoffice.consumer import Consumer
 from drivers.mqtt.url import BrokerUrl
 from tests.fixtures.mosquitto import MosquittoBroker
+from tests.support import outcomes
+from tests.unit.pit import feed_messages
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
@@ -29,8 +31,23 @@ def round_record(table: str, n: int, *, seq: int, stake: int = 1000, payout: int
     bets = [{"box": 1, "hand": 1, "kind": kind, "player": player, "stake": stake, "payout": payout}]
     return {"v": 1, "table": table, "round": f"{table}-{n:06d}", "ts": ts(closed), "seq": seq, "game": game,
             "opened": ts(opened), "closed": ts(closed), "status": status, "dealer": dealer, "shoe": "S-1",
-            "shoe_round": n, "outcome": {"dealer": ["TS", "7H"]}, "bets": bets, "stake_total": stake,
+            "shoe_round": n, "outcome": outcomes.roulette("17") if game == "roulette" else outcomes.blackjack(),
+            "bets": bets, "stake_total": stake,
             "payout_total": payout, "corrections": corrections or []}
+
+
+def correction(seq: int, approval: int | None = None, *, before: int = 0, after: int = 0,
+               at: datetime = T0) -> dict[str, Any]:
+    """An approved correction as a round carries it (controller/records/round.py ``Correction``)."""
+    return {"seq": seq, "reason": "paid wrong", "requested_by": "dealer", "requested": ts(at), "approved_by": "anna",
+            "approved": ts(at), "approval": approval or seq + 1, "changes": [], "payout_total_before": before,
+            "payout_total_after": after}
+
+
+def state(table: str, at: datetime = T0, **over: Any) -> dict[str, Any]:
+    """A table's retained ``state`` (controller/records/state.py), blackjack ru6 in EUR unless told."""
+    return feed_messages.state(table, ts=ts(at), **{"game": "blackjack", "preset": "ru6", "currency": "EUR",
+                                                    "currency_digits": 2, **over})
 
 
 def event(table: str, seq: int, kind: str, payload: dict[str, Any], at: datetime = T0, source: str = "dealer") -> dict[str, Any]:

@@ -17,6 +17,7 @@ from controller.backoffice.consumer import Consumer
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.backoffice import feed, journaled
 from tests.integration.backoffice.feed import T0, Publisher, event, round_record, ts
+from tests.integration.backoffice.feed import state as feed_state
 from tests.support.waiting import until
 
 WAIT = 60.0
@@ -46,8 +47,7 @@ async def test_every_kind_of_feed_message_is_kept_once(mosquitto: MosquittoBroke
     head = {"v": 1, "table": "bj1", "seq": 12, "hash": "ab" * 32, "ts": ts(T0)}
     alert = {"v": 1, "table": "bj1", "round": "bj1-000001", "ts": ts(T0), "seq": 9, "severity": "error",
              "code": "blackjack.dealer.stands", "message": "dealer drew on 17", "hold": True}
-    state = {"v": 1, "table": "bj1", "round": None, "ts": ts(T0), "game": "blackjack", "preset": "ru6",
-             "currency": "EUR", "currency_digits": 2, "phase": "idle"}
+    state = feed_state("bj1", T0, phase="idle")
     messages = [
         ("croupier/bj1/state", state),
         ("croupier/bj1/event", event("bj1", 1, "command", {"command": "sign_in", "dealer": "maria"})),

@@ -18,7 +18,7 @@ from controller.feed import Feed
 from controller.journal import Journal
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.backoffice import feed, journaled
-from tests.integration.backoffice.feed import Publisher, round_record
+from tests.integration.backoffice.feed import Publisher, correction, round_record
 from tests.integration.backoffice.test_consumer import rows, send
 from tests.support.waiting import until
 
@@ -130,7 +130,7 @@ async def test_an_older_tables_corrections_are_taken_and_alerted_only_where_conf
         for table in ("bj1", "bj2"):
             await send(publisher, f"croupier/{table}/round", round_record(table, 1, seq=1, payout=0))
             await send(publisher, f"croupier/{table}/round", {**round_record(table, 1, seq=5, payout=2000),
-                                                              "corrections": [{"seq": 3, "approval": 4}]})
+                                                              "corrections": [correction(3, 4)]})
         await asyncio.wait_for(consumer.wait_committed(4), WAIT)
     assert rows(migrated, "SELECT table_id, version FROM rounds ORDER BY 1, 2") == [("bj1", 0), ("bj1", 1), ("bj2", 0)]
     assert rows(migrated, "SELECT table_id, code FROM intake_alerts ORDER BY id") == [("bj1", UNBACKED),

@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 
 from controller.backoffice.migrate import migrate, migrations
 from controller.cli import app
-from tests.integration.backoffice.feed import event, round_record, ts
+from tests.integration.backoffice.feed import correction, event, round_record, ts
+from tests.integration.backoffice.feed import state as feed_state
 from tests.integration.backoffice.seed import seed
 
 # 2026-12-01 in Riga (UTC+2), gaming day from 06:00 local = 04:00 UTC
@@ -24,8 +25,7 @@ runner = CliRunner()
 
 
 def state(table: str, game: str, preset: str) -> tuple[str, dict[str, Any]]:
-    return f"croupier/{table}/state", {"v": 1, "table": table, "round": None, "ts": ts(DAY_START - timedelta(days=40)),
-                                       "game": game, "preset": preset, "currency": "EUR", "currency_digits": 2}
+    return f"croupier/{table}/state", feed_state(table, DAY_START - timedelta(days=40), game=game, preset=preset)
 
 
 def config(tmp_path: Path, **extra: str) -> Path:
@@ -57,7 +57,7 @@ def test_migrations_are_recorded_and_applied_once(database: str) -> None:
 def test_drop_win_and_hold_count_settled_rounds_in_their_latest_version(migrated: str, tmp_path: Path) -> None:
     at = DAY_START + timedelta(hours=1)
     corrected = {**round_record("bj1", 2, seq=30, stake=2000, payout=4000, at=at),
-                 "corrections": [{"seq": 29, "reason": "misread"}]}
+                 "corrections": [correction(29)]}
     seed(migrated, [
         state("bj1", "blackjack", "ru6"),
         ("croupier/bj1/round", round_record("bj1", 1, seq=10, stake=1000, payout=0, at=at)),
@@ -102,7 +102,7 @@ def test_dealers_by_shift_count_rounds_holds_corrections_and_voids(migrated: str
         ("croupier/bj1/round", round_record("bj1", 1, seq=10, dealer="maria", at=a)),
         ("croupier/bj1/round", round_record("bj1", 2, seq=11, dealer="maria", at=a, status="void")),
         ("croupier/bj1/round", round_record("bj1", 3, seq=12, dealer="olga", at=b)),
-        ("croupier/bj1/round", {**round_record("bj1", 3, seq=13, dealer="olga", at=b), "corrections": [{"seq": 1}]}),
+        ("croupier/bj1/round", {**round_record("bj1", 3, seq=13, dealer="olga", at=b), "corrections": [correction(1)]}),
         ("croupier/bj1/alert", hold),
     ])
     dealers = {(d["shift"], d["dealer"]): d for d in report(migrated, tmp_path)["dealers"]}
@@ -165,8 +165,8 @@ def test_player_ratings_from_the_rounds_they_played(migrated: str, tmp_path: Pat
 def test_the_latest_version_wins_whatever_order_the_versions_arrive_in(migrated: str, tmp_path: Path) -> None:
     at = DAY_START + timedelta(hours=1)
     first = round_record("bj1", 1, seq=10, stake=1000, payout=0, at=at)
-    second = {**round_record("bj1", 1, seq=20, stake=1000, payout=2000, at=at), "corrections": [{"seq": 15}]}
-    third = {**round_record("bj1", 1, seq=30, stake=1000, payout=1500, at=at), "corrections": [{"seq": 15}, {"seq": 25}]}
+    second = {**round_record("bj1", 1, seq=20, stake=1000, payout=2000, at=at), "corrections": [correction(15)]}
+    third = {**round_record("bj1", 1, seq=30, stake=1000, payout=1500, at=at), "corrections": [correction(15), correction(25)]}
     seed(migrated, [("croupier/bj1/round", third), ("croupier/bj1/round", first), ("croupier/bj1/round", second)])
     t = report(migrated, tmp_path)["tables"]["bj1"]
     assert (t["rounds"], t["paid"], t["corrected"]) == (1, 1500, 1)

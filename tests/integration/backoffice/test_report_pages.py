@@ -17,6 +17,7 @@ from controller.backoffice.migrate import migrate
 from tests.fixtures.mosquitto import MosquittoBroker
 from tests.integration.backoffice import floor
 from tests.integration.backoffice.feed import round_record, ts
+from tests.integration.backoffice.feed import state as feed_state
 from tests.integration.backoffice.seed import seed
 from tests.integration.browser.conftest import chromium
 from tests.integration.pit import page_text
@@ -91,12 +92,12 @@ def deviation(table: str, player: str) -> list[tuple[str, dict[str, Any]]]:
     """A blackjack round in which ``player`` stood on 16 against a 7 (basic strategy hits), so the
     pages show a costliest decision and its cards."""
     record = round_record(table, 1, seq=1, stake=1000, player=player, at=datetime.now(UTC) - timedelta(hours=1))
-    record["outcome"] = {"phase": "settled", "dealer": {"cards": ["7C", "9D"], "face_down": [], "total": 16},
+    record["outcome"] = {"phase": "settled", "dealer": {"cards": ["7C", "9D"], "face_down": [], "total": 16,
+                                                                 "blackjack": False},
                          "boxes": [{"box": 1, "owner": player, "insurance": 0,
                                     "hands": [{"hand": 1, "cards": ["TS", "6H"], "total": 16, "status": "live",
                                                "multiplier": 1, "face_down": []}]}]}
-    state = {"v": 1, "table": table, "round": None, "ts": ts(datetime.now(UTC) - timedelta(hours=2)),
-             "game": "blackjack", "preset": "ru6", "currency": "EUR", "currency_digits": 2}
+    state = feed_state(table, datetime.now(UTC) - timedelta(hours=2))
     return [(f"croupier/{table}/state", state), (f"croupier/{table}/round", record)]
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
+from controller.backoffice import records
 from controller.cli import app
 from controller.games.blackjack.rules import blackjack_rules
 from controller.games.blackjack.strategy import BasicStrategy
@@ -69,8 +70,10 @@ def test_blackjack_decisions_against_basic_strategy_and_their_cost(migrated: str
 
 
 def test_a_round_without_a_readable_blackjack_outcome_rates_nothing(migrated: str, tmp_path: Path) -> None:
-    odd = round_record("bj1", 1, seq=1, player="p9", at=DAY_START + timedelta(hours=2))  # outcome: a bare card list
+    odd = {**round_record("bj1", 1, seq=1, player="p9"), "outcome": {"dealer": ["TS", "7H"]}}  # a bare card list
+    [refused] = records.parse("croupier/bj1/round", json.dumps(odd).encode())  # the contract keeps it out
+    assert isinstance(refused, records.Rejected) and "outcome" in refused.reason
     broken = dealt(2, "p9", "XX", ["TS", "6H"], "live")
-    seed(migrated, [state("bj1", "blackjack", "ru6"), ("croupier/bj1/round", odd), broken])
+    seed(migrated, [state("bj1", "blackjack", "ru6"), broken])
     p9 = json.loads(ratings(migrated, tmp_path, "--json"))["players"]["p9"]
-    assert p9["rounds"] == 2 and p9["blackjack"] is None
+    assert p9["rounds"] == 1 and p9["blackjack"] is None

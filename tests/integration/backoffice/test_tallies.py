@@ -14,9 +14,10 @@ from typer.testing import CliRunner
 
 from controller.backoffice import tallies
 from controller.cli import app
-from tests.integration.backoffice.feed import round_record
+from tests.integration.backoffice.feed import correction, round_record
 from tests.integration.backoffice.seed import seed
 from tests.integration.backoffice.test_report import DAY_START, config, report, state
+from tests.support import outcomes
 
 runner = CliRunner()
 
@@ -30,12 +31,13 @@ def floor_messages() -> list[tuple[str, dict[str, Any]]]:
     rounds = [round_record("bj1", n, seq=n, stake=1000 + n, payout=(n % 3) * 1000, dealer="maria" if n % 4 else None,
                            player=f"p{n % 3}", at=at + timedelta(minutes=7 * n)) for n in range(1, 30)]
     voided = {**round_record("bj1", 5, seq=105, stake=1005, payout=1005, status="void", dealer="maria",
-                             at=at + timedelta(minutes=35)), "corrections": [{"seq": 100}],
-              "outcome": {"void": {"returned_total": 1005}}}
+                             at=at + timedelta(minutes=35)), "corrections": [correction(100)],
+              "outcome": outcomes.blackjack(void={"reason": "misdeal", "returned": [0], "stands": [],
+                                                  "returned_total": 1005, "stands_payout_total": 0})}
     repaid = {**round_record("bj1", 9, seq=109, stake=1009, payout=2018, dealer="olga", kind="perfect_pairs",
-                             at=at + timedelta(minutes=63)), "corrections": [{"seq": 100}]}
+                             at=at + timedelta(minutes=63)), "corrections": [correction(100, after=2018)]}
     repaid_again = {**repaid, "seq": 110, "payout_total": 0, "bets": [{**repaid["bets"][0], "payout": 0}],
-                    "corrections": [{"seq": 100}, {"seq": 108}]}
+                    "corrections": [correction(100, after=2018), correction(108, before=2018)]}
     roulette = [round_record("rl1", n, seq=n, stake=3700, game="roulette", kind="straight:17", dealer="olga",
                              at=at + timedelta(minutes=11 * n)) for n in range(1, 12)]
     messages = [state("bj1", "blackjack", "ru6"), state("rl1", "roulette", "european")]

@@ -13,6 +13,7 @@ from controller.cli import app
 from tests.integration.backoffice.feed import round_record
 from tests.integration.backoffice.seed import seed
 from tests.integration.backoffice.test_report import DAY_START, config, report, state
+from tests.support import outcomes
 
 runner = CliRunner()
 
@@ -21,7 +22,7 @@ def spin(table: str, n: int, number: str, days_back: int) -> tuple[str, dict[str
     record = round_record(table, n, seq=n, game="roulette", kind="straight:17",
                           at=DAY_START - timedelta(days=days_back) + timedelta(hours=2))
     record["opened"] = record["closed"] = record["ts"]  # many spins a day: keep them inside it
-    record["outcome"] = {"wheel": "european", "numbers": [number], "colours": ["red"], "multipliers": {}, "voids": []}
+    record["outcome"] = outcomes.roulette(number)
     return f"croupier/{table}/round", record
 
 

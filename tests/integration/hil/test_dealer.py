@@ -9,7 +9,7 @@ from pathlib import Path
 
 from controller.games.blackjack.engine import BlackjackRound
 from controller.games.blackjack.rules import blackjack_rules
-from controller.hil.dealer import LOST_AFTER, Dealer
+from controller.hil.dealer import LOST_AFTER, ONLINE_GRACE, Dealer
 from controller.hil.rig import DrawnCard, ShoeRig
 from controller.hil.tail import LiveTable
 from controller.journal import Journal
@@ -54,5 +54,53 @@ def test_a_card_whose_frame_went_with_the_shoes_power_is_not_waited_for(tmp_path
     assert dealer.waiting is drawn  # still on its way
     rig.power_loss()
     rig.firmware._pending.clear()  # the HELLO of power-up, acknowledged by the driver
+    dealer.step()
+    assert dealer.waiting is None and dealer.lost == [drawn]
+
+
+def test_a_card_acknowledged_by_a_controller_that_died_is_not_waited_for(tmp_path: Path) -> None:
+    """SIGKILL between the driver's ACK and the journal row: the shoe holds no frame to send
+    again and no later start hears of the card; it is lost once the dead controller's journal
+    is read, not ``LOST_AFTER`` seconds later. A frame the shoe still holds is still waited for."""
+    path = tmp_path / "table.journal"
+    Journal(path).close()
+    live = LiveTable(path, lambda: BlackjackRound(blackjack_rules("ru6")), None)
+    rig = ShoeRig(tmp_path / "shoe", 1, 6)
+    dealer = Dealer(rig, live)
+    drawn = rig.draw()
+    assert drawn is not None and rig.firmware.pending == 1
+    dealer.waiting, dealer.since = drawn, time.monotonic()
+    dealer.controller_gone()
+    assert dealer.waiting is drawn  # unacknowledged: the shoe sends it to the next controller
+    rig.firmware._pending.clear()  # the dead controller's driver acknowledged it
+    dealer.controller_gone()
+    assert dealer.waiting is None and dealer.lost == [drawn]
+
+
+def test_a_card_drawn_for_a_controller_that_died_is_not_waited_for_once_the_next_has_the_shoe(
+        tmp_path: Path) -> None:
+    """Drawn, then the controller was killed; the next one's driver reset the shoe (its resend
+    queue cleared) and journaled it online: once that is ``ONLINE_GRACE`` old without the card,
+    the card is lost. Before that start, or before the shoe is online, it is still waited for."""
+    path = tmp_path / "table.journal"
+    Journal(path).close()
+    live = LiveTable(path, lambda: BlackjackRound(blackjack_rules("ru6")), None)
+    rig = ShoeRig(tmp_path / "shoe", 1, 6)
+    dealer = Dealer(rig, live)
+    drawn = rig.draw()
+    assert drawn is not None
+    rig.firmware._pending.clear()  # gone from the shoe's queue (a RESET)
+    dealer.waiting, dealer.since, dealer.drawn_at = drawn, time.monotonic(), live.tail.seq
+    with Journal(path) as journal:
+        journal.append("table_started", {"game": "blackjack"}, source="table")
+    live.poll()
+    dealer.step()
+    assert dealer.waiting is drawn  # the new controller has not heard the shoe yet
+    with Journal(path) as journal:
+        journal.append("device", {"type": "online", "device": "shoe"}, source="shoe")
+    live.poll()
+    dealer.step()
+    assert dealer.waiting is drawn  # its kept cards may still be on their way to the journal
+    live.shoe_online_at -= ONLINE_GRACE  # as if read a moment ago
     dealer.step()
     assert dealer.waiting is None and dealer.lost == [drawn]

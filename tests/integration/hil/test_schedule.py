@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.hil.schedule import ALL, COMMON, SHOE, WHEEL, kinds_for, plan
+from controller.hil.schedule import ALL, COMMON, LANES, SHOE, WHEEL, kinds_for, lanes, plan
 
 
 @given(rounds=st.integers(1, 3000), rate=st.floats(0.0, 1.0), seed=st.integers(0, 2**32))
@@ -45,3 +45,15 @@ def test_all_is_what_the_game_can_have() -> None:
 def test_a_kind_that_cannot_happen_is_refused_by_name(selection: str, shoe: bool, words: str) -> None:
     with pytest.raises(ValueError, match=words.replace("(", r"\(").replace(")", r"\)")):
         kinds_for(selection, uses_shoe=shoe)
+
+
+def test_faults_on_one_part_of_the_rig_share_a_lane_in_run_order() -> None:
+    schedule = plan(COMMON + SHOE, 200, 0.1, random.Random(5))
+    split = lanes(schedule)
+    assert set(LANES) == set(ALL)
+    assert sorted(p for lane in split.values() for p in lane) == schedule  # every fault, once
+    assert all(lane == sorted(lane) for lane in split.values())
+    # a restart never meets a full disk; a hostile burst never a stopped broker
+    assert {p.kind for p in split["table"]} == {"controller_sigkill", "disk_full"}
+    assert {p.kind for p in split["broker"]} == {"mosquitto_restart", "mqtt_hostile", "press_out_of_turn"}
+    assert {p.kind for p in split["device"]} == set(SHOE)

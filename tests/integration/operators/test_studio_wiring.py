@@ -264,12 +264,9 @@ async def test_a_rabbitmq_restart_mid_round_loses_no_event(
 
 async def corrected(table: Table, round_id: str, number: str, corrections: int) -> None:
     """The round's record again after the pit approved a correction of its number."""
-    assert table._client is not None
-    record = {"v": 1, "table": "rl-eu", "round": round_id, "status": "settled", "game": "roulette",
-              "outcome": {"wheel": "european", "numbers": [number], "colours": ["red"], "multipliers": {}, "voids": []},
-              "bets": [], "stake_total": 0, "payout_total": 0, "corrections": [{"seq": 9 + n} for n in range(corrections)],
-              "remote": {"sealed": True, "seal": table.seals.get(round_id), "settled": None}}
-    await table._client.publish("croupier/rl-eu/round", json.dumps(record), qos=1)
+    await table.publish_record(round_id, {"wheel": "european", "numbers": [number], "colours": ["red"],
+                                          "multipliers": {}, "voids": [], "sources": ["wheel"]},
+                               corrections=corrections)
 
 
 async def test_a_corrected_round_is_one_adjustment_of_the_difference(

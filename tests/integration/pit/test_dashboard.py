@@ -12,12 +12,13 @@ import httpx
 
 from controller.pit.server import PitServer
 from tests.integration.pit.conftest import accounts, signed_in, until
+from tests.support import outcomes
 
 
 def settled(round_id: str, number: str, stake: int, payout: int, dealer: str = "dee") -> dict[str, Any]:
     return {"v": 1, "table": "rl", "round": round_id, "game": "roulette", "opened": "2026-12-01T10:00:00.000Z",
             "closed": "2026-12-01T10:01:00.000Z", "status": "settled", "dealer": dealer, "shoe": None, "shoe_round": None,
-            "outcome": {"wheel": "european", "numbers": [number]},
+            "outcome": outcomes.roulette(number),
             "bets": [{"box": 1, "hand": 1, "kind": "straight:17", "player": "P1", "stake": stake, "payout": payout}],
             "stake_total": stake, "payout_total": payout, "corrections": []}
 

@@ -25,8 +25,9 @@ import pytest
 from controller.backoffice.consumer import Consumer
 from controller.backoffice.floor_store import BackofficeFloorStore
 from controller.backoffice.migrate import migrate
+from controller.config import SHIPPED_CONFIGS as CONFIG_DIR
 from controller.config import TableConfig
-from controller.demo import CONFIG_DIR, CONFIGS
+from controller.demo import CONFIGS
 from controller.pit.server import PitServer
 from controller.process import run_table
 from controller.runtime.loop import TableLoop

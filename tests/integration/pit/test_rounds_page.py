@@ -10,6 +10,7 @@ from tests.integration.browser.conftest import until_js
 from tests.integration.pit.page_text import assert_clean
 from tests.integration.pit.test_browser import open_pit
 from tests.integration.pit.test_dashboard import settled
+from tests.support import outcomes
 
 ROWS = "[...document.querySelectorAll('#rounds tbody tr[data-round]')].map((r) => r.dataset.round)"
 
@@ -20,7 +21,7 @@ def played(n: int) -> dict[str, Any]:
     record["closed"] = f"2026-12-01T10:{n:02d}:40.000Z"
     record["bets"][0]["player"] = f"P{n}"
     record["table"] = "rl"
-    record["outcome"] = {"wheel": "european", "numbers": [str(n % 37)], "colours": ["black"], "multipliers": {}, "voids": []}
+    record["outcome"] = {**outcomes.roulette(str(n % 37)), "colours": ["black"]}
     return record
 
 

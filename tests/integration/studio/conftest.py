@@ -140,7 +140,7 @@ class Table(StandInTable):
 
     async def record(self, round_id: str, number: str, *, status: str = "settled", sealed: bool = True) -> None:
         await self.publish_record(round_id, {"wheel": "european", "numbers": [number], "colours": ["red"],
-                                             "multipliers": {}, "voids": []}, status=status, sealed=sealed)
+                                             "multipliers": {}, "voids": [], "sources": ["wheel"]}, status=status, sealed=sealed)
 
     async def wait_for(self, kind: str, round_id: str, within: float = 20.0) -> dict[str, Any]:
         heard = self.seals if kind == "seal" else self.settled

@@ -14,8 +14,8 @@ from typing import Any
 import aiomqtt
 import pytest
 
-from controller import broker_config
-from controller.feed.schemas import FEED_MESSAGES
+from controller import broker_config, records
+from controller.table import registry  # noqa: F401 (the registered games' outcome models)
 from tests.integration.mqtt_security.conftest import TABLES, FloorBroker
 from tests.support.waiting import until
 
@@ -70,7 +70,7 @@ class FakeStudio:
             body = json.loads(bytes(message.payload)) if isinstance(message.payload, bytes | bytearray) else None
             if isinstance(body, dict):
                 leaf = str(message.topic).rsplit("/", 1)[1]
-                FEED_MESSAGES[leaf].model_validate(body)  # what the contract's schema says (docs/schemas/)
+                records.parse(leaf, body)  # what the contract's schema says (docs/schemas/)
                 (self.betting if str(message.topic).endswith("/betting") else self.rounds).append(body)
                 self.arrived.set()
 

@@ -9,15 +9,16 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.backoffice.records import LEAVES, MAX_BETS, Rejected, RoundRow, parse
-from controller.commands.models import MAX_AMOUNT
+from controller.backoffice.records import LEAVES, Rejected, RoundRow, parse
+from controller.records.limits import MAX_AMOUNT, MAX_BETS, MAX_BOX
 from tests.fuzz.parsers import BACKOFFICE_FEED_SEEDS
 
 ROUND = json.loads(BACKOFFICE_FEED_SEEDS[0])
 
 
 def round_with(stake: int, payout: int, bets: int = 1) -> bytes:
-    body = {**ROUND, "bets": [{**ROUND["bets"][0], "box": n, "stake": stake, "payout": payout} for n in range(bets)],
+    one = ROUND["bets"][0]
+    body = {**ROUND, "bets": [{**one, "box": 1 + n % MAX_BOX, "stake": stake, "payout": payout} for n in range(bets)],
             "stake_total": stake * bets, "payout_total": payout * bets}
     return json.dumps(body).encode()
 
@@ -47,7 +48,8 @@ def test_a_round_has_a_bounded_number_of_bets() -> None:
 
 
 def test_correction_amounts_are_bounded_too() -> None:
-    body = {**ROUND, "corrections": [{"seq": 3, "approval": 4, "payout_total_after": 10**20}]}
+    corrected = json.loads(BACKOFFICE_FEED_SEEDS[1])
+    body = {**corrected, "corrections": [{**corrected["corrections"][0], "payout_total_after": 10**20}]}
     [row] = parse("croupier/bj1/round", json.dumps(body).encode())
     assert isinstance(row, Rejected) and "corrections.0.payout_total_after" in row.reason
 

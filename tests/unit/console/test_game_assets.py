@@ -16,6 +16,9 @@ def test_the_roulette_console_loads_its_layout_and_boards_from_its_package() -> 
     assert '<script src="/game/boards.js" defer></script>' in page
     assert '<script src="/game/roulette.js" defer></script>' in page
     assert page.index("/common/boards.js") < page.index("/game/boards.js") < page.index("/static/console.js")
+    # the layout's drawing shared with the player's page comes before the console's part of it
+    assert page.index("/game/felt.css") < page.index("/game/roulette.css")
+    assert page.index("/common/croupier.js") < page.index("/game/felt.js") < page.index("/game/roulette.js")
     assert roulette.assets.folder is not None
     assert all((roulette.assets.folder / name).is_file()
                for name in (*roulette.assets.scripts, *roulette.assets.styles, *roulette.assets.boards))

@@ -1,9 +1,11 @@
-"""Feed messages as a table publishes them (``controller.feed.schemas``), to build tests and
+"""Feed messages as a table publishes them (``controller.records``), to build tests and
 fuzz seeds from: each builder gives a valid message, ``**over`` changes or adds fields."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from tests.support import outcomes
 
 TS = "2026-12-01T10:00:00.000Z"
 
@@ -46,6 +48,6 @@ def round_record(table: str, round_id: str, seq: int, **over: Any) -> dict[str, 
     bets = over.pop("bets", [bet()])
     return {**envelope(table, round_id), "seq": seq, "game": "roulette", "opened": TS, "closed": TS,
             "status": "settled", "dealer": None, "shoe": None, "shoe_round": None,
-            "outcome": {"wheel": "european", "numbers": ["17"]}, "bets": bets,
+            "outcome": outcomes.roulette("17"), "bets": bets,
             "stake_total": sum(b["stake"] for b in bets), "payout_total": sum(b["payout"] for b in bets),
             "corrections": [], **over}

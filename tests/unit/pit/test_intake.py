@@ -82,3 +82,16 @@ def test_what_the_edge_passes_is_what_its_model_accepts() -> None:
         check("t1", "prompt", json.dumps(msg.prompt("t1", ts="2026-12-01T10:00:00")).encode())
     with pytest.raises(Refused, match="stake"):
         check("t1", "round", json.dumps(msg.round_record("t1", "r", 4, bets=[msg.bet(-5)])).encode())
+
+
+def test_a_rounds_outcome_is_read_as_its_games() -> None:
+    """A roulette record whose outcome is not a spin's is refused, naming where; a game the
+    dashboard does not know passes with its outcome as it came."""
+    with pytest.raises(Refused, match=r"roulette\.outcome\.numbers"):
+        check("t1", "round", json.dumps(msg.round_record("t1", "r", 4, outcome={"wheel": "european"})).encode())
+    with pytest.raises(Refused, match=r"roulette\.outcome\.colours"):
+        check("t1", "round", json.dumps(msg.round_record("t1", "r", 4, outcome={
+            "wheel": "european", "numbers": ["17"], "colours": "red", "multipliers": {}, "voids": [],
+            "sources": []})).encode())
+    other = msg.round_record("t1", "r", 4, game="sic-bo", outcome={"dice": [1, 4, 6]})
+    assert check("t1", "round", json.dumps(other).encode()) == other

@@ -12,6 +12,9 @@ from controller.cards import DECK
 from controller.protection.advantage import AdvantageWatch
 from controller.protection.hilo import ShoeCount
 from controller.protection.styles import bettor
+from tests.support import outcomes
+
+TS = "2026-12-01T10:00:00.000Z"
 
 UNIT = 500
 
@@ -98,8 +101,11 @@ def _round(decisions: list[tuple[str, float]], cards: list[str], dealer: list[st
     plays = IndexPlays()
     for action, count in decisions:
         plays.decision("P", 1, 1, action, count)
-    plays.round_closed({"outcome": {"dealer": {"cards": dealer},
-                                    "boxes": [{"box": 1, "hands": [{"hand": 1, "cards": cards}]}]}})
+    bets = [{"box": 1, "hand": 1, "kind": "main", "player": "P", "stake": 1000, "payout": 0}]
+    plays.round_closed({"v": 1, "table": "bj1", "round": "bj1-000001", "game": "blackjack", "opened": TS, "closed": TS,
+                        "status": "settled", "dealer": None, "shoe": None, "shoe_round": None,
+                        "outcome": outcomes.blackjack(dealer, [(1, cards)]), "bets": bets, "stake_total": 1000,
+                        "payout_total": 0, "corrections": []})
     tally = plays.tallies.get("P")
     return tally.as_json() if tally else {}
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from controller.feed.schemas import BettingMessage
 from controller.games.roulette.view import BettingWindow
+from controller.records import BettingMessage
 from controller.table import inputs, view
 from controller.table.betting import BettingTime, later
 from tests.unit.studio.table_helpers import roulette_live

@@ -12,6 +12,7 @@ from controller.cards import CARDS
 from controller.games.base import CloseBetting, Deal, Decide, ExpectKind, PlaceBet, WheelResult
 from controller.studio.config import TableSection
 from controller.studio.rules import TableRules
+from controller.studio.sides import felt_kind
 
 ROULETTE = TableRules(TableSection(game="roulette", preset="european"))
 BACCARAT = TableRules(TableSection(game="baccarat"))
@@ -162,4 +163,5 @@ def test_remote_side_bets_of_the_other_card_games_are_checked_by_their_engines()
     assert RUSSIAN.check([("bonus@2", 60_000)], "p") is not None
     assert RUSSIAN.check([("bonus@9", 500)], "p") is not None  # no such box
     catch = TableRules(TableSection(game="catch-a-wave"))
-    assert catch.check([("main@1", 500)], "p") is not None and not catch.settles
+    # Catch a Wave's only bet is a seated box's, played on the felt (seats.py refuses it without the seat)
+    assert felt_kind("catch-a-wave", "main@1") == ("main", 1) and not catch.settles

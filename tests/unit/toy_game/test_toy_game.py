@@ -10,8 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 from typer.testing import CliRunner
 
+from controller import records
 from controller.boards import boards_for
 from controller.cli import app
 from controller.config import load
@@ -75,6 +77,11 @@ def test_a_round_plays_through_the_table(tmp_path: Path) -> None:
     assert outcome_lines(record) == ["player KS vs dealer 7H: player"]
     assert outcome_summary(record) == "player KS vs dealer 7H: player"
     assert boards_for([record], registry.boards_of) == {}
+    typed = records.parse_record(record)  # the record contract reads it with the game's own outcome model
+    assert type(typed.outcome).__name__ == "HighCardRoundOutcome" and typed.outcome.winner == "player"  # type: ignore[attr-defined]
+    assert records.undeclared(typed, record) == []
+    with pytest.raises(ValidationError, match="high-card.outcome.winner"):
+        records.parse_record({**record, "outcome": {**record["outcome"], "winner": ["player"]}})
 
 
 @pytest.mark.usefixtures("registered")

@@ -7,7 +7,6 @@
 "use strict";
 const RouletteLayout = (() => {
   const { el, keyed, setText } = Croupier;
-  const pct = (v, size) => `${(100 * v) / size}%`;
   let chip = null; // the selected chip, minor units
   let box = 1; // the box (player position) a touch bets for
   const players = new Map(); // box -> the player card id typed for it (else the box's seat)
@@ -55,30 +54,7 @@ const RouletteLayout = (() => {
         el("div", { id: `${strip.id}-cells`, class: "rl-pocket-cells" }))));
   }
 
-  function cellButton(cell, size) {
-    const b = el("button", { class: `rl-cell rl-${cell.type}` + (cell.colour ? ` n-${cell.colour}` : ""),
-      "aria-label": cell.name, "data-kind": cell.kind, onclick: () => place(cell) },
-      el("span", { class: "rl-name", text: cell.strip || cell.box ? shortName(cell) : "" }),
-      el("span", { class: "rl-stake" }));
-    if (cell.box) {
-      const [x0, y0, x1, y1] = cell.box;
-      Object.assign(b.style, { left: pct(x0, size[0]), top: pct(y0, size[1]), width: pct(x1 - x0, size[0]),
-        height: pct(y1 - y0, size[1]) });
-    } else if (cell.at) {
-      b.classList.add("rl-point");
-      Object.assign(b.style, { left: pct(cell.at[0], size[0]), top: pct(cell.at[1], size[1]) });
-    }
-    return b;
-  }
-  // what the cell shows (its accessible name says it in full)
-  function shortName(cell) {
-    if (cell.type === "straight") return cell.name;
-    if (cell.type === "neighbours") return cell.name.split(" ")[1];
-    if (cell.type === "both_on") return cell.name.split(" ").pop();
-    if (cell.type === "column") return `col ${cell.name.split(" ")[1]}`;
-    if (cell.type === "low" || cell.type === "high") return cell.name.split(" ")[1];
-    return cell.name;
-  }
+  const cellButton = (cell) => RouletteFelt.cellButton(cell, null, place);
 
   // ------------------------------------------------------------------ touches
   function place(cell) {
@@ -121,13 +97,7 @@ const RouletteLayout = (() => {
     // betting closed: the layout is only to look at, and gives its room to the settled bets (roulette.css)
     document.getElementById("roulette").classList.toggle("closed", !betting);
 
-    keyed(document.getElementById("roulette-chips"), layout.chips, (c) => c,
-      (c) => el("button", { class: "rl-chip", onclick: () => { chip = c; draw(); } }),
-      (node, c) => {
-        setText(node, money(c));
-        node.setAttribute("aria-label", `chip ${money(c)}`);
-        node.setAttribute("aria-pressed", String(c === chip));
-      });
+    RouletteFelt.drawChips(document.getElementById("roulette-chips"), layout.chips, chip, money, (c) => { chip = c; draw(); });
     setText(document.getElementById("roulette-box"), `box ${box}`);
     const player = document.getElementById("roulette-player");
     player.placeholder = `seat ${box} or card`;
@@ -137,16 +107,9 @@ const RouletteLayout = (() => {
     const on = stakes(v);
     const byPlace = { grid: [], racetrack: [], double_ball: [] };
     for (const c of layout.cells) byPlace[c.strip || "grid"].push(c);
-    const grid = document.getElementById("roulette-grid");
-    grid.style.aspectRatio = `${layout.size[0]} / ${layout.size[1]}`;
     document.getElementById("roulette").style.setProperty("--rl-ratio", String(layout.size[0] / layout.size[1]));
-    const update = (node, cell) => {
-      const staked = on.get(cell.kind);
-      setText(node.querySelector(".rl-stake"), staked ? money(staked) : "");
-      node.classList.toggle("staked", Boolean(staked));
-      node.disabled = !betting;
-    };
-    keyed(grid, byPlace.grid, (c) => c.kind, (c) => cellButton(c, layout.size), update);
+    const update = (node, cell) => RouletteFelt.stake(node, on.get(cell.kind), money, betting);
+    RouletteFelt.drawGrid(document.getElementById("roulette-grid"), layout, byPlace.grid, place, update);
     for (const [place, strip] of Object.entries(STRIPS)) {
       const cells = byPlace[place];
       const named = cells.filter((c) => !perPocket(c));
@@ -180,16 +143,7 @@ const RouletteLayout = (() => {
       setText(node, `bets open ${Math.max(0, Math.floor((now - Date.parse(w.opened)) / 1000))} s`);
       return;
     }
-    const left = Math.max(0, Math.ceil((Date.parse(w.ends) - now) / 1000));
-    node.classList.toggle("closing", left <= 5);
-    if (left === 0) {  // longer than the last window: the wheel calls no more bets any moment, not "0 s" on and on
-      node.classList.add("said");
-      setText(node, "last bets");
-      node.setAttribute("aria-label", "betting closes any moment");
-      return;
-    }
-    setText(node, `${left} s`);
-    node.setAttribute("aria-label", `betting closes in ${left} seconds`);
+    RouletteFelt.countdown(node, Date.parse(w.ends), now);
   }
 
   // The console calls this with each snapshot: root is the layout's section.

@@ -1,6 +1,7 @@
-"""The feed's models (controller/feed/schemas.py) take what the feed's own builders make, and
-refuse what the protocol does not allow: fractional or string money, a missing field, a field
-nobody documented. tests/integration/table_corrections/test_feed_schemas.py checks them against
+"""The feed's models (controller/records/) take what the feed's own builders make, and refuse
+what the protocol does not allow: fractional or string money, a missing field; a field nobody
+documented is ignored by a reader and named by ``undeclared`` (the table's own output is held to
+the models exactly). tests/integration/table_corrections/test_feed_schemas.py checks them against
 what a real table publishes."""
 
 from __future__ import annotations
@@ -14,13 +15,16 @@ from pydantic import ValidationError
 from controller.feed import Topics
 from controller.feed.ledger import LedgerTotals
 from controller.feed.messages import encode, entry_messages, snapshot_message
-from controller.feed.schemas import FEED_MESSAGES, AlertMessage, LedgerMessage, RoundMessage, validate
 from controller.journal import Entry
+from controller.records import FEED_LEAVES, AlertMessage, LedgerMessage, parse_message, undeclared
+from controller.records import parse as validate
+from controller.table import registry  # noqa: F401 (the registered games' outcome models)
+from tests.support import outcomes
 
 TS = "2026-11-29T16:01:00.000Z"
 RECORD: dict[str, Any] = {"v": 1, "table": "bj1", "round": "bj1-000042", "game": "blackjack", "opened": TS, "closed": TS,
           "status": "settled", "dealer": "maria", "shoe": "S-0007", "shoe_round": 12,
-          "outcome": {"dealer": ["TS", "7H"], "boxes": {"1": [["AS", "KD"]]}},
+          "outcome": outcomes.blackjack(boxes=[(1, ("AS", "KD"))]),
           "bets": [{"box": 1, "hand": 1, "kind": "main", "player": "p1", "stake": 1000, "payout": 2500}],
           "stake_total": 1000, "payout_total": 2500, "corrections": []}
 STATE: dict[str, Any] = {"game": "blackjack", "preset": "ru6", "phase": "betting", "round": "bj1-000042", "dealer": None,
@@ -39,7 +43,7 @@ def published(kind: str, payload: dict[str, Any]) -> dict[str, bytes]:
 def test_the_feeds_own_messages_validate() -> None:
     out = published("round_closed", RECORD)
     assert validate("event", out["event"]).seq == 812  # type: ignore[attr-defined]
-    assert validate("round", out["round"]) == RoundMessage.model_validate({**RECORD, "ts": TS, "seq": 812})
+    assert validate("round", out["round"]) == parse_message({**RECORD, "ts": TS, "seq": 812})
     alert = {"severity": "error", "code": "blackjack.dealer.stands", "message": "dealer stands on 17",
              "cause": 811, "hold": True, "options": ["burn", "void_round"], "cards": ["5H"]}
     checked = validate("alert", published("alert", alert)["alert"])
@@ -58,7 +62,7 @@ def test_the_feeds_own_messages_validate() -> None:
     ("round", {"payout_total": "2500"}, "payout_total"),
     ("round", {"bets": [{**RECORD["bets"][0], "payout": -1}]}, "payout"),
     ("round", {"status": "open"}, "status"),
-    ("round", {"colour": "red"}, "colour"),
+    ("round", {"outcome": {"dealer": ["TS", "7H"]}}, "outcome"),
     ("state", {"journal": None}, "journal"),
     ("state", {"limits": {"main": {"min": 100, "max": 1e5}}}, "max"),
     ("state", {"phase": "dealing"}, "phase"),
@@ -83,15 +87,24 @@ def test_what_the_protocol_does_not_allow_is_refused(leaf: str, change: dict[str
     assert field in str(refused.value)
 
 
+def test_a_field_nobody_declared_is_read_past_and_named() -> None:
+    data = {**RECORD, "ts": TS, "seq": 9, "colour": "red", "bets": [{**RECORD["bets"][0], "seat": 3}]}
+    message = validate("round", json.dumps(data).encode())  # a newer table's field does not stop a reader
+    assert undeclared(message, data) == ["BlackjackMessage.colour: not declared",
+                                         "BlackjackMessage.bets[0].seat: not declared"]
+
+
 def test_every_field_of_every_feed_message_is_documented() -> None:
     """The exported schemas are the feed's documentation: no field without a description."""
     from pydantic import BaseModel
 
-    from controller.feed import schemas
+    from controller.records import alert, feed, round, state, wire
 
-    undocumented = [f"{model.__name__}.{name}" for model in vars(schemas).values()
+    undocumented = [f"{model.__name__}.{name}" for module in (alert, feed, round, state, wire)
+                    for model in vars(module).values()
                     if isinstance(model, type) and issubclass(model, BaseModel) and model is not BaseModel
+                    and model.__module__ == module.__name__
                     for name, info in model.model_fields.items()
                     if not info.description and name not in ("v", "table", "round", "ts", "seq")]
     assert undocumented == []
-    assert set(FEED_MESSAGES) == {"event", "round", "alert", "state", "prompt", "ledger", "betting"}
+    assert set(FEED_LEAVES) == {"event", "round", "alert", "state", "prompt", "ledger", "betting"}
