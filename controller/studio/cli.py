@@ -6,7 +6,7 @@ import asyncio
 import logging
 import signal
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -72,6 +72,13 @@ def simulate_command(
     broker: Annotated[str | None, typer.Option(help="the tables' MQTT broker URL (default: an embedded one, "
                                                     "as the demo's)")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object (the only output there is)")] = True,
+    operator_faults: Annotated[str | None, typer.Option(
+        help="the players' operator is the reference operator over HTTP with its feed on a throwaway RabbitMQ, "
+             "showing these faults: all, none or some of slow,http500,timeout,drop,away,duplicate")] = None,
+    rabbitmq_restart: Annotated[bool | None, typer.Option(
+        help="restart the feed's RabbitMQ once mid-round (default: on with --operator-faults all)")] = None,
+    drain_s: Annotated[float, typer.Option(min=1, max=3600, help="how long the end waits for the operator's "
+                                                                  "retries and feed to drain (s)")] = 120.0,
 ) -> None:
     """Play ROUNDS rounds of the config's first table with PLAYERS simulated remote players through the
     real table (its devices simulated, batch mode's dealer and seated players), the studio, a broker
@@ -79,9 +86,18 @@ def simulate_command(
     given); print one JSON object."""
     import json
 
+    from controller.studio.simulation.operator import FAULTS, parse_faults
+
     cfg = _loaded(config)
     try:
-        result = asyncio.run(_simulate(cfg, database, players, rounds, seed, betting_s, broker))
+        faults = None if operator_faults is None else parse_faults(operator_faults)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    restart = bool(faults is not None and (faults == FAULTS if rabbitmq_restart is None else rabbitmq_restart))
+    try:
+        result = asyncio.run(_simulate(cfg, database, players, rounds, seed, betting_s, broker,
+                                       {"operator_faults": faults, "rabbitmq_restart": restart, "drain_s": drain_s}))
     except (ValueError, RuntimeError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -89,7 +105,7 @@ def simulate_command(
 
 
 async def _simulate(cfg: StudioConfig, database: str | None, players: int, rounds: int, seed: int,
-                    betting_s: int, broker_url: str | None) -> dict[str, object]:
+                    betting_s: int, broker_url: str | None, operator: dict[str, Any]) -> dict[str, object]:
     import contextlib
 
     import psycopg
@@ -110,7 +126,7 @@ async def _simulate(cfg: StudioConfig, database: str | None, players: int, round
             broker_url = (await stack.enter_async_context(EmbeddedBroker())).url
         logging.getLogger("controller").setLevel(logging.ERROR)
         return await simulate(cfg, database, broker_url, players=players, rounds=rounds, seed=seed,
-                              betting_s=betting_s)
+                              betting_s=betting_s, **operator)
 
 
 def _loaded(path: Path) -> StudioConfig:

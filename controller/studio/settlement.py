@@ -3,7 +3,7 @@
 The engines decide every payout (``TableRules.payout``). A void round, or one the table closed
 without the studio's seal, returns every remote bet (the house sheet's coefficient 1). The
 payouts, the round's new status and the wallet calls still owed are written in one transaction;
-the calls are then made, each marked done, so a crash between the two only delays them
+the calls are then made, one player's in order and players at once, each marked done, so a crash between the two only delays them
 (``pay_due`` at start makes them again: every wallet call is idempotent on its id).
 
 A round's record published again (a correction) settles its remote bets again when what they are
@@ -33,8 +33,10 @@ from controller.studio.seats import added_stakes, felt_settlement
 from controller.studio.wallet import CreditsInBatch, Wallet
 
 log = logging.getLogger(__name__)
-#: wallet calls of one settlement under way at once (an operator's wallet answers each over HTTP)
-CALLS_AT_ONCE = 8
+#: players whose wallet calls a settlement makes at once: each call may wait for its operator's
+#: answer (``hand_over_s`` at most), so one after the other a round of many players would hold
+#: the table's worker, and the next round's seal, for the sum of those waits
+PAY_AT_ONCE = 16
 
 
 def returned(record: dict[str, Any]) -> bool:
@@ -101,13 +103,6 @@ class Settler:
             cur = await conn.execute("SELECT tx, kind, ref, operator, player, currency, amount FROM studio_payments "
                                      f"WHERE NOT done {where} ORDER BY tx FOR UPDATE SKIP LOCKED", args)
             due = await cur.fetchall()
-            calls = {"credit": self.wallet.credit, "cancel": self.wallet.cancel, "debit": self.wallet.debit}
-            gate = asyncio.Semaphore(CALLS_AT_ONCE)
-
-            async def call(kind: str, tx: WalletTx) -> WalletResult:
-                async with gate:
-                    return await calls[kind](tx)
-
             txs = [WalletTx(tx, ref, operator, player, currency, int(amount))
                    for tx, _, ref, operator, player, currency, amount in due]
             kinds = [row[1] for row in due]
@@ -115,7 +110,7 @@ class Settler:
                     and len({(t.operator, t.player, t.currency) for t in txs}) == len(txs):
                 results = await self.wallet.credit_many(txs)  # a round's credits: one per player
             else:
-                results = list(await asyncio.gather(*(call(kind, tx) for kind, tx in zip(kinds, txs))))
+                results = await self._by_player(kinds, txs)
             done = []
             for (tx, kind, _, operator, player, _, amount), result in zip(due, results):
                 if result.status is not WalletStatus.OK:  # kept due: tried again at the next settlement and start
@@ -129,6 +124,26 @@ class Settler:
                                "FROM unnest(%s::bigint[], %s::text[]) AS d (balance, tx) WHERE studio_payments.tx = d.tx",
                                ([b for b, _ in done], [t for _, t in done]))
         return len(due)
+
+    async def _by_player(self, kinds: list[str], txs: list[WalletTx]) -> list[WalletResult]:
+        """The calls' answers, in their order: players at once (``PAY_AT_ONCE`` at most), each
+        player's calls one after the other; then the first failure, as it was raised."""
+        calls = {"credit": self.wallet.credit, "cancel": self.wallet.cancel, "debit": self.wallet.debit}
+        answers: dict[int, WalletResult] = {}
+        players: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for n, tx in enumerate(txs):
+            players[(tx.operator, tx.player)].append(n)
+        gate = asyncio.Semaphore(PAY_AT_ONCE)
+
+        async def pay(calls_of_one: list[int]) -> None:
+            async with gate:
+                for n in calls_of_one:
+                    answers[n] = await calls[kinds[n]](txs[n])
+
+        for outcome in await asyncio.gather(*(pay(n) for n in players.values()), return_exceptions=True):
+            if isinstance(outcome, BaseException):
+                raise outcome
+        return [answers[n] for n in range(len(txs))]
 
     async def paid(self, table: str, round_id: str) -> bool:
         """Once a round settled (by this process or another) has every wallet call made: waits for

@@ -18,8 +18,10 @@ from typing import Any
 
 from controller.config import TableConfig
 from controller.studio.config import StudioConfig
+from controller.studio.operators.counters import counters
 from controller.studio.server import StudioServer
 from controller.studio.simulation import check, table
+from controller.studio.simulation.operator import RETRY, ReferenceOperator, reference_operator
 from controller.studio.simulation.players import START_BALANCE, SimPlayer, Tally
 
 
@@ -41,63 +43,110 @@ def _operator(config: StudioConfig) -> tuple[str, tuple[str, str, str]]:
 
 async def simulate(config: StudioConfig, database: str, broker: str, *, players: int, rounds: int, seed: int,
                    betting_s: int = 1, grace_s: int = 3, directory: Path | None = None,
-                   table_broker: str | None = None) -> dict[str, Any]:
+                   table_broker: str | None = None, operator_faults: tuple[str, ...] | None = None,
+                   rabbitmq_restart: bool = False, drain_s: float = 120.0) -> dict[str, Any]:
     """Play the config's first table; the run's table journal goes to ``directory`` (a temporary one
     when None). The studio meets the broker as ``broker``, the table as ``table_broker`` (its own
-    account; the same URL when None)."""
+    account; the same URL when None). With ``operator_faults`` (``operator.FAULTS``, maybe none)
+    the players' operator is the reference operator over HTTP, with those faults, its feed on a
+    throwaway RabbitMQ (restarted once mid-round with ``rabbitmq_restart``); the object then has
+    ``wallet``, ``feed`` and ``players_checked`` too (``_operator_figures``)."""
     with tempfile.TemporaryDirectory(prefix="croupier-simulate-") as scratch:
         table_id, section = next(iter(config.studio.tables.items()))
         table_config = table.table_config(table_id, section, directory or Path(scratch), table_broker or broker,
                                           betting_s=betting_s, grace_s=grace_s, seed=seed)
-        return await _simulate(config, database, broker, table_config, players, rounds, seed)
+        run = Run(config, database, broker, table_config, players, rounds, seed)
+        if operator_faults is None:
+            return await run.play()
+        name = _operator(config)[0]
+        funds = {f"sim-{n}": START_BALANCE for n in range(1, players + 1)}
+        async with reference_operator(name, Path(scratch) / "operator", operator_faults, funds) as ref:
+            run.operator = ref
+            run.restart_at = max(2, rounds // 2) if rabbitmq_restart else None
+            run.drain_s = drain_s
+            return await run.play()
 
 
-async def _simulate(config: StudioConfig, database: str, broker: str, table_config: TableConfig, players: int,
-                    rounds: int, seed: int) -> dict[str, Any]:
-    table_id, section = next(iter(config.studio.tables.items()))
-    operator, signing = _operator(config)
-    served = table.studio_section(table_config)
-    run_config = config.model_copy(update={
-        "studio": config.studio.model_copy(update={
-            "host": "127.0.0.1", "port": 0, "tables": {table_id: served},
+class Run:
+    """One simulation: the studio, the players and the table, and the figures read at the end."""
+
+    def __init__(self, config: StudioConfig, database: str, broker: str, table_config: TableConfig, players: int,
+                 rounds: int, seed: int) -> None:
+        self.config, self.database, self.broker, self.table_config = config, database, broker, table_config
+        self.players, self.rounds, self.seed = players, rounds, seed
+        self.operator: ReferenceOperator | None = None
+        self.restart_at: int | None = None
+        self.drain_s = 120.0
+
+    def studio_config(self) -> StudioConfig:
+        config, players = self.config, self.players
+        table_id = next(iter(config.studio.tables))
+        update: dict[str, Any] = {
+            "host": "127.0.0.1", "port": 0, "tables": {table_id: table.studio_section(self.table_config)},
             "per_client": max(config.studio.per_client, players + 16),
-            "max_connections": max(config.studio.max_connections, players + 16)}),
-        "mqtt": config.mqtt.model_copy(update={"broker": broker, "insecure": True})})
-    rng = random.Random(seed)
-    tally = Tally()
-    async with StudioServer(run_config, database) as server:
-        assert server.link is not None
-        await asyncio.wait_for(server.link.connected.wait(), 30)
-        if await _rows(server, "SELECT 1 FROM studio_rounds WHERE table_id = %s LIMIT 1", table_id):
-            raise ValueError(f"the studio's database already has rounds of {table_id}: simulate needs a fresh one")
-        sims = [SimPlayer(n, server.url, signing, table_id, section.game, random.Random(rng.random()), tally)
-                for n in range(1, players + 1)]
-        for sim in sims:
-            await server.wallet.fund(operator, sim.player, "EUR", START_BALANCE)
-        await asyncio.gather(*(s.connect() for s in sims))
-        betting = [asyncio.create_task(s.run(), name=s.player) for s in sims]
-        try:
-            await table.play(table_config, rounds)
-        finally:
-            for task in betting:
-                task.cancel()
-            await asyncio.gather(*betting, return_exceptions=True)
-            await asyncio.gather(*(s.drop() for s in sims), return_exceptions=True)
-        books = await _books(server, table_id)
-        bets = await _rows(server, "SELECT round, kind, amount, payout FROM studio_bets WHERE table_id = %s "
-                                   "AND status IN ('settled', 'refunded') ORDER BY id", table_id)
-        kept = {str(r[0]) for r in await _rows(server, "SELECT id FROM studio_bets WHERE table_id = %s", table_id)}
-    reading = check.read_journal(table_config.journal_path)
-    rules = served.game_rules()
-    differences = check.differences(served.game, rules, reading, [(r[0], r[1], int(r[2]), r[3]) for r in bets])
-    return {
-        "rounds": len(reading.records), "players": players, "bets_accepted": tally.accepted_bets,
-        "bets_refused": dict(sorted(tally.refused.items())), "settled": books["settled"], "refunded": books["refunded"],
-        "seals_journaled": reading.seals, "drop": books["drop"], "paid": books["paid"],
-        "table_drop": reading.drop, "table_paid": reading.paid,
-        "accept_ms": {"p50": _percentile(tally.accept_ms, 50), "p99": _percentile(tally.accept_ms, 99)},
-        "differences": differences + len(tally.accepted_ids - kept),
-    }
+            "max_connections": max(config.studio.max_connections, players + 16)}
+        if self.operator is not None:
+            name = self.operator.name
+            section = config.studio.operators[name].model_copy(update=self.operator.section())
+            update.update(amqp=self.operator.rabbit.url, operators={**config.studio.operators, name: section})
+        return config.model_copy(update={"studio": config.studio.model_copy(update=update),
+                                         "mqtt": config.mqtt.model_copy(update={"broker": self.broker,
+                                                                                "insecure": True})})
+
+    async def play(self) -> dict[str, Any]:
+        table_id, section = next(iter(self.config.studio.tables.items()))
+        operator, signing = _operator(self.config)
+        rng = random.Random(self.seed)
+        tally = Tally()
+        ref = self.operator
+        async with StudioServer(self.studio_config(), self.database, retry=RETRY if ref else None) as server:
+            assert server.link is not None
+            await asyncio.wait_for(server.link.connected.wait(), 30)
+            if await _rows(server, "SELECT 1 FROM studio_rounds WHERE table_id = %s LIMIT 1", table_id):
+                raise ValueError(f"the studio's database already has rounds of {table_id}: simulate needs a fresh one")
+            sims = [SimPlayer(n, server.url, signing, table_id, section.game, random.Random(rng.random()), tally)
+                    for n in range(1, self.players + 1)]
+            if ref is None:
+                for sim in sims:
+                    await server.wallet.fund(operator, sim.player, "EUR", START_BALANCE)
+            else:
+                await ref.consume(server.operators[operator], section.game)
+            await asyncio.gather(*(s.connect() for s in sims))
+            background = [asyncio.create_task(s.run(), name=s.player) for s in sims]
+            if ref is not None:
+                background.append(asyncio.create_task(ref.drive(server.pool, table_id, self.restart_at)))
+            try:
+                await table.play(self.table_config, self.rounds)
+            finally:
+                for task in background:
+                    task.cancel()
+                await asyncio.gather(*background, return_exceptions=True)
+                await asyncio.gather(*(s.drop() for s in sims), return_exceptions=True)
+            drained = await ref.drain(server.pool, self.drain_s) if ref is not None else True
+            books = await _books(server, table_id)
+            bets = await _rows(server, "SELECT player, round, kind, amount, status, payout FROM studio_bets "
+                                       "WHERE table_id = %s ORDER BY id", table_id)
+            kept = {str(r[0]) for r in await _rows(server, "SELECT id FROM studio_bets WHERE table_id = %s", table_id)}
+            figures = await _operator_figures(server, ref, drained) if ref is not None else {}
+        reading = check.read_journal(self.table_config.journal_path)
+        rules = table.studio_section(self.table_config).game_rules()
+        closed = [(r[1], r[2], int(r[3]), r[5]) for r in bets if r[4] in ("settled", "refunded")]
+        differences = check.differences(section.game, rules, reading, closed)
+        out = {
+            "rounds": len(reading.records), "players": self.players, "bets_accepted": tally.accepted_bets,
+            "bets_refused": dict(sorted(tally.refused.items())), "settled": books["settled"],
+            "refunded": books["refunded"], "seals_journaled": reading.seals, "drop": books["drop"], "paid": books["paid"],
+            "table_drop": reading.drop, "table_paid": reading.paid,
+            "accept_ms": {"p50": _percentile(tally.accept_ms, 50), "p99": _percentile(tally.accept_ms, 99)},
+            "differences": differences + len(tally.accepted_ids - kept),
+        }
+        if ref is not None:
+            results = check.player_results(section.game, rules, reading,
+                                           [(str(p), str(r), str(k), int(a), str(s), v) for p, r, k, a, s, v in bets])
+            figures["wallet"]["mismatches"] += _players_otherwise(ref, results, self.players)
+            figures["players_checked"] = self.players
+            out.update(figures)
+        return out
 
 
 async def _rows(server: StudioServer, sql: str, *args: Any) -> list[Any]:
@@ -113,3 +162,26 @@ async def _books(server: StudioServer, table_id: str) -> dict[str, int]:
                 "coalesce(sum(payout) FILTER (WHERE status = 'settled'), 0) FROM studio_bets WHERE table_id = %s",
         table_id))[0]
     return {"settled": int(settled), "refunded": int(refunded), "drop": int(drop), "paid": int(paid)}
+
+
+def _players_otherwise(ref: ReferenceOperator, results: dict[str, tuple[int | None, int | None]], players: int) -> int:
+    """Players whose balance change at the operator is not their result as the studio settled it
+    and as the table's journal owes it (``check.player_results``), to the minor unit."""
+    count = 0
+    for n in range(1, players + 1):
+        player = f"sim-{n}"
+        studio, journal = results.get(player, (0, 0))
+        count += not (ref.store.balance(player, "EUR") - START_BALANCE == studio == journal)
+    return count
+
+
+async def _operator_figures(server: StudioServer, ref: ReferenceOperator, drained: bool) -> dict[str, Any]:
+    """``wallet`` and ``feed`` as ``counters`` reads both sides, with what the operator's books
+    say of double returns and open debits, and whether the run drained in time."""
+    c = await counters(server.pool, ref.store, ref.tally)
+    wallet = {k: c[k] for k in ("debits", "credits", "cancels", "adjustments", "retries", "mismatches", "pending",
+                                "flagged")}
+    wallet.update(returned_twice=ref.store.returned_twice(), debits_open=ref.store.open_debits())
+    feed = {k: c[k] for k in ("published", "delivered", "gaps", "duplicates_after_dedup")}
+    feed.update(redelivered=ref.tally.duplicates, bad_mac=ref.tally.bad_mac, rabbitmq_restarts=ref.restarts)
+    return {"operator_faults": list(ref.faults), "drained": drained, "wallet": wallet, "feed": feed}

@@ -160,3 +160,21 @@ def differences(game: str, rules: Any, reading: JournalReading, bets: list[tuple
         if record is None or payout != owed(game, rules, kind, amount, record):
             count += 1
     return count
+
+
+def player_results(game: str, rules: Any, reading: JournalReading,
+                   bets: list[tuple[str, str, str, int, str, int | None]]) -> dict[str, tuple[int | None, int | None]]:
+    """Each player's net result from the studio's bets ``(player, round, kind, amount, status, payout)``:
+    as the studio settled them and as the table's journal owes them (``owed``). A bet the studio
+    never settled or returned, or of a round the journal never closed, leaves that side None."""
+    out: dict[str, tuple[int | None, int | None]] = {}
+    for player, round_id, kind, amount, status, payout in bets:
+        studio, journal = out.get(player, (0, 0))
+        if status == "settled" and payout is not None:
+            studio = None if studio is None else studio + payout - amount
+        elif status != "refunded":
+            studio = None
+        record = reading.records.get(round_id)
+        journal = None if record is None or journal is None else journal + owed(game, rules, kind, amount, record) - amount
+        out[player] = (studio, journal)
+    return out

@@ -5,6 +5,7 @@ to an operator away and back, again on replay; nothing that was rolled back is p
 from __future__ import annotations
 
 import asyncio
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -135,3 +136,31 @@ async def test_snapshot_then_the_stream_from_the_next_sequence(
         await publisher.stop()
         await consumer.stop()
     assert consumer.tally.taken == {"bac-3": [14, 15, 16, 17]} and consumer.tally.gaps == []
+
+
+async def test_the_operators_consumer_keeps_consuming_through_broker_restarts(
+        pool: AsyncConnectionPool[Any], rabbitmq: RabbitServer, tmp_path: Path) -> None:
+    """The reference operator's consumer reading while the broker restarts under it (twice, with a
+    delivery held unacknowledged by the duplicate fault): everything after each restart arrives
+    too, once and in order."""
+    op = operator(tmp_path, "casino-r")
+    publisher = FeedPublisher(pool, rabbitmq.url, {op.id: op}, poll_s=0.05, max_backoff_s=0.5)
+    consumer = FeedConsumer(rabbitmq.url, queue_name(op, "baccarat"), op.feed_secret, duplicate=True)
+    await consumer.start()
+    publisher.start()
+    tally = consumer.tally
+    try:
+        for restart in range(2):
+            await deal(pool, "bac-r", 15, start=15 * restart)
+            await until(functools.partial(lambda read: tally.last.get("bac-r", 0) >= read, 10 * (restart + 1)),
+                        "events read before the restart",
+                        arrived=tally.arrived, describe=lambda: str(tally.last))
+            await asyncio.to_thread(rabbitmq.stop)  # the consumer keeps running: it meets a broker starting
+            await asyncio.to_thread(rabbitmq.start)
+        await deal(pool, "bac-r", 15, start=30)
+        await until(lambda: tally.last.get("bac-r") == 45, "every event after the restarts", arrived=tally.arrived,
+                    describe=lambda: str(tally.last), within=90)
+    finally:
+        await publisher.stop()
+        await consumer.stop()
+    assert tally.taken == {"bac-r": list(range(1, 46))} and tally.gaps == []

@@ -14,6 +14,8 @@ from controller.studio.operators.interface import WalletResult, WalletStatus
 from controller.studio.operators.retry import RetryPolicy
 from controller.studio.operators.sim.consumer import FeedTally
 from controller.studio.operators.sim.faults import Faults
+from controller.studio.operators.sim.store import SimStore
+from controller.studio.simulation.operator import FAULTS, parse_faults
 
 keys = st.tuples(st.sampled_from(["a", "b"]), st.sampled_from(["p1", "p2", "p3"]), st.just("EUR"))
 payouts = st.dictionaries(keys, st.integers(0, 10**9), max_size=6)
@@ -70,3 +72,32 @@ def test_the_reference_operator_moves_nothing_for_a_debit_after_its_cancel() -> 
     assert store.apply("cancel", {**req, "tx": "d1:cancel"})["balance"] == 1_000  # the debit never reached it
     assert store.apply("debit", req) == {"v": 1, "tx": "d1", "status": "retry", "balance": 1_000}
     assert store.balance("p1", "EUR") == 1_000
+
+
+def move(store: SimStore, kind: str, tx: str, amount: int, ref: str | None = None) -> None:
+    store.apply(kind, {"tx": tx, "ref": ref or tx, "player": "p1", "currency": "EUR", "amount": amount})
+
+
+def test_the_operators_books_tell_a_debit_returned_twice_or_left_open() -> None:
+    store = SimStore()
+    store.fund("p1", "EUR", 10_000)
+    move(store, "debit", "debit:a", 500)
+    move(store, "debit", "debit:b", 500)
+    move(store, "debit", "debit:c", 20_000)  # insufficient funds: nothing taken, nothing to return
+    assert (store.open_debits(), store.returned_twice()) == (2, 0)
+    move(store, "credit", "credit:r1:p1", 1000, ref="debit:a")
+    move(store, "credit", "credit:r1:p1", 1000, ref="debit:a")  # asked again: applied once
+    move(store, "cancel", "debit:b:cancel", 500, ref="debit:b")
+    move(store, "cancel", "debit:c:cancel", 20_000, ref="debit:c")  # moves nothing
+    assert (store.open_debits(), store.returned_twice()) == (0, 0)
+    assert store.balance("p1", "EUR") == 10_500
+    move(store, "credit", "credit:r1:p1:again", 1000, ref="debit:a")  # a second credit of the same debit
+    move(store, "credit", "credit:r2:p1", 0, ref="debit:b")  # a cancelled debit credited too
+    assert store.returned_twice() == 2
+
+
+def test_the_simulations_operator_faults_are_named() -> None:
+    assert parse_faults("all") == FAULTS and parse_faults("none") == ()
+    assert parse_faults("slow, away,slow") == ("slow", "away")
+    with pytest.raises(ValueError, match="unknown late"):
+        parse_faults("slow,late")

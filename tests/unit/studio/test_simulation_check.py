@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from controller.cards import CARDS
 from controller.studio.config import TableSection
 from controller.studio.rules import TableRules
-from controller.studio.simulation.check import JournalReading, differences, owed
+from controller.studio.simulation.check import JournalReading, differences, owed, player_results
 from tests.unit.studio.test_settlement_engines import BLACKJACK, RUSSIAN, THREE_CARD, blackjack_felt, felt_round
 
 ROULETTE = TableSection(game="roulette", preset="european")
@@ -35,6 +35,17 @@ def test_a_round_closed_without_the_seal_or_void_owes_every_stake_back() -> None
     rules = ROULETTE.game_rules()
     assert owed("roulette", rules, "straight:17", 100, record(SEVENTEEN, sealed=False)) == 100
     assert owed("roulette", rules, "straight:17", 100, record(SEVENTEEN, status="void")) == 100
+
+
+def test_each_players_result_as_the_studio_settled_it_and_as_the_journal_owes_it() -> None:
+    rules = ROULETTE.game_rules()
+    reading = JournalReading(records={"t1-000001": record(SEVENTEEN)})
+    bets = [("p1", "t1-000001", "straight:17", 100, "settled", 3600), ("p1", "t1-000001", "red", 500, "settled", 0),
+            ("p2", "t1-000001", "black", 500, "settled", 500),  # paid as a loss: black won, 1000 was owed
+            ("p3", "t1-000001", "red", 500, "accepted", None),  # never settled
+            ("p4", "t1-000002", "red", 500, "refunded", None)]  # a round the journal never closed
+    assert player_results("roulette", rules, reading, bets) == {
+        "p1": (3000, 3000), "p2": (0, 500), "p3": (None, -500), "p4": (0, None)}
 
 
 @given(box=st.integers(1, 3), units=st.integers(1, 5), seed=st.integers(0, 2**32))

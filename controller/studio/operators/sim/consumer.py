@@ -8,11 +8,13 @@ the dedup holds."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
 import aio_pika
+import aio_pika.exceptions
 from aio_pika.abc import AbstractIncomingMessage
 
 from controller.studio.operators import feedmsg
@@ -56,21 +58,59 @@ class FeedConsumer:
         self.duplicate = duplicate
         self.tally = tally or FeedTally()
         self.store = store
-        self._connection: aio_pika.abc.AbstractRobustConnection | None = None
+        self._connection: aio_pika.abc.AbstractConnection | None = None
+        self._lost = asyncio.Event()
+        self._keeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
+        """Consume from now on (a first connection that fails is the caller's error); a broker that
+        goes away is connected to again until ``stop``. Its own loop, not aio-pika's robust
+        connection: that one's channel restore can fail on a restarted broker and consume nothing."""
         if self.store is not None:
             self.tally.last.update(self.store.feed_positions())
-        self._connection = await aio_pika.connect_robust(self.url, reconnect_interval=0.5)
-        channel = await self._connection.channel()
-        await channel.set_qos(prefetch_count=1)  # one at a time: in order, even across a redelivery
-        queue = await channel.declare_queue(self.queue, durable=True, auto_delete=False)
-        await queue.consume(self._on_message)
+        await self._open()
+        self._keeper = asyncio.create_task(self._keep(), name=f"feed consumer {self.queue}")
 
     async def stop(self) -> None:
-        if self._connection is not None:
-            await self._connection.close()
-            self._connection = None
+        if self._keeper is not None:
+            self._keeper.cancel()
+            await asyncio.gather(self._keeper, return_exceptions=True)
+            self._keeper = None
+        await self._close()
+
+    async def _open(self) -> None:
+        lost = asyncio.Event()
+        connection = await aio_pika.connect(self.url)
+        connection.close_callbacks.add(lambda *_: lost.set())
+        try:
+            channel = await connection.channel()
+            channel.close_callbacks.add(lambda *_: lost.set())
+            await channel.set_qos(prefetch_count=1)  # one at a time: in order, even across a redelivery
+            queue = await channel.declare_queue(self.queue, durable=True, auto_delete=False)
+            await queue.consume(self._on_message)
+        except BaseException:
+            await connection.close()
+            raise
+        self._connection, self._lost = connection, lost
+
+    async def _close(self) -> None:
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(*aio_pika.exceptions.CONNECTION_EXCEPTIONS, TimeoutError):
+                await connection.close()
+
+    async def _keep(self) -> None:
+        """Wait for the connection or channel to close; connect again (every 0.5 s until it works).
+        The unacknowledged message is delivered again: dropped by ``(table, seq)`` if taken."""
+        while True:
+            await self._lost.wait()
+            await self._close()
+            while True:
+                try:
+                    await self._open()
+                    break
+                except (*aio_pika.exceptions.CONNECTION_EXCEPTIONS, TimeoutError):
+                    await asyncio.sleep(0.5)
 
     async def _on_message(self, incoming: AbstractIncomingMessage) -> None:
         try:

@@ -55,6 +55,21 @@ class SimStore:
         rows = self._db.execute("SELECT tx, kind, moved, answer FROM txs").fetchall()
         return {str(tx): (str(kind), int(moved), dict(json.loads(answer))) for tx, kind, moved, answer in rows}
 
+    def returned_twice(self) -> int:
+        """Debits given back more than once: two credits of one debit, or a credit and a cancel
+        that moved money (a movement the studio asked twice must be applied once)."""
+        row = self._db.execute(
+            "SELECT count(*) FROM (SELECT ref FROM txs WHERE kind = 'credit' OR (kind = 'cancel' AND moved <> 0) "
+            "GROUP BY ref HAVING count(*) > 1)").fetchone()
+        return int(row[0])
+
+    def open_debits(self) -> int:
+        """Debits that took money and were neither credited nor cancelled (returned)."""
+        row = self._db.execute(
+            "SELECT count(*) FROM txs d WHERE d.kind = 'debit' AND d.moved <> 0 AND NOT EXISTS (SELECT 1 FROM txs r "
+            "WHERE r.ref = d.tx AND (r.kind = 'credit' OR (r.kind = 'cancel' AND r.moved <> 0)))").fetchone()
+        return int(row[0])
+
     def seen(self, tx: str) -> dict[str, Any] | None:
         row = self._db.execute("SELECT answer FROM txs WHERE tx = ?", (tx,)).fetchone()
         return None if row is None else dict(json.loads(row[0]))
