@@ -29,6 +29,7 @@
     desc: null, currency: { code: "EUR", digits: 2 }, balance: null, joined: false, ended: false, online: false,
     //: the round settled without the operator's balance ("balance": null), until its `balance` push or a newer balance
     awaiting: null, paidWords: "", rounds: [],
+    pushed: new Map(), // round -> the balance its push gave, for a history answer read before the push
     betting: null, endsAt: null, chip: null, box: 1,
     slip: new Map(), // kind -> amount, not sent yet
     placed: new Map(), // kind -> amount, accepted on this round
@@ -162,8 +163,9 @@
     // since; a past round's only fills in its history row
     balance(msg) {
       if (typeof msg.balance !== "number") return;
-      s.rounds = s.rounds.map((r) => (r.round === msg.round && r.balance === null ? { ...r, balance: msg.balance } : r));
-      drawHistory(s.rounds);
+      s.pushed.set(msg.round, msg.balance);
+      if (s.pushed.size > HISTORY) s.pushed.delete(s.pushed.keys().next().value);
+      if (s.rounds.some((r) => r.round === msg.round)) drawHistory(s.rounds);
       if (s.awaiting !== msg.round) return;
       takeBalance(msg.balance);
       showPaid(msg.round);
@@ -313,6 +315,7 @@
       const cur = { code: r.currency, digits: s.currency.digits };
       const m = (v) => Croupier.money(v, cur);
       const verdict = W.verdict(r.status, r.stake, r.paid);
+      const after = r.balance ?? s.pushed.get(r.round) ?? null;
       node.dataset.verdict = verdict;
       setText(node.querySelector(".h-round"), `Round ${r.round}`);
       setText(node.querySelector(".h-verdict"), verdict);
@@ -320,7 +323,7 @@
       setText(node.querySelector(".h-bets"), r.bets.map((b) => `${W.kind(b.kind)} ${m(b.amount)}`).join(", "));
       setText(node.querySelector(".h-money"), [`staked ${m(r.stake)}`,
         r.paid === null ? null : `paid ${m(r.paid)}`,
-        r.balance !== null ? `balance after ${m(r.balance)}` : W.finished(r.status) ? "balance pending" : null,
+        after !== null ? `balance after ${m(after)}` : W.finished(r.status) ? "balance pending" : null,
       ].filter(Boolean).join(" · "));
     });
   }
