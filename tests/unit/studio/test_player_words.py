@@ -58,3 +58,8 @@ def test_a_bets_kind_in_words() -> None:
     got = said('["straight:17", "red", "main@3", "21+3@3", "behind@5+double+split", "banker"].map(W.kind)')
     assert got == ["straight 17", "red", "main, box 3", "21+3, box 3", "bet behind, box 5, follows double and split",
                    "banker"]
+
+
+def test_a_balance_still_owed_by_the_operator_in_words() -> None:
+    got = said("[W.CONFIRMING, ...['settled', 'refunded', 'sealed', 'open'].map(W.finished)]")
+    assert got == ["Your casino is confirming your balance…", True, True, False, False]

@@ -27,6 +27,9 @@
 
   const s = {
     desc: null, currency: { code: "EUR", digits: 2 }, balance: null, joined: false, ended: false, online: false,
+    //: the round settled without the operator's balance ("balance": null), until its `balance` push or a newer balance
+    awaiting: null, paidWords: "", rounds: [],
+    pushed: new Map(), // round -> the balance its push gave, for a history answer read before the push
     betting: null, endsAt: null, chip: null, box: 1,
     slip: new Map(), // kind -> amount, not sent yet
     placed: new Map(), // kind -> amount, accepted on this round
@@ -91,13 +94,18 @@
     setText(node, text);
     node.dataset.kind = kind;
   }
-  function balance(value) { if (typeof value === "number") s.balance = value; }
+  // A balance the studio gives with an answer: newer than any a slow wallet still owes for a past round
+  function takeBalance(value) { if (typeof value === "number") { s.balance = value; s.awaiting = null; } }
+  function showPaid(round) {
+    const said = s.awaiting === round ? W.CONFIRMING : `Balance: ${money(s.balance)}.`;
+    setText($("outcome-paid"), `${s.paidWords} ${said}`);
+  }
 
   const HANDLERS = {
     joined(msg) {
       s.joined = true;
       s.currency = { code: msg.currency, digits: s.currency.digits };
-      balance(msg.balance);
+      takeBalance(msg.balance);
       setText($("player-name"), msg.name);
       setText($("link"), "live");
       askHistory();
@@ -123,7 +131,7 @@
       s.placed.clear();
       for (const b of msg.bets) s.placed.set(b.kind, (s.placed.get(b.kind) || 0) + b.amount);
       s.slip.clear();
-      balance(msg.balance);
+      takeBalance(msg.balance);
       notice(`Your bets are in: ${money(msg.stake)} on this round.`, "ok");
     },
     refused(msg) {
@@ -143,11 +151,24 @@
       setText($("outcome-paid"), "");
     },
     settled(msg) {
-      balance(msg.balance);
+      takeBalance(msg.balance);
+      if (typeof msg.balance !== "number") s.awaiting = msg.round;  // the operator's wallet has not answered yet
       $("outcome").hidden = false;
       const stake = msg.bets.reduce((a, b) => a + b.amount, 0);
-      setText($("outcome-paid"), `${W.paid(stake, msg.paid, msg.refunded, money)} Balance: ${money(s.balance)}.`);
+      s.paidWords = W.paid(stake, msg.paid, msg.refunded, money);
+      showPaid(msg.round);
       askHistory();
+    },
+    // A slow wallet's answer for a round settled without it: the balance shown if nothing newer came
+    // since; a past round's only fills in its history row
+    balance(msg) {
+      if (typeof msg.balance !== "number") return;
+      s.pushed.set(msg.round, msg.balance);
+      if (s.pushed.size > HISTORY) s.pushed.delete(s.pushed.keys().next().value);
+      if (s.rounds.some((r) => r.round === msg.round)) drawHistory(s.rounds);
+      if (s.awaiting !== msg.round) return;
+      takeBalance(msg.balance);
+      showPaid(msg.round);
     },
     history(msg) { if (!asked.shift()) drawHistory(msg.rounds); },
   };
@@ -266,7 +287,7 @@
 
   function draw() {
     drawPhase();
-    setText($("balance"), s.balance === null ? "" : `Balance ${money(s.balance)}`);
+    setText($("balance"), s.awaiting !== null ? "Balance: confirming…" : s.balance === null ? "" : `Balance ${money(s.balance)}`);
     if (s.desc) {
       if (s.chip === null || !s.desc.chips.includes(s.chip)) s.chip = s.desc.chips[0];
       RouletteFelt.drawChips($("chips"), s.desc.chips, s.chip, money, (c) => { s.chip = c; draw(); });
@@ -285,6 +306,7 @@
   }
 
   function drawHistory(rounds) {
+    s.rounds = rounds;
     $("history-empty").hidden = rounds.length > 0;
     keyed($("history-list"), rounds, (r) => `${r.table}/${r.round}`, () => el("li", { class: "round" },
       el("div", { class: "h-head" }, el("span", { class: "h-round" }), el("span", { class: "h-verdict" })),
@@ -293,6 +315,7 @@
       const cur = { code: r.currency, digits: s.currency.digits };
       const m = (v) => Croupier.money(v, cur);
       const verdict = W.verdict(r.status, r.stake, r.paid);
+      const after = r.balance ?? s.pushed.get(r.round) ?? null;
       node.dataset.verdict = verdict;
       setText(node.querySelector(".h-round"), `Round ${r.round}`);
       setText(node.querySelector(".h-verdict"), verdict);
@@ -300,7 +323,8 @@
       setText(node.querySelector(".h-bets"), r.bets.map((b) => `${W.kind(b.kind)} ${m(b.amount)}`).join(", "));
       setText(node.querySelector(".h-money"), [`staked ${m(r.stake)}`,
         r.paid === null ? null : `paid ${m(r.paid)}`,
-        r.balance === null ? null : `balance after ${m(r.balance)}`].filter(Boolean).join(" · "));
+        after !== null ? `balance after ${m(after)}` : W.finished(r.status) ? "balance pending" : null,
+      ].filter(Boolean).join(" · "));
     });
   }
 

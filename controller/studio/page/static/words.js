@@ -82,6 +82,11 @@ const PlayerWords = (() => {
     return `You won: ${money(back)} paid on a stake of ${money(stake)}.`;
   }
 
+  //: a round settled before the operator's wallet answered: its balance follows (a `balance` push)
+  const CONFIRMING = "Your casino is confirming your balance…";
+  //: a round whose money has moved (its balance after is the wallet's, once it answers)
+  const finished = (status) => status === "settled" || status === "refunded";
+
   // A history row's result in a word
   function verdict(status, stake, back) {
     if (status === "refunded") return "returned";
@@ -120,6 +125,7 @@ const PlayerWords = (() => {
   const decisionRefusal = (reason) => (reason === "funds"
     ? "There is not enough money in your account for that decision: choose another." : refusal(reason));
 
-  return { refusal, decisionRefusal, ends, card, result, paid, verdict, kind, decision, decided, RELAUNCH };
+  return { refusal, decisionRefusal, ends, card, result, paid, verdict, finished, kind, decision, decided, RELAUNCH,
+    CONFIRMING };
 })();
 if (typeof module !== "undefined") module.exports = PlayerWords;
