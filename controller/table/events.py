@@ -99,12 +99,14 @@ class NotAnEvent(ValueError):
 def parse_event(payload: Mapping[str, Any]) -> DeviceEvent:
     """The driver's model of a journaled device event (``NotAnEvent`` if none fits)."""
     kind = payload.get("type")
-    if str(kind) not in _BY_TYPE:
+    candidates = _BY_TYPE.get(str(kind))
+    if candidates is None:
         raise NotAnEvent(f"no device has an event of type {kind!r}")
-    candidates = _BY_TYPE[str(kind)]
     try:
-        if len(candidates) == 1:  # the type names the class: validated by it alone (a card's replay)
-            return candidates[0].model_validate(payload if isinstance(payload, dict) else dict(payload))
+        if len(candidates) == 1:  # the type names the class: validated by its own validator alone (a card's replay)
+            event: DeviceEvent = candidates[0].__pydantic_validator__.validate_python(
+                payload if isinstance(payload, dict) else dict(payload))
+            return event
         return ANY_EVENT.validate_python(dict(payload))
     except ValidationError as exc:
         said = "; ".join(f"{e['loc'][-1] if e['loc'] else kind}: {e['msg']}" for e in exc.errors())

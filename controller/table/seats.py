@@ -233,6 +233,8 @@ def follow(table: SeatTable) -> None:
     """After every change of the round: a seated box's decision due now starts a turn (with this
     entry's ``ts``), anything else ends the one waiting."""
     desk = table.seats
+    if not desk.seats and desk.turn is None:  # nobody seated, no turn to end: nothing to follow
+        return
     engine = table.engine
     if engine is not None and table.phase != BETTING and not desk.played:
         desk.played = {b: s.player for b, s in desk.seats.items()}  # who sat as the round was dealt

@@ -94,7 +94,9 @@ class ShoeDevice:
     # ------------------------------------------------------------------ events
     def device_step(self, table: ShoeTable, event: DeviceEvent) -> None:
         """One event of the shoe driver (drivers/shoe/events.py)."""
-        match event:
+        match event:  # the classes are disjoint: a card, by far the most frequent, is tried first
+            case CardDrawn(card=card, n=n):
+                self._read(table, card, n)
             case Hello():
                 table.health_change(SHOE, online=True)
             case ShoeStatus(state=state, shoe_id=shoe_id):
@@ -105,8 +107,6 @@ class ShoeDevice:
             case ShoeFault(code=code, text=text):
                 table.health_change(SHOE, fault=f"{code};{text}")
                 table.alert(ERROR, "shoe.fault", f"shoe fault {code}: {text}")
-            case CardDrawn(card=card, n=n):
-                self._read(table, card, n)
             case NoRead(n=n):
                 self._noread(table, n)
             case CutCard(n=n):

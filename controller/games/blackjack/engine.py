@@ -41,7 +41,7 @@ from controller.games.blackjack.boxes import SECOND_CARD, deal_plan, open_bets, 
 from controller.games.blackjack.dealer import dealer_add, dealer_draw_or_stand, reveal
 from controller.games.blackjack.hand import BLACKJACK, STATUS_NAMES, hand_total
 from controller.games.blackjack.insurance import after_deal, insurance_decision
-from controller.games.blackjack.outcome import BlackjackBox, BlackjackDealer, BlackjackHand, BlackjackOutcome
+from controller.games.blackjack.outcome import BlackjackOutcome
 from controller.games.blackjack.phases import BETTING, DEALING, DONE, INSURANCE, PHASE_NAMES, PLAY
 from controller.games.blackjack.play import deal_to_hand, play_decision
 from controller.games.blackjack.refusals import betting_closed, card_refused, checked_card, no_decision_now, refusal
@@ -90,34 +90,36 @@ class BlackjackRound(RoundState, EngineRound):
         dealer = self._dealer
         hole_hidden = len(dealer) == 2 and self._opts.hole_card and self._phase in (DEALING, INSURANCE, PLAY)
         shown = dealer[:1] if hole_hidden else dealer
-        return BlackjackOutcome(
-            phase=self.phase,
-            dealer=BlackjackDealer(
-                cards=tuple(dealer),
-                face_down=(1,) if hole_hidden else (),
-                total=hand_total(shown),
-                blackjack=len(shown) == 2 and hand_total(shown) == 21,
-            ),
-            boxes=tuple(
-                BlackjackBox(
-                    box=b.number,
-                    owner=b.owner,
-                    insurance=b.insurance,
-                    hands=tuple(
-                        BlackjackHand(
-                            hand=i,
-                            cards=tuple(h.cards),
-                            total=h.total,
-                            status=STATUS_NAMES[h.status],
-                            multiplier=h.mult,
-                            face_down=(len(h.cards) - 1,) if h.dark and not self.done else (),
-                        )
+        # one validation of the whole tree (the nested models built by the validator in one
+        # call, not one Python ``__init__`` per hand): every field checked all the same
+        return BlackjackOutcome.model_validate({
+            "phase": self.phase,
+            "dealer": {
+                "cards": tuple(dealer),
+                "face_down": (1,) if hole_hidden else (),
+                "total": hand_total(shown),
+                "blackjack": len(shown) == 2 and hand_total(shown) == 21,
+            },
+            "boxes": tuple(
+                {
+                    "box": b.number,
+                    "owner": b.owner,
+                    "insurance": b.insurance,
+                    "hands": tuple(
+                        {
+                            "hand": i,
+                            "cards": tuple(h.cards),
+                            "total": h.total,
+                            "status": STATUS_NAMES[h.status],
+                            "multiplier": h.mult,
+                            "face_down": (len(h.cards) - 1,) if h.dark and not self.done else (),
+                        }
                         for i, h in enumerate(b.hands, 1)
                     ),
-                )
+                }
                 for b in self._boxes
             ),
-        )
+        })
 
     # ------------------------------------------------------------------ inputs
     def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:
