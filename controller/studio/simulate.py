@@ -19,8 +19,8 @@ from typing import Any
 from controller.config import TableConfig
 from controller.studio.config import StudioConfig
 from controller.studio.server import StudioServer
-from controller.studio.simulation import check, table
-from controller.studio.simulation.players import START_BALANCE, SimPlayer, Tally
+from controller.studio.simulation import check, seated, table
+from controller.studio.simulation.players import START_BALANCE, Tally
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -70,8 +70,9 @@ async def _simulate(config: StudioConfig, database: str, broker: str, table_conf
         await asyncio.wait_for(server.link.connected.wait(), 30)
         if await _rows(server, "SELECT 1 FROM studio_rounds WHERE table_id = %s LIMIT 1", table_id):
             raise ValueError(f"the studio's database already has rounds of {table_id}: simulate needs a fresh one")
-        sims = [SimPlayer(n, server.url, signing, table_id, section.game, random.Random(rng.random()), tally)
-                for n in range(1, players + 1)]
+        cast = seated.cast(served.game, served.game_rules(), lambda kind, n, own, **role: kind(
+            n, server.url, signing, table_id, section.game, own, tally, **role))
+        sims = [cast(n, random.Random(rng.random())) for n in range(1, players + 1)]
         for sim in sims:
             await server.wallet.fund(operator, sim.player, "EUR", START_BALANCE)
         await asyncio.gather(*(s.connect() for s in sims))
@@ -82,21 +83,21 @@ async def _simulate(config: StudioConfig, database: str, broker: str, table_conf
             for task in betting:
                 task.cancel()
             await asyncio.gather(*betting, return_exceptions=True)
-            await asyncio.gather(*(s.drop() for s in sims), return_exceptions=True)
+            await asyncio.gather(*(s.stop() for s in sims), return_exceptions=True)
         books = await _books(server, table_id)
-        bets = await _rows(server, "SELECT round, kind, amount, payout FROM studio_bets WHERE table_id = %s "
-                                   "AND status IN ('settled', 'refunded') ORDER BY id", table_id)
+        bets = await _rows(server, "SELECT round, kind, amount, payout, operator || '/' || player FROM studio_bets "
+                                   "WHERE table_id = %s AND status IN ('settled', 'refunded') ORDER BY id", table_id)
         kept = {str(r[0]) for r in await _rows(server, "SELECT id FROM studio_bets WHERE table_id = %s", table_id)}
     reading = check.read_journal(table_config.journal_path)
     rules = served.game_rules()
-    differences = check.differences(served.game, rules, reading, [(r[0], r[1], int(r[2]), r[3]) for r in bets])
+    differences = check.differences(served.game, rules, reading, [(r[0], r[1], int(r[2]), r[3], r[4]) for r in bets])
     return {
         "rounds": len(reading.records), "players": players, "bets_accepted": tally.accepted_bets,
         "bets_refused": dict(sorted(tally.refused.items())), "settled": books["settled"], "refunded": books["refunded"],
         "seals_journaled": reading.seals, "drop": books["drop"], "paid": books["paid"],
         "table_drop": reading.drop, "table_paid": reading.paid,
         "accept_ms": {"p50": _percentile(tally.accept_ms, 50), "p99": _percentile(tally.accept_ms, 99)},
-        "differences": differences + len(tally.accepted_ids - kept),
+        "decisions": reading.decisions, "differences": differences + len(tally.accepted_ids - kept),
     }
 
 
@@ -109,7 +110,8 @@ async def _rows(server: StudioServer, sql: str, *args: Any) -> list[Any]:
 async def _books(server: StudioServer, table_id: str) -> dict[str, int]:
     settled, refunded, drop, paid = (await _rows(
         server, "SELECT count(*) FILTER (WHERE status = 'settled'), count(*) FILTER (WHERE status = 'refunded'), "
-                "coalesce(sum(amount) FILTER (WHERE status = 'settled'), 0), "
+                "coalesce(sum(amount) FILTER (WHERE status = 'settled'), 0) + (SELECT coalesce(sum(amount), 0) FROM "
+                "studio_payments WHERE table_id = %s AND kind = 'debit' AND tx LIKE 'added:%%'), "
                 "coalesce(sum(payout) FILTER (WHERE status = 'settled'), 0) FROM studio_bets WHERE table_id = %s",
-        table_id))[0]
+        table_id, table_id))[0]
     return {"settled": int(settled), "refunded": int(refunded), "drop": int(drop), "paid": int(paid)}

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[3]
 TABLES = {
     "roulette": 'preset = "european"',
     "baccarat": 'preset = "standard"',
-    "blackjack": 'preset = "ru6"\nrules = { side_bets = ["perfect_pairs", "21+3", "suit_em_up", "lucky_lucky", "hot_3"] }',
+    "blackjack": 'preset = "am8"',
     "three-card-blackjack": 'rules = { ace_plus = true }',
     "russian-poker": 'preset = "exchange"\nrules = { bonus = true }',
     "catch-a-wave": "",
