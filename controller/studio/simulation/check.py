@@ -8,7 +8,7 @@ rules.py``, ``settlement.py``), and a bet the studio paid otherwise is a differe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -194,13 +194,16 @@ SETTLE: dict[str, Callable[[Any, str, int, Mapping[str, Any]], int]] = {
     "three-card-blackjack": _three_card, "russian-poker": _russian}
 
 
-def differences(game: str, rules: Any, reading: JournalReading,
-                bets: list[tuple[str, str, int, int | None, str]]) -> int:
-    """How many of the studio's bets ``(round, kind, amount, payout, operator/player)`` it paid
-    otherwise than the journaled record owes them (a bet of a round the journal never closed counts too)."""
+Bet = tuple[str, str, int, int | None] | tuple[str, str, int, int | None, str]
+
+
+def differences(game: str, rules: Any, reading: JournalReading, bets: Sequence[Bet]) -> int:
+    """How many of the studio's bets ``(round, kind, amount, payout[, operator/player])`` it paid
+    otherwise than the journaled record owes them (a bet of a round the journal never closed counts
+    too; a seated player's bet or a Bet Behind needs its player, whose rows in the record it reads)."""
     count = 0
-    for round_id, kind, amount, payout, who in bets:
+    for round_id, kind, amount, payout, *who in bets:
         record = reading.records.get(round_id)
-        if record is None or payout != owed(game, rules, kind, amount, record, who):
+        if record is None or payout != owed(game, rules, kind, amount, record, "".join(who)):
             count += 1
     return count
