@@ -92,7 +92,7 @@ async def _simulate(config: StudioConfig, database: str, broker: str, table_conf
     rules = served.game_rules()
     differences = check.differences(served.game, rules, reading, [(r[0], r[1], int(r[2]), r[3], r[4]) for r in bets])
     return {
-        "rounds": len(reading.records), "players": players, "bets_accepted": tally.accepted_bets,
+        "rounds": len(reading.records), "void": reading.voids, "players": players, "bets_accepted": tally.accepted_bets,
         "bets_refused": dict(sorted(tally.refused.items())), "settled": books["settled"], "refunded": books["refunded"],
         "seals_journaled": reading.seals, "drop": books["drop"], "paid": books["paid"],
         "table_drop": reading.drop, "table_paid": reading.paid,

@@ -37,6 +37,11 @@ class JournalReading:
         return sum(1 for r in self.records.values() if (r.get("remote") or {}).get("sealed") is True)
 
     @property
+    def voids(self) -> int:
+        """Rounds the table voided (the simulated dealer voids one it cannot deal on)."""
+        return sum(1 for r in self.records.values() if r.get("status") == "void")
+
+    @property
     def decisions(self) -> dict[str, int]:
         """The seated boxes' decisions the table took, by cause (``player``, ``timeout``, ``disconnect``)."""
         causes = {"player": 0, "timeout": 0, "disconnect": 0}

@@ -56,11 +56,15 @@ def choose(decisions: list[str], rng: random.Random) -> str:
     return rng.choice(decisions)
 
 
-class _Listening(SimPlayer):
-    """A player who keeps what the table's ``decided`` pushes say, for the one who dropped."""
+class Listening(SimPlayer):
+    """A player at a table with seats: it keeps what the table's ``decided`` pushes say, for the
+    one who dropped mid-turn."""
 
-    turns: Turns
-    _tasks: set[asyncio.Task[None]]
+    def __init__(self, n: int, url: str, operator: tuple[str, str, str], table: str, game: str,
+                 rng: random.Random, tally: Tally, *, turns: Turns) -> None:
+        super().__init__(n, url, operator, table, game, rng, tally)
+        self.turns = turns
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def pushed(self, message: dict[str, Any]) -> bool:
         if message.get("type") == "decided":
@@ -80,26 +84,25 @@ class _Listening(SimPlayer):
         await self.drop()
 
 
-class SeatedPlayer(_Listening):
+class SeatedPlayer(Listening):
     """A player at ``box``: its main bet there (a side bet beside it, some rounds), its decisions."""
 
     def __init__(self, n: int, url: str, operator: tuple[str, str, str], table: str, game: str,
                  rng: random.Random, tally: Tally, *, box: int, role: str, turns: Turns) -> None:
-        super().__init__(n, url, operator, table, game, rng, tally)
-        self.box, self.main, self.turns = box, SEATED[game], turns
+        super().__init__(n, url, operator, table, game, rng, tally, turns=turns)
+        self.box, self.main = box, SEATED[game]
         #: the first turn's behaviour ("decide", "timeout" or "disconnect"), so each is seen in a short run
         self.role = role
         self.sat = False
         self.busy = False
         self.seen: set[tuple[str, int, int, str]] = set()
         self.decides: set[str] = set()
-        self._tasks = set()
 
     async def sit(self) -> None:
         """Sit once the table has opened a round (a seat is the table's: it must be up to take it);
         the seat is kept across a lost connection."""
         assert self.ws is not None
-        await self.ws.send(_dumps({"v": 1, "type": "sit", "box": self.box}))
+        await self.ws.send(json.dumps({"v": 1, "type": "sit", "box": self.box}))
         answer = await self._answer("seated", "refused")
         if answer["type"] == "refused":
             self.tally.refused[f"sit:{answer['reason']}"] += 1
@@ -156,19 +159,18 @@ class SeatedPlayer(_Listening):
         request = uuid.uuid4().hex
         self.decides.add(request)
         if self.ws is not None:
-            await self.ws.send(_dumps({"v": 1, "type": "decide", "request": request, "round": turn["round"],
+            await self.ws.send(json.dumps({"v": 1, "type": "decide", "request": request, "round": turn["round"],
                                        "box": turn["box"], "hand": turn["hand"],
                                        "decision": choose(list(turn["decisions"]), self.rng)}))
 
 
-class BehindPlayer(_Listening):
+class BehindPlayer(Listening):
     """A player without a seat who, most rounds, bets behind a box with seeded presets."""
 
     def __init__(self, n: int, url: str, operator: tuple[str, str, str], table: str, game: str,
                  rng: random.Random, tally: Tally, *, boxes: int, turns: Turns) -> None:
-        super().__init__(n, url, operator, table, game, rng, tally)
-        self.boxes, self.turns = boxes, turns
-        self._tasks = set()
+        super().__init__(n, url, operator, table, game, rng, tally, turns=turns)
+        self.boxes = boxes
 
     def request(self, round_id: str) -> dict[str, Any]:
         if self.rng.random() < 0.25:
@@ -176,10 +178,6 @@ class BehindPlayer(_Listening):
         presets = {p: self.rng.random() < 0.5 for p in ("double", "split", "insurance")}
         return {"v": 1, "type": "behind", "request": uuid.uuid4().hex, "round": round_id,
                 "box": self.rng.randint(1, self.boxes), "amount": self.rng.choice(BEHIND_STAKES), "presets": presets}
-
-
-def _dumps(message: dict[str, Any]) -> str:
-    return json.dumps(message)
 
 
 def cast(game: str, rules: Any, make: Callable[..., SimPlayer]) -> Callable[[int, random.Random], SimPlayer]:
@@ -195,6 +193,6 @@ def cast(game: str, rules: Any, make: Callable[..., SimPlayer]) -> Callable[[int
             return make(SeatedPlayer, n, rng, box=free[n - 1], role=roles[(n - 1) % len(roles)], turns=turns)
         if behind and n % 2 == 0:
             return make(BehindPlayer, n, rng, boxes=boxes, turns=turns)
-        return make(SimPlayer, n, rng)
+        return make(Listening, n, rng, turns=turns) if free else make(SimPlayer, n, rng)
 
     return player

@@ -55,10 +55,11 @@ SEATED = {"blackjack", "three-card-blackjack", "russian-poker", "catch-a-wave"}
 @pytest.mark.parametrize("game", list(TABLES))
 def test_simulate_prints_books_that_agree_with_the_tables_journal(tmp_path: Path, database: str, game: str) -> None:
     out = simulate(tmp_path, database, game)
-    assert set(out) == {"rounds", "players", "bets_accepted", "bets_refused", "settled", "refunded",
+    assert set(out) == {"rounds", "void", "players", "bets_accepted", "bets_refused", "settled", "refunded",
                         "seals_journaled", "drop", "paid", "table_drop", "table_paid", "accept_ms", "decisions",
                         "differences"}
     assert out["rounds"] == 2 and out["players"] == 6 and out["seals_journaled"] == 2
+    assert out["void"] == 0  # a remote seat's turn holds the dealer's cards until it is decided
     assert out["differences"] == 0
     assert out["bets_accepted"] > 0 and out["bets_accepted"] == out["settled"] + out["refunded"]  # type: ignore[operator]
     assert out["drop"] == out["table_drop"] and out["paid"] == out["table_paid"]
@@ -67,6 +68,8 @@ def test_simulate_prints_books_that_agree_with_the_tables_journal(tmp_path: Path
     assert ms["p50"] > 0 and ms["p99"] >= ms["p50"]  # type: ignore[index]
     # a player without a seat at Catch a Wave, or betting on a seat not theirs, is refused not_seated
     assert set(out["bets_refused"]) <= {"late", "limits", "funds", "already_bet", "not_seated"}  # type: ignore[arg-type]
+    if game == "catch-a-wave":  # its players without a seat have no bet
+        assert out["bets_refused"]["not_seated"] > 0  # type: ignore[index]
     decisions = out["decisions"]
     assert set(decisions) == {"player", "timeout", "disconnect"}  # type: ignore[arg-type]
     if game in SEATED:  # the seated players' turns: decided by them, and by the table when their time ran out
