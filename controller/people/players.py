@@ -59,6 +59,8 @@ class SimulatedTable:
         self._closed_at_start = loop.core.closed_rounds - closed_by_replay
         self._resumed = loop.core.engine is not None
         self._acted = -1
+        #: the shoe's (id, last card) when the dealer last drew: no second card while that one is on its way
+        self._drew_at: tuple[str, int] | None = None
         #: the chance the dealer voids a round found open after a restart, from a seeded coin
         self.void_on_restart = 0.0
         self.coin = random.Random(f"restart-{loop.core.table_id}-{loop.core.rounds}")
@@ -92,6 +94,7 @@ class SimulatedTable:
     def _act(self) -> None:
         core, loop = self.loop.core, self.loop
         if core.hold is not None:
+            self._drew_at = None
             self._answer_hold(core.hold.code, core.hold.options)
             return
         if core.keyin is not None and self.firmware is not None:
@@ -158,6 +161,10 @@ class SimulatedTable:
         if expect.kind in (ExpectKind.CARD, ExpectKind.DEALER_CARD):
             if self.firmware is None:
                 return  # a shoe on a serial line: the dealer at it pulls the card (docs/hil.md)
+            drew_at = (core.shoe.shoe_id, core.shoe.last_n)
+            if drew_at == self._drew_at:
+                return  # the card drawn is still on its way (a remote seat's input came in between)
+            self._drew_at = drew_at
             if self.firmware.draw() is None:  # empty (a stacked shoe ran out) or locked
                 loop.command("void_round", DEALER, reason=f"no card leaves the shoe ({self.firmware.state})")
         elif expect.kind is ExpectKind.DECISION:

@@ -20,9 +20,9 @@ from controller.config import TableConfig
 from controller.studio.config import StudioConfig
 from controller.studio.operators.counters import counters
 from controller.studio.server import StudioServer
-from controller.studio.simulation import check, table
+from controller.studio.simulation import check, seated, table
 from controller.studio.simulation.operator import RETRY, ReferenceOperator, reference_operator
-from controller.studio.simulation.players import START_BALANCE, SimPlayer, Tally
+from controller.studio.simulation.players import START_BALANCE, Tally
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -104,8 +104,10 @@ class Run:
             await asyncio.wait_for(server.link.connected.wait(), 30)
             if await _rows(server, "SELECT 1 FROM studio_rounds WHERE table_id = %s LIMIT 1", table_id):
                 raise ValueError(f"the studio's database already has rounds of {table_id}: simulate needs a fresh one")
-            sims = [SimPlayer(n, server.url, signing, table_id, section.game, random.Random(rng.random()), tally)
-                    for n in range(1, self.players + 1)]
+            served = table.studio_section(self.table_config)
+            cast = seated.cast(served.game, served.game_rules(), lambda kind, n, own, **role: kind(
+                n, server.url, signing, table_id, section.game, own, tally, **role))
+            sims = [cast(n, random.Random(rng.random())) for n in range(1, self.players + 1)]
             if ref is None:
                 for sim in sims:
                     await server.wallet.fund(operator, sim.player, "EUR", START_BALANCE)
@@ -121,28 +123,30 @@ class Run:
                 for task in background:
                     task.cancel()
                 await asyncio.gather(*background, return_exceptions=True)
-                await asyncio.gather(*(s.drop() for s in sims), return_exceptions=True)
+                await asyncio.gather(*(s.stop() for s in sims), return_exceptions=True)
             drained = await ref.drain(server.pool, self.drain_s) if ref is not None else True
             books = await _books(server, table_id)
-            bets = await _rows(server, "SELECT player, round, kind, amount, status, payout FROM studio_bets "
-                                       "WHERE table_id = %s ORDER BY id", table_id)
+            bets = await _rows(server, "SELECT player, round, kind, amount, status, payout, operator || '/' || player "
+                                       "FROM studio_bets WHERE table_id = %s ORDER BY id", table_id)
             kept = {str(r[0]) for r in await _rows(server, "SELECT id FROM studio_bets WHERE table_id = %s", table_id)}
             figures = await _operator_figures(server, ref, drained) if ref is not None else {}
         reading = check.read_journal(self.table_config.journal_path)
-        rules = table.studio_section(self.table_config).game_rules()
-        closed = [(r[1], r[2], int(r[3]), r[5]) for r in bets if r[4] in ("settled", "refunded")]
-        differences = check.differences(section.game, rules, reading, closed)
+        served = table.studio_section(self.table_config)
+        rules = served.game_rules()
+        closed = [(r[1], r[2], int(r[3]), r[5], r[6]) for r in bets if r[4] in ("settled", "refunded")]
+        differences = check.differences(served.game, rules, reading, closed)
         out = {
-            "rounds": len(reading.records), "players": self.players, "bets_accepted": tally.accepted_bets,
+            "rounds": len(reading.records), "void": reading.voids, "players": self.players, "bets_accepted": tally.accepted_bets,
             "bets_refused": dict(sorted(tally.refused.items())), "settled": books["settled"],
             "refunded": books["refunded"], "seals_journaled": reading.seals, "drop": books["drop"], "paid": books["paid"],
             "table_drop": reading.drop, "table_paid": reading.paid,
             "accept_ms": {"p50": _percentile(tally.accept_ms, 50), "p99": _percentile(tally.accept_ms, 99)},
-            "differences": differences + len(tally.accepted_ids - kept),
+            "decisions": reading.decisions, "differences": differences + len(tally.accepted_ids - kept),
         }
         if ref is not None:
-            results = check.player_results(section.game, rules, reading,
-                                           [(str(p), str(r), str(k), int(a), str(s), v) for p, r, k, a, s, v in bets])
+            results = check.player_results(served.game, rules, reading,
+                                           [(str(p), str(r), str(k), int(a), str(s), v, str(w))
+                                            for p, r, k, a, s, v, w in bets])
             figures["wallet"]["mismatches"] += _players_otherwise(ref, results, self.players)
             figures["players_checked"] = self.players
             out.update(figures)
@@ -158,9 +162,10 @@ async def _rows(server: StudioServer, sql: str, *args: Any) -> list[Any]:
 async def _books(server: StudioServer, table_id: str) -> dict[str, int]:
     settled, refunded, drop, paid = (await _rows(
         server, "SELECT count(*) FILTER (WHERE status = 'settled'), count(*) FILTER (WHERE status = 'refunded'), "
-                "coalesce(sum(amount) FILTER (WHERE status = 'settled'), 0), "
+                "coalesce(sum(amount) FILTER (WHERE status = 'settled'), 0) + (SELECT coalesce(sum(amount), 0) FROM "
+                "studio_payments WHERE table_id = %s AND kind = 'debit' AND tx LIKE 'added:%%'), "
                 "coalesce(sum(payout) FILTER (WHERE status = 'settled'), 0) FROM studio_bets WHERE table_id = %s",
-        table_id))[0]
+        table_id, table_id))[0]
     return {"settled": int(settled), "refunded": int(refunded), "drop": int(drop), "paid": int(paid)}
 
 

@@ -8,7 +8,7 @@ rules.py``, ``settlement.py``), and a bet the studio paid otherwise is a differe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,20 @@ class JournalReading:
         return sum(1 for r in self.records.values() if (r.get("remote") or {}).get("sealed") is True)
 
     @property
+    def voids(self) -> int:
+        """Rounds the table voided (the simulated dealer voids one it cannot deal on)."""
+        return sum(1 for r in self.records.values() if r.get("status") == "void")
+
+    @property
+    def decisions(self) -> dict[str, int]:
+        """The seated boxes' decisions the table took, by cause (``player``, ``timeout``, ``disconnect``)."""
+        causes = {"player": 0, "timeout": 0, "disconnect": 0}
+        for record in self.records.values():
+            for decided in ((record.get("remote") or {}).get("seats") or {}).get("decisions") or []:
+                causes[str(decided["cause"])] = causes.get(str(decided["cause"]), 0) + 1
+        return causes
+
+    @property
     def drop(self) -> int:
         return sum(int(s["stake"]) - int(s["refunded"]) for s in self.settled.values())
 
@@ -62,11 +76,45 @@ def returned(record: Mapping[str, Any]) -> bool:
     return record.get("status") == "void" or remote.get("sealed") is not True
 
 
-def owed(game: str, rules: Any, kind: str, amount: int, record: Mapping[str, Any]) -> int:
-    """What a remote bet of ``kind`` and ``amount`` returns on the journaled ``record``."""
+def owed(game: str, rules: Any, kind: str, amount: int, record: Mapping[str, Any], who: str = "") -> int:
+    """What remote player ``who``'s bet of ``kind`` and ``amount`` returns on the journaled ``record``."""
     if returned(record):
         return amount
+    if (felt := on_felt(kind)) is not None:
+        return felt_rows(record, who, *felt, amount)
     return SETTLE[game](rules, kind, amount, record["outcome"])
+
+
+#: the record's rows of a seated box's hand: its main bet (ante) and what its decisions added to it
+#: (insurance, a raise, the play, the exchange fee, the owner's share of the Bet Behinds)
+HAND_ROWS = frozenset(("main", "ante", "insurance", "play", "raise", "exchange", "behind_share"))
+#: a Bet Behind's rows: its win (with its presets), and its insurance
+BEHIND_ROWS = frozenset(("behind", "behind_stay", "insurance"))
+
+
+def on_felt(kind: str) -> tuple[bool, int] | None:
+    """(is a Bet Behind, its box) of a bet the table's engine plays on the felt: a seated player's
+    ``main@3`` / ``ante@3`` or a Bet Behind ``behind@3+double``; None for a side bet or a main bet."""
+    head, at, rest = kind.partition("@")
+    if not at:
+        return None
+    box = int(rest.partition("+")[0])
+    if head.startswith("behind"):
+        return True, box
+    return (False, box) if head in ("main", "ante") else None
+
+
+def felt_rows(record: Mapping[str, Any], who: str, behind: bool, box: int, amount: int) -> int:
+    """What the record's rows of ``who``'s bet on ``box`` returned (docs/studio.md, "Seats"): a box
+    the decision policy refunded returns the owner's bets, a bet with no row was not taken and is
+    returned, else the payouts of its rows."""
+    refunded = ((record.get("remote") or {}).get("seats") or {}).get("refunded") or []
+    if not behind and box in refunded:
+        return amount
+    kinds = BEHIND_ROWS if behind else HAND_ROWS
+    rows = [r for r in record.get("bets") or [] if r.get("player") == who and r.get("box") == box
+            and str(r.get("kind")).partition("+")[0] in kinds]
+    return sum(int(r["payout"]) for r in rows) if rows else amount
 
 
 def _engine(game: str, rules: Any, kind: str, amount: int) -> Any:
@@ -151,30 +199,35 @@ SETTLE: dict[str, Callable[[Any, str, int, Mapping[str, Any]], int]] = {
     "three-card-blackjack": _three_card, "russian-poker": _russian}
 
 
-def differences(game: str, rules: Any, reading: JournalReading, bets: list[tuple[str, str, int, int | None]]) -> int:
-    """How many of the studio's bets ``(round, kind, amount, payout)`` it paid otherwise than the
-    journaled record owes them (a bet of a round the journal never closed counts too)."""
+Bet = tuple[str, str, int, int | None] | tuple[str, str, int, int | None, str]
+
+
+def differences(game: str, rules: Any, reading: JournalReading, bets: Sequence[Bet]) -> int:
+    """How many of the studio's bets ``(round, kind, amount, payout[, operator/player])`` it paid
+    otherwise than the journaled record owes them (a bet of a round the journal never closed counts
+    too; a seated player's bet or a Bet Behind needs its player, whose rows in the record it reads)."""
     count = 0
-    for round_id, kind, amount, payout in bets:
+    for round_id, kind, amount, payout, *who in bets:
         record = reading.records.get(round_id)
-        if record is None or payout != owed(game, rules, kind, amount, record):
+        if record is None or payout != owed(game, rules, kind, amount, record, "".join(who)):
             count += 1
     return count
 
 
 def player_results(game: str, rules: Any, reading: JournalReading,
-                   bets: list[tuple[str, str, str, int, str, int | None]]) -> dict[str, tuple[int | None, int | None]]:
-    """Each player's net result from the studio's bets ``(player, round, kind, amount, status, payout)``:
+                   bets: list[tuple[str, str, str, int, str, int | None, str]]) -> dict[str, tuple[int | None, int | None]]:
+    """Each player's net result from the studio's bets ``(player, round, kind, amount, status, payout,
+    operator/player)``:
     as the studio settled them and as the table's journal owes them (``owed``). A bet the studio
     never settled or returned, or of a round the journal never closed, leaves that side None."""
     out: dict[str, tuple[int | None, int | None]] = {}
-    for player, round_id, kind, amount, status, payout in bets:
+    for player, round_id, kind, amount, status, payout, who in bets:
         studio, journal = out.get(player, (0, 0))
         if status == "settled" and payout is not None:
             studio = None if studio is None else studio + payout - amount
         elif status != "refunded":
             studio = None
         record = reading.records.get(round_id)
-        journal = None if record is None or journal is None else journal + owed(game, rules, kind, amount, record) - amount
+        journal = None if record is None or journal is None else journal + owed(game, rules, kind, amount, record, who) - amount
         out[player] = (studio, journal)
     return out

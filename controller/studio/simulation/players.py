@@ -87,11 +87,17 @@ class SimPlayer:
             await asyncio.gather(self._reader, return_exceptions=True)
         self.ws = None
 
+    async def stop(self) -> None:
+        """The end of the run: the connection closed."""
+        await self.drop()
+
     async def _read(self, ws: websockets.ClientConnection) -> None:
         inbox = self.inbox
         with contextlib.suppress(websockets.ConnectionClosed):
             async for raw in ws:
                 message = json.loads(raw)
+                if self.pushed(message):
+                    continue
                 if message.get("type") != "betting":
                     inbox.put_nowait(message)
                     continue
@@ -99,6 +105,10 @@ class SimPlayer:
                     heard = self.open_rounds if message.get("status") == "open" else self.closed_rounds
                     heard.add(str(message.get("round")))
                     self.changed.notify_all()
+
+    def pushed(self, message: dict[str, Any]) -> bool:
+        """A push this player handles itself as it arrives (a seated player's turn); True when taken."""
+        return False
 
     async def _answer(self, *types: str, within: float = 30.0) -> dict[str, Any]:
         deadline = time.monotonic() + within
@@ -122,13 +132,17 @@ class SimPlayer:
             except (websockets.ConnectionClosed, TimeoutError):  # the studio went away: back with a new token
                 await self.drop()
 
+    def request(self, round_id: str) -> dict[str, Any]:
+        """This round's request: one to three bets of the kinds a player without a seat tries."""
+        bets = [{"kind": self.rng.choice(self.kinds), "amount": self.rng.choice(STAKES)}
+                for _ in range(self.rng.randint(1, 3))]
+        return {"v": 1, "type": "bet", "request": uuid.uuid4().hex, "round": round_id, "bets": bets}
+
     async def play(self, round_id: str) -> None:
         if self.rng.random() < LATE:
             async with self.changed:
                 await self.changed.wait_for(lambda: round_id in self.closed_rounds)
-        bets = [{"kind": self.rng.choice(self.kinds), "amount": self.rng.choice(STAKES)}
-                for _ in range(self.rng.randint(1, 3))]
-        request = {"v": 1, "type": "bet", "request": uuid.uuid4().hex, "round": round_id, "bets": bets}
+        request = self.request(round_id)
         answer: dict[str, Any] = {}
         for _ in range(2 if self.rng.random() < RETRY else 1):
             assert self.ws is not None

@@ -18,6 +18,9 @@ from controller.process import run_table
 from controller.runtime.loop import TableLoop
 from controller.studio.config import TableSection
 
+#: a seated remote player's decision time: the table's shortest, so a run's timeouts stay quick
+DECISION_S = 3
+
 
 def shipped(game: str, preset: str | None) -> tuple[Path, dict[str, Any]]:
     """The shipped config of ``game`` (the one of ``preset`` when there is one)."""
@@ -42,7 +45,8 @@ def table_raw(table_id: str, section: TableSection, directory: Path, broker: str
         if "simulated" in device:
             device["simulated"]["seed"] = seed
     raw["table"].update({"id": table_id, "journal": str(directory / f"{table_id}.journal"), "remote": True,
-                         "betting_s": betting_s, "seal_grace_s": grace_s})
+                         "betting_s": betting_s, "seal_grace_s": grace_s,
+                         "decision_s": DECISION_S})
     if section.preset is not None:
         raw["table"]["preset"] = section.preset
     raw["rules"] = {**raw.get("rules", {}), **section.rules}

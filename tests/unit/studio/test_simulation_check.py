@@ -40,10 +40,11 @@ def test_a_round_closed_without_the_seal_or_void_owes_every_stake_back() -> None
 def test_each_players_result_as_the_studio_settled_it_and_as_the_journal_owes_it() -> None:
     rules = ROULETTE.game_rules()
     reading = JournalReading(records={"t1-000001": record(SEVENTEEN)})
-    bets = [("p1", "t1-000001", "straight:17", 100, "settled", 3600), ("p1", "t1-000001", "red", 500, "settled", 0),
-            ("p2", "t1-000001", "black", 500, "settled", 500),  # paid as a loss: black won, 1000 was owed
-            ("p3", "t1-000001", "red", 500, "accepted", None),  # never settled
-            ("p4", "t1-000002", "red", 500, "refunded", None)]  # a round the journal never closed
+    bets = [("p1", "t1-000001", "straight:17", 100, "settled", 3600, "c/p1"),
+            ("p1", "t1-000001", "red", 500, "settled", 0, "c/p1"),
+            ("p2", "t1-000001", "black", 500, "settled", 500, "c/p2"),  # paid as a loss: black won, 1000 was owed
+            ("p3", "t1-000001", "red", 500, "accepted", None, "c/p3"),  # never settled
+            ("p4", "t1-000002", "red", 500, "refunded", None, "c/p4")]  # a round the journal never closed
     assert player_results("roulette", rules, reading, bets) == {
         "p1": (3000, 3000), "p2": (0, 500), "p3": (None, -500), "p4": (0, None)}
 
@@ -78,3 +79,43 @@ def test_the_reading_and_the_studio_agree_on_blackjacks_side_bets(side: str, box
     kind = f"{side}@{box}"
     assert owed("blackjack", BLACKJACK.rules, kind, 500, record(outcome)) == BLACKJACK.payout(kind, 500, outcome)
     assert owed("blackjack", BLACKJACK.rules, f"{side}@6", 500, record(outcome)) == 500  # a box nobody played
+
+
+def seated(rows: list[dict[str, object]], refunded: list[int]) -> dict[str, object]:
+    return {"round": "t1-000001", "status": "settled", "outcome": {}, "bets": rows,
+            "remote": {"sealed": True, "seats": {"refunded": refunded, "decisions": []}}}
+
+
+ANNA = "casino-a/anna"
+ROWS = [{"box": 2, "hand": 1, "kind": "main", "player": ANNA, "stake": 2000, "payout": 4000},
+        {"box": 2, "hand": 2, "kind": "main", "player": ANNA, "stake": 1000, "payout": 0},
+        {"box": 2, "hand": 1, "kind": "behind_share", "player": ANNA, "stake": 0, "payout": 100},
+        {"box": 2, "hand": 1, "kind": "behind", "player": "casino-a/bob", "stake": 1000, "payout": 2000},
+        {"box": 2, "hand": 1, "kind": "insurance", "player": "casino-a/bob", "stake": 500, "payout": 0},
+        {"box": 4, "hand": 1, "kind": "main", "player": ANNA, "stake": 1000, "payout": 2000}]
+
+
+def test_a_seated_bet_is_owed_its_players_rows_on_its_box() -> None:
+    """A split hand's rows and the owner's share are the seated bet's; another player's rows and
+    another box's are not; a box the decision policy refunded returns the stake."""
+    rules = TableSection(game="blackjack", preset="am8").game_rules()
+    assert owed("blackjack", rules, "main@2", 1000, seated(ROWS, []), ANNA) == 4100
+    assert owed("blackjack", rules, "main@2", 1000, seated(ROWS, [2]), ANNA) == 1000
+    assert owed("blackjack", rules, "main@2", 1000, seated(ROWS, [4]), ANNA) == 4100
+    assert owed("blackjack", rules, "main@6", 1000, seated(ROWS, []), ANNA) == 1000  # no row: not taken
+
+
+def test_a_bet_behind_is_owed_its_rows_even_on_a_refunded_box() -> None:
+    rules = TableSection(game="blackjack", preset="am8").game_rules()
+    for record in (seated(ROWS, []), seated(ROWS, [2])):
+        assert owed("blackjack", rules, "behind@2+double+insurance", 1000, record, "casino-a/bob") == 2000
+    reading = JournalReading(records={"t1-000001": seated(ROWS, [])})
+    assert differences("blackjack", rules, reading, [("t1-000001", "behind@2", 1000, 2000, "casino-a/bob"),
+                                                     ("t1-000001", "main@4", 1000, 2000, ANNA)]) == 0
+    assert differences("blackjack", rules, reading, [("t1-000001", "main@4", 1000, 1000, ANNA)]) == 1
+
+
+def test_the_reading_counts_the_tables_decisions_by_cause() -> None:
+    decided = [{"cause": "player"}, {"cause": "timeout"}, {"cause": "player"}]
+    reading = JournalReading(records={"a": {"remote": {"seats": {"decisions": decided}}}, "b": {"remote": None}})
+    assert reading.decisions == {"player": 2, "timeout": 1, "disconnect": 0}
