@@ -17,12 +17,14 @@ from tests.integration.pit.conftest import PASSWORDS, until
 
 #: markup and script in every form a page could run it in
 PAYLOAD = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b id="injected">x</b>'
+#: the same in a field the record contract bounds to 64 characters (a preset, a dealer's name)
+SHORT = '<img src=x onerror="window.__pwned=1"><b id="injected">x</b>'
 TS = "2026-12-01T10:00:00.000Z"
 
 
 def hostile_state(table: str) -> dict[str, Any]:
-    return {"v": 1, "table": table, "round": f"{table}-000001", "ts": TS, "game": "roulette", "preset": PAYLOAD,
-            "phase": "betting", "dealer": PAYLOAD, "closing": False, "limits": {PAYLOAD: {"min": 100, "max": 10000}},
+    return {"v": 1, "table": table, "round": f"{table}-000001", "ts": TS, "game": "roulette", "preset": SHORT,
+            "phase": "betting", "dealer": SHORT, "closing": False, "limits": {SHORT: {"min": 100, "max": 10000}},
             "shoe": {"id": None, "cards_dealt": None, "cut_card_seen": False, "to_burn": 0}, "hold": None,
             "devices": {"wheel": {"online": False, "fault": PAYLOAD}},
             "alerts_open": [{"seq": 7, "code": PAYLOAD, "message": PAYLOAD, "round": None}],
@@ -48,7 +50,7 @@ async def test_markup_in_the_feed_shows_as_text_and_runs_nothing(chromium: Any, 
         table.publish("croupier/evil/prompt", json.dumps({"v": 1, "table": "evil", "round": None, "ts": TS,
                                                           "text": PAYLOAD}).encode(), retain=True)
         table.publish("croupier/evil/ledger", json.dumps({
-            "v": 1, "table": "evil", "round": None, "ts": TS, "rounds_settled": PAYLOAD, "rounds_void": 0,
+            "v": 1, "table": "evil", "round": None, "ts": TS, "rounds_settled": 0, "rounds_void": 0,
             "stake_total": 0, "payout_total": 0, "void_stake_total": 0, "seq": 7}).encode(), retain=True)
         table.publish("croupier/evil/alert", json.dumps({"v": 1, "table": "evil", "round": None, "ts": TS, "seq": 7,
                                                          "severity": "error", "code": PAYLOAD,
