@@ -4,7 +4,8 @@ An embedded broker (amqtt, demo only, plaintext: the configs say ``[mqtt] insecu
 three tables from the shipped configs (blackjack ru6, European roulette, baccarat), each with
 its devices simulated on their real transports (shoe on a pty, wheel on a pty) and a console,
 and the pit dashboard. With the back office's PostgreSQL, a studio takes remote bets at the
-roulette and baccarat tables (remote tables with a betting time), through a reference operator's
+three tables (remote tables with a betting time; at blackjack a remote player may sit at a box
+and decide it on the table's decision time), through a reference operator's
 wallet, and publishes their feed to the operator's queue on a throwaway RabbitMQ
 (controller/studio/operators/demo.py). Simulated players and dealer play continuously; with ``--manual`` nobody
 deals: the person at a console is the dealer (the console's simulator panel pulls cards from
@@ -40,8 +41,10 @@ if TYPE_CHECKING:
 
 CONFIGS = ("blackjack-ru6.toml", "roulette-european.toml", "baccarat.toml")
 #: the tables that take remote bets when the studio runs, and their betting time (seconds)
-REMOTE = ("roulette-european.toml", "baccarat.toml")
+REMOTE = ("blackjack-ru6.toml", "roulette-european.toml", "baccarat.toml")
 BETTING_S = 10
+#: a seated remote player's time per decision, and what the table does when it runs out (docs/studio.md)
+DECISION_S, DECISION_POLICY = 15, "refund"
 ENDLESS = 10**9  # rounds: the simulated people never stop on their own
 PACE = 0.3  # seconds the simulated people take per action, so a person can follow
 
@@ -67,7 +70,7 @@ def table_config(name: str, directory: Path, broker: str, manual: bool, remote: 
     source = SHIPPED_CONFIGS / name
     raw = tomllib.loads(source.read_text())
     if remote and name in REMOTE:
-        raw["table"].update(betting_s=BETTING_S, remote=True)
+        raw["table"].update(betting_s=BETTING_S, remote=True, decision_s=DECISION_S, decision_policy=DECISION_POLICY)
     table_id = raw["table"]["id"]
     raw["table"]["journal"] = str(directory / f"{table_id}.journal")
     raw["journal"] = {"key_file": str(directory / f"{table_id}.key")}  # keyed like any table's journal

@@ -168,6 +168,9 @@ class SimulatedTable:
             if self.firmware.draw() is None:  # empty (a stacked shoe ran out) or locked
                 loop.command("void_round", DEALER, reason=f"no card leaves the shoe ({self.firmware.state})")
         elif expect.kind is ExpectKind.DECISION:
+            turn = core.seats.turn
+            if turn is not None and turn.box == expect.box:
+                return  # a remote seat's turn: its player (or the table's timer) decides, not the dealer
             # the game words the answer as a command (Russian poker's exchange is not a decide)
             payload = core.adapter.simulated_command(core.engine, expect, core.rules, core.shoe.composition)
             loop.submit("command", payload, f"player:{payload.get('player') or 'box' + str(payload.get('box'))}")

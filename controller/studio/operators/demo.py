@@ -1,8 +1,9 @@
 """The demo's studio (``croupier demo``): one ``croupier studio`` on the demo's broker and PostgreSQL,
 one reference operator (its HTTP wallet in this process, its books in the demo's directory) and,
 when Debian's RabbitMQ starts, the operator's queue on a throwaway broker with the operator's
-consumer reading it. Simulated remote players (``simulate.SimPlayer``) keep the remote tables busy;
-a few demo players get a link each to play themselves.
+consumer reading it. Simulated remote players keep the remote tables busy, cast as ``croupier studio
+simulate`` casts them (``seated.cast``: at blackjack some sit at a box and decide, the others bet
+side bets); a few demo players get a link each to play themselves.
 
 Without PostgreSQL there is no studio (one line says so); without RabbitMQ the studio runs and the
 feed stays in its outbox (one line says so).
@@ -30,6 +31,7 @@ from controller.studio.operators.sim.faults import Faults
 from controller.studio.operators.sim.store import SimStore
 from controller.studio.operators.sim.wallet_app import wallet_app
 from controller.studio.server import StudioServer
+from controller.studio.simulation import seated
 from controller.studio.simulation.players import START_BALANCE, SimPlayer, Tally
 from controller.web.serving import EmbeddedServer, embedded_server
 
@@ -39,8 +41,9 @@ CURRENCY = "EUR"
 #: the demo players with a link of their own, and their starting balance (minor units)
 DEMO_PLAYERS = 3
 DEMO_BALANCE = 100_000
-#: simulated remote players per table
+#: simulated remote players per table, and how many of them sit at a box (the rest keep boxes free for people)
 SIM_PLAYERS = 4
+SIM_SEATS = 2
 #: a link's token is good this long (and for one join)
 LINK_HOURS = 8
 
@@ -166,10 +169,12 @@ class DemoStudio:
         assert self.server is not None and self.store is not None
         rng = random.Random(seed)
         tally = Tally()
+        url, operator = self.server.url, (OPERATOR, AUDIENCE, self.jwt_secret)
         for table, section in self.tables.items():
-            for n in range(SIM_PLAYERS):
-                sim = SimPlayer(n, self.server.url, (OPERATOR, AUDIENCE, self.jwt_secret), table, section.game,
-                                random.Random(rng.random()), tally)
+            cast = seated.cast(section.game, section.game_rules(), lambda kind, n, own, table=table, game=section.game,
+                               **role: kind(n, url, operator, table, game, own, tally, **role), SIM_SEATS)
+            for n in range(1, SIM_PLAYERS + 1):
+                sim = cast(n, random.Random(rng.random()))
                 sim.player = f"sim-{table}-{n}"
                 self.store.fund(sim.player, CURRENCY, START_BALANCE)
                 self._tasks.append(asyncio.create_task(keep_playing(sim), name=f"remote {sim.player}"))
@@ -182,7 +187,7 @@ async def keep_playing(sim: SimPlayer) -> None:
         try:
             await sim.run()
         except asyncio.CancelledError:
-            await sim.drop()
+            await (sim.stop() if isinstance(sim, seated.Listening) else sim.drop())  # its turns' handlers too
             raise
         except Exception:  # noqa: BLE001  # a refused join, a studio restarting: try again shortly
             await sim.drop()

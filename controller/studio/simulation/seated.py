@@ -180,12 +180,14 @@ class BehindPlayer(Listening):
                 "box": self.rng.randint(1, self.boxes), "amount": self.rng.choice(BEHIND_STAKES), "presets": presets}
 
 
-def cast(game: str, rules: Any, make: Callable[..., SimPlayer]) -> Callable[[int, random.Random], SimPlayer]:
+def cast(game: str, rules: Any, make: Callable[..., SimPlayer],
+         seats: int | None = None) -> Callable[[int, random.Random], SimPlayer]:
     """Who player ``n`` is at ``game``: seated at the boxes the felt leaves free (one each, the
-    first three with a timeout, a decision and a disconnect on their first turn), then, at a table
-    taking Bet Behind, every other player bets behind; the rest bet without a seat."""
+    first three with a timeout, a decision and a disconnect on their first turn; at most ``seats``
+    of them, so people keep a box to sit at), then, at a table taking Bet Behind, every other
+    player bets behind; the rest bet without a seat."""
     boxes, behind, turns = int(getattr(rules, "boxes", 0)), bool(getattr(rules, "bet_behind", False)), Turns()
-    free = [b for b in range(1, boxes + 1) if b not in FELT_BOXES] if game in SEATED else []
+    free = [b for b in range(1, boxes + 1) if b not in FELT_BOXES][:seats] if game in SEATED else []
     roles = ["timeout", "decide", "disconnect"]
 
     def player(n: int, rng: random.Random) -> SimPlayer:

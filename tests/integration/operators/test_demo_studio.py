@@ -1,11 +1,14 @@
 """``croupier demo`` runs a studio with a reference operator and its queue on a throwaway RabbitMQ:
 it prints a link per demo player whose token the studio accepts once, its simulated remote players
-keep the remote tables busy (the operator's wallet is debited and credited), and the operator's
-consumer receives the tables' feed. Without RabbitMQ it says so in one line and plays on."""
+keep the remote tables busy (the operator's wallet is debited and credited; at the blackjack table
+some sit at a box and decide it, and a turn left to run out waits for the table's timer: the demo's
+dealer does not decide it), and the operator's consumer receives the tables' feed. Without RabbitMQ
+it says so in one line and plays on."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import sqlite3
@@ -42,6 +45,23 @@ def sim_books(directory: Path) -> dict[str, int]:
         return {str(k): int(n) for k, n in db.execute("SELECT kind, count(*) FROM txs GROUP BY kind")}
 
 
+def journal_count(journal: Path, where: str) -> int:
+    if not journal.exists():
+        return 0
+    with contextlib.closing(sqlite3.connect(f"file:{journal}?mode=ro", uri=True, timeout=10)) as db:
+        row = db.execute(f"SELECT count(*) FROM events WHERE {where}").fetchone()
+    return int(row[0])
+
+
+#: round records whose remote seats list a decision their player took (not the table's timer)
+PLAYER_DECIDED = """payload LIKE '%"seats":%"cause":"player"%'"""
+#: a remote seat's turn that ran out: the table's timer decided it
+TIMER_DECIDED = "kind = 'command' AND source LIKE 'timer:%' AND json_extract(payload, '$.command') = 'decide'"
+#: a decision the felt's simulated people gave for a box the felt's players do not sit at (a remote seat's)
+FELT_ON_SEATS = ("kind = 'command' AND source LIKE 'player:%' AND json_extract(payload, '$.command') = 'decide' "
+                 "AND json_extract(payload, '$.box') NOT IN (1, 3, 5)")
+
+
 def studio_lines(demo: subprocess.Popen[str]) -> list[str]:
     """The demo's lines up to its players' links and its feed's line (in either order)."""
     seen = lines_until(demo, "players: ", timeout=180)
@@ -56,7 +76,7 @@ def test_the_demo_runs_a_studio_with_an_operator_and_its_queue(tmp_path: Path) -
     try:
         seen = studio_lines(demo)
         links = [m for s in seen if (m := LINK.match(s))]
-        assert {m["table"] for m in links} == {"rl-eu", "baccarat"}, seen
+        assert {m["table"] for m in links} == {"bj-ru6", "rl-eu", "baccarat"}, seen
         assert len({m["url"] for m in links}) == len(links) >= 4  # a fresh token per printed line
         assert all(m["balance"] == "1000.00" for m in links)
         assert any("joins once" in s for s in seen)
@@ -68,6 +88,11 @@ def test_the_demo_runs_a_studio_with_an_operator_and_its_queue(tmp_path: Path) -
         wait_until(lambda: sim_books(where).get("credit", 0) >= 3, 180,
                    "the remote players' bets debited and settled at the operator")
         assert sim_books(where)["debit"] >= 3
+        journal = where / "bj-ru6.journal"
+        wait_until(lambda: journal_count(journal, PLAYER_DECIDED) >= 1, 240,
+                   "a seated remote player's own decision in the blackjack table's journal")
+        wait_until(lambda: journal_count(journal, TIMER_DECIDED) >= 1, 240, "a remote seat's turn that ran out")
+        assert journal_count(journal, FELT_ON_SEATS) == 0, "the demo's dealer decided for a remote seat"
     finally:
         stop(demo)
 
