@@ -100,16 +100,39 @@ def games(modules: Iterable[str]) -> Registry:
 GAMES: Mapping[str, Game] = Registry(GAME_MODULES)
 
 
-_outcomes: tuple[Mapping[str, Game], dict[str, type[Outcome]]] | None = None
+class Outcomes(Mapping[str, type[Outcome]]):
+    """The outcome model of each game of ``games`` that declares one, looked up as asked: a
+    record of the table's own game imports no other game; listing them imports every game."""
+
+    def __init__(self, games: Mapping[str, Game]) -> None:
+        self.games = games
+
+    def __getitem__(self, name: str) -> type[Outcome]:
+        model = self.games[name].outcome
+        if model is None:
+            raise KeyError(name)
+        return model
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self.games and self.games[name].outcome is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name in self.games if self.games[name].outcome is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
-def outcomes() -> dict[str, type[Outcome]]:
+_outcomes: Outcomes | None = None
+
+
+def outcomes() -> Mapping[str, type[Outcome]]:
     """Each registered game's outcome model: what the round records' models read
     (controller/records/); the same mapping until ``GAMES`` is another (a test's registry)."""
     global _outcomes
-    if _outcomes is None or _outcomes[0] is not GAMES:
-        _outcomes = (GAMES, {name: g.outcome for name, g in GAMES.items() if g.outcome is not None})
-    return _outcomes[1]
+    if _outcomes is None or _outcomes.games is not GAMES:
+        _outcomes = Outcomes(GAMES)
+    return _outcomes
 
 
 record_outcomes.install(outcomes)
