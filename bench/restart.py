@@ -122,7 +122,7 @@ def synthesise(path: Path, size: int, seed: int = 7, key: bytes | None = None) -
         applied += 1
         if applied % snapshot.EVERY == 0:
             blob = snapshot.dump(core)
-            meta = {"format": snapshot.FORMAT, "covers": entry.seq, "fingerprint": snapshot.fingerprint(),
+            meta = {"format": snapshot.FORMAT, "covers": entry.seq, "fingerprint": snapshot.fingerprint(core.adapter.game),
                     "game": core.adapter.game}
             import hashlib
 

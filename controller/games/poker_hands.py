@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from enum import IntEnum
+from functools import cache
 from itertools import combinations_with_replacement
 from typing import Final
 
@@ -80,7 +81,10 @@ def _keys(ranks: tuple[int, ...]) -> tuple[int, int | None]:
     return _pack(cls, order), None
 
 
-def _build() -> tuple[dict[int, int], dict[int, int]]:
+@cache
+def _tables() -> tuple[dict[int, int], dict[int, int]]:
+    """Every five-rank product's key, plain and suited: built on the first hand evaluated, not at
+    import (0.1-0.4 s a table of another game would pay on every start)."""
     plain: dict[int, int] = {}
     suited: dict[int, int] = {}
     for ranks in combinations_with_replacement(range(13), 5):
@@ -95,7 +99,6 @@ def _build() -> tuple[dict[int, int], dict[int, int]]:
     return plain, suited
 
 
-_PLAIN, _SUITED = _build()
 _PRIME_OF: Final = {c: _PRIMES[RANK_INDEX[c[0]]] for c in DECK}
 
 #: The weakest hand that qualifies a Russian poker dealer: Ace-King high (A K 4 3 2).
@@ -108,9 +111,10 @@ def evaluate(cards: Sequence[str]) -> int:
     p = _PRIME_OF
     product = p[a] * p[b] * p[c] * p[d] * p[e]
     s = a[1]
+    plain, suited = _tables()
     if b[1] == s and c[1] == s and d[1] == s and e[1] == s:
-        return _SUITED[product]
-    return _PLAIN[product]
+        return suited[product]
+    return plain[product]
 
 
 def hand_class(key: int) -> HandClass:

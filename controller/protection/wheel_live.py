@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Final
 
 from controller.config import TableConfig
-from controller.games.roulette.layout import wheel
 from controller.journal import Entry, Journal
 from controller.protection.alerting import alert_after
 from controller.protection.wheel_feed import LIVE_SPEED_SUSTAIN, WheelEventFeed
@@ -83,6 +82,8 @@ def watch_wheel(loop: TableLoop, journal: Journal, config: TableConfig) -> Wheel
     journal's latest entries; None for other games or when it is switched off."""
     if not config.protection.wheel_watch or loop.core.adapter.device != DEVICE:
         return None
+    from controller.games.roulette.layout import wheel  # a roulette table's: other tables never import it
+
     order = tuple(wheel(loop.core.rules.wheel).order)  # type: ignore[attr-defined]
     feed = WheelEventFeed(WheelWatch(order, watch_config(config), open=True))
     for entry in journal.entries(after=max(0, journal.last_seq() - REBUILD_ENTRIES)):

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Discriminator, Field, Strict, Tag, TypeAdapter, create_model, model_validator
+from pydantic import Discriminator, Field, Strict, Tag, TypeAdapter, ValidationError, create_model, model_validator
 
 from controller.games.outcome import Outcome
 from controller.records.limits import (
@@ -192,14 +192,7 @@ def _typed(base: type[RoundFields], games: tuple[tuple[str, type[Outcome]], ...]
     """One model of ``base`` per game, its ``outcome`` that game's, told apart by ``game``; and
     one for the games not registered here (its schema names them: JSON Schema's ``oneOf``)."""
     kind = base.__name__.removeprefix("Round")
-    members: list[Any] = [
-        Annotated[create_model(f"{_title(game)}{kind}", __base__=base, __module__=__name__,
-                               __doc__=f"{base.__doc__} The {game} game's.",
-                               game=(Literal[game], Field(description="the game")),  # type: ignore[arg-type]
-                               outcome=(record_outcome(model), Field(description=f"the {game} outcome"))),
-                  Tag(game)]
-        for game, model in games
-    ]
+    members: list[Any] = [Annotated[_member(base, game, model), Tag(game)] for game, model in games]
     unknown: dict[str, Any] = {"not": {"enum": [game for game, _ in games]}}
     other = create_model(f"Other{kind}", __base__=base, __module__=__name__,
                          __doc__=f"{base.__doc__} A game not registered here: its outcome as JSON.",
@@ -208,6 +201,38 @@ def _typed(base: type[RoundFields], games: tuple[tuple[str, type[Outcome]], ...]
                          outcome=(OtherOutcome, Field(description="the game's outcome, as it came")))
     members.append(Annotated[other, Tag("*")])
     return Annotated[Union[tuple(members)], Discriminator(_game_of)]  # noqa: UP007 (a runtime tuple)
+
+
+@cache
+def _member(base: type[RoundFields], game: str, model: type[Outcome]) -> type[RoundFields]:
+    """``base``'s model for one game: its ``outcome`` that game's."""
+    kind = base.__name__.removeprefix("Round")
+    made: type[RoundFields] = create_model(
+        f"{_title(game)}{kind}", __base__=base, __module__=__name__, __doc__=f"{base.__doc__} The {game} game's.",
+        game=(Literal[game], Field(description="the game")),  # type: ignore[arg-type]
+        outcome=(record_outcome(model), Field(description=f"the {game} outcome")))
+    return made
+
+
+@cache
+def _member_adapter(base: type[RoundFields], game: str, model: type[Outcome]) -> TypeAdapter[Any]:
+    return TypeAdapter(_member(base, game, model))
+
+
+def _parse(base: type[RoundFields], data: Any) -> Any:
+    """``data`` (a dict or its JSON) as ``base``'s record. A mapping of a registered game is
+    read by that game's model, the very one of the union, so a table reading its own records
+    imports no other game; the rest, and a record it refuses (for the union's error, which
+    names the game), by the union of every game's (``adapter``)."""
+    if isinstance(data, Mapping):
+        game, games = data.get("game"), registered()
+        if isinstance(game, str) and game in games:
+            try:
+                return _member_adapter(base, game, games[game]).validate_python(data)
+            except ValidationError:
+                pass
+    a = adapter(base)
+    return a.validate_json(data) if isinstance(data, (str, bytes)) else a.validate_python(data)
 
 
 def round_type(base: type[RoundFields] = RoundRecord) -> Any:
@@ -230,13 +255,11 @@ def adapter(base: type[RoundFields] = RoundRecord) -> TypeAdapter[Any]:
 
 def parse_record(data: Any) -> RoundRecord:
     """A journaled record (a dict as stored, or its JSON text), typed (pydantic ValidationError)."""
-    a = adapter(RoundRecord)
-    parsed: RoundRecord = a.validate_json(data) if isinstance(data, (str, bytes)) else a.validate_python(data)
+    parsed: RoundRecord = _parse(RoundRecord, data)
     return parsed
 
 
 def parse_message(data: Any) -> RoundMessage:
     """A feed ``round`` message (a dict or its JSON bytes), typed (pydantic ValidationError)."""
-    a = adapter(RoundMessage)
-    parsed: RoundMessage = a.validate_json(data) if isinstance(data, (str, bytes)) else a.validate_python(data)
+    parsed: RoundMessage = _parse(RoundMessage, data)
     return parsed

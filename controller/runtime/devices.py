@@ -100,7 +100,10 @@ async def open_shoe(config: TableConfig, core: TableCore, on_event: Callable[[De
     ``close()``. ``DeviceUnavailable`` (``DeviceNotFound``, ``DeviceBusy``) when its port
     cannot be opened, with the port in the message."""
     dev = config.devices.shoe
-    extras: dict[str, Any] = {"session_config": SessionConfig(gap_timeout=dev.gap_timeout), "identity": dev.identity}
+    # the cards the journal holds of the shoe in play: a shoe counting no more has none on its way
+    journaled = (core.shoe.shoe_id, core.shoe.last_n)
+    extras: dict[str, Any] = {"session_config": SessionConfig(gap_timeout=dev.gap_timeout, journaled=journaled),
+                              "identity": dev.identity}
     url = shoe_url(config)
     if url.startswith("sim+"):
         extras["firmware"] = simulated_firmware(config, core)

@@ -93,7 +93,10 @@ def replay(journal: Journal, core: TableCore, *, snapshots: bool = True) -> Repl
     current = core.rules
     until = journal.last_seq()
     damaged: list[str] = []  # snapshots passed over: an alert, not only a log line
-    restored = snapshot.restore(journal, core, problems=damaged) if snapshots else None
+    restored = None
+    if snapshots:
+        snapshot.fingerprint(core.adapter.game)  # the code as this start found it, not a later upgrade's
+        restored = snapshot.restore(journal, core, problems=damaged)
     start = restored.covers if restored else 0
     broken: ChainBreak | None = None
     try:

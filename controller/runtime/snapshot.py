@@ -50,10 +50,12 @@ _PROJECT = "controller."
 _ROOTS = (TableCore, registry.Game)
 
 
-def _roots() -> list[str]:
-    """The modules the state machine grows from: the table's, the registry's, and each registered
-    game's engine, rules model and adapter (the registry finds them by name, not by import)."""
-    parts = [part for game in registry.GAMES.values() for part in (game.engine, game.rules_model, type(game.adapter))]
+def _roots(game: str | None) -> list[str]:
+    """The modules the state machine grows from: the table's, the registry's, and the engine, rules
+    model and adapter of game ``game`` (None: of every registered game; the registry finds them
+    by name, not by import, and imports only the game asked for)."""
+    games = registry.GAMES.values() if game is None else (registry.game(game),)
+    parts = [part for g in games for part in (g.engine, g.rules_model, type(g.adapter))]
     return [*(root.__module__ for root in _ROOTS), registry.__name__, *(part.__module__ for part in parts)]
 #: the two plain classes of the table's state (every other one is data, see ``_is_state``)
 _STATE_ROOTS = (TableCore, ShoeDevice)
@@ -79,13 +81,14 @@ def _uses(module: ModuleType) -> set[str]:
 
 
 @cache
-def state_machine() -> tuple[frozenset[str], frozenset[str]]:
-    """(the project's modules the state machine is made of, those of them that do no I/O of
-    their own), read from the loaded modules themselves: everything the table's core and its
-    game registry use, transitively. The runtime, the people and the faces are not in it: the
-    layering test keeps every arrow from the table pointing down. Nothing here is a list to keep."""
+def state_machine(game: str | None = None) -> tuple[frozenset[str], frozenset[str]]:
+    """(the project's modules the state machine of game ``game``'s table is made of (None: of
+    every registered game's), those of them that do no I/O of their own), read from the loaded
+    modules themselves: everything the table's core and the game use, transitively. The
+    runtime, the people and the faces are not in it: the layering test keeps every arrow from
+    the table pointing down. Nothing here is a list to keep."""
     seen: set[str] = set()
-    todo = _roots()
+    todo = _roots(game)
     while todo:
         name = todo.pop()
         module = sys.modules.get(name)
@@ -98,13 +101,13 @@ def state_machine() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(seen), frozenset(pure)
 
 
-def _is_state(cls: type) -> bool:
+def _is_state(cls: type, game: str) -> bool:
     """A class a snapshot may build: any class of a module of the state machine that does no
     I/O, and of its other modules (the journal's, say) one that is data by its kind (a
     dataclass, a pydantic model, an enum, an engine's round, the table and its shoe accounting),
     whose construction runs no code of its own. A class of the runtime, a device or a face is
     none of these: there is no list of modules to keep by hand."""
-    modules, pure = state_machine()
+    modules, pure = state_machine(game)
     if cls.__module__ in pure:
         return True
     return cls.__module__ in modules and (
@@ -133,9 +136,10 @@ class SafeUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) in _STDLIB:
             return super().find_class(module, name)
-        if module in state_machine()[0]:
+        game = self._adapter.game
+        if module in state_machine(game)[0]:
             found = super().find_class(module, name)
-            if isinstance(found, type) and _is_state(found):
+            if isinstance(found, type) and _is_state(found, game):
                 return found
         raise SnapshotRefused(f"a snapshot may not build {module}.{name}")
 
@@ -155,23 +159,23 @@ class _Pickler(pickle.Pickler):
 
 
 @cache
-def fingerprint() -> str:
-    """Of the code whose objects a snapshot holds: a snapshot is used only by the same code.
+def fingerprint(game: str | None = None) -> str:
+    """Of the code whose objects a snapshot of game ``game``'s table holds (None: any game's): a
+    snapshot is used only by the same code. Read once per process, at the table's first
+    restore, so the code this process runs, not what an upgrade puts on disk later.
     ``CROUPIER_SNAPSHOT_FINGERPRINT`` pins it (the restart benchmark, whose generating and
     measuring processes must agree while the source tree is being edited)."""
     pinned = os.environ.get("CROUPIER_SNAPSHOT_FINGERPRINT")
     if pinned:
         return pinned
     digest = hashlib.sha256()
-    for name in sorted(state_machine()[0]):
+    for name in sorted(state_machine(game)[0]):
         source = getattr(sys.modules[name], "__file__", None)
         if source is not None:
             digest.update(name.encode())
             digest.update(Path(source).read_bytes())
     return digest.hexdigest()[:16]
 
-
-fingerprint()  # at import: the code this process runs, not what an upgrade puts on disk later
 
 
 def dump(core: TableCore) -> bytes:
@@ -189,7 +193,8 @@ def load(blob: bytes, adapter: Any) -> TableCore:
 
 def take(journal: Journal, core: TableCore, covers: int) -> Entry:
     """Journal a snapshot of ``core`` as it stands after applying input ``covers``."""
-    payload = {"format": FORMAT, "covers": covers, "fingerprint": fingerprint(), "game": core.adapter.game}
+    payload = {"format": FORMAT, "covers": covers, "fingerprint": fingerprint(core.adapter.game),
+               "game": core.adapter.game}
     return journal.append_snapshot(payload, dump(core), source=TABLE_SOURCE, round_id=core.round_id)
 
 
@@ -206,7 +211,8 @@ def restore(journal: Journal, core: TableCore, *, before: int | None = None,
     said = problems if problems is not None else []
     for entry in journal.latest(SNAPSHOT, before=before):
         p = entry.payload
-        if p.get("format") != FORMAT or p.get("fingerprint") != fingerprint() or p.get("game") != core.adapter.game:
+        game = core.adapter.game
+        if p.get("format") != FORMAT or p.get("fingerprint") != fingerprint(game) or p.get("game") != game:
             return None  # older code wrote it, and every one before it: replay from the start
         covers = p.get("covers")
         if not isinstance(covers, int) or isinstance(covers, bool) or not 0 <= covers < entry.seq:

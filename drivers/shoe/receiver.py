@@ -23,8 +23,11 @@ class Receiver:
     """Pure receive-side rules: frames in, (events, replies) out."""
 
     def __init__(self, device: str = "shoe", gap_timeout: float = 6.0, dedupe_window: int = 512,
-                 stats: SessionStats | None = None, max_ahead: int = 512, identity: str | None = None) -> None:
+                 stats: SessionStats | None = None, max_ahead: int = 512, identity: str | None = None,
+                 journaled: tuple[str, int] | None = None) -> None:
         self.device = device
+        #: the shoe id and last count the host's journal holds, from before this process
+        self.journaled = journaled
         self.stats = SessionStats() if stats is None else stats
         self.seqs = SeqWindow(dedupe_window)
         self.shoe = ShoeIdentity(device, identity, self.stats)
@@ -57,7 +60,7 @@ class Receiver:
     def unproven_settled(self) -> bool:
         """An unproven shoe's STATUS count is covered by the cards known on this link: a RESET
         (which clears the shoe's resend queue) loses none of them."""
-        return self.shoe.kept.settled(self.cards.delivered_n)
+        return self.shoe.kept.settled(self.cards.delivered_n, self.journaled)
 
     def sizes(self) -> dict[str, int]:
         """Entries in every container the receiver and its parts hold, by dotted name (found,

@@ -10,8 +10,9 @@ retransmission.
 Identity, the session's part: after every open and reconnect the shoe must say ``HELLO`` before
 anything it sends is delivered (``online`` included). pyserial empties the input buffer at open,
 so a ``HELLO`` sent before the host held the port is lost; the session then asks for one with
-``RESET``, once the shoe's ``STATUS`` is in and once every card it counts has come (or
-``identify_settle`` after the connect), and again every ``identify_timeout``. A ``RESET`` clears
+``RESET``, once the shoe's ``STATUS`` is in and once every card it counts has come (or is in
+the host's journal already: ``journaled``, a restarted host's), or else ``identify_settle``
+after the connect, and again every ``identify_timeout``. A ``RESET`` clears
 the shoe's resend queue, so the receiver delivers what it kept once the right ``HELLO`` comes in
 answer to it. A shoe still unproven after ``identify_timeout`` is a ``fault`` (code 91), held
 exactly like a wrong one.
@@ -68,6 +69,10 @@ class SessionConfig:
     # does not resend the very seq + command the shoe last applied (it would be taken as a repeat)
     identify_timeout: float = 2.0  # no HELLO this long after a connect -> fault 91, RESET again
     identify_settle: float = 0.6  # RESET no sooner, unless every card the shoe counts has come
+    # (two resends of a card still on its way, 250 ms apart, and a margin: one may be garbled)
+    #: (shoe id, last count) of the cards the host journaled before this process started: a
+    #: restarted host whose shoe counts no more asks for HELLO at once, not after identify_settle
+    journaled: tuple[str, int] | None = None
 
 
 class CommandFailed(DeviceTimeout):
@@ -95,7 +100,7 @@ class ShoeSession:
         self.config = config or SessionConfig()
         self.stats = SessionStats()
         self.receiver = Receiver(device, self.config.gap_timeout, self.config.dedupe_window, self.stats,
-                                 self.config.max_ahead, self.config.identity)
+                                 self.config.max_ahead, self.config.identity, self.config.journaled)
         self.events: asyncio.Queue[DeviceEvent] = asyncio.Queue()
         self._emit_cb = on_event
         self._seq = random.randrange(codec.SEQ_MOD) if self.config.initial_seq is None else self.config.initial_seq

@@ -20,6 +20,7 @@ class KeptFrames:
         self.limit = limit
         self.frames: list[Kept] = []
         self.count: int | None = None  # the count in the unproven shoe's last STATUS
+        self.shoe_id: str | None = None  # and the shoe id it gave with it
         self.asked = False  # a RESET asked this link's shoe for HELLO
         self.on_this_link = 0  # frames kept since the link came up (the rest came on earlier ones)
 
@@ -44,7 +45,7 @@ class KeptFrames:
         """Keep a card or cut card (a STATUS gives the count); False beyond the bound, where the
         frame is left unacknowledged for the shoe to keep."""
         if isinstance(msg, codec.Status):
-            self.count = msg.n
+            self.count, self.shoe_id = msg.n, msg.shoe_id
         if isinstance(msg, (codec.Card, codec.NoRead, codec.Cut)) and msg not in self.frames:
             if len(self.frames) >= self.limit:
                 return False
@@ -52,14 +53,17 @@ class KeptFrames:
             self.on_this_link += 1
         return True
 
-    def settled(self, delivered_n: int | None) -> bool:
-        """The shoe's STATUS count is covered by the cards known on this link: a RESET (which
-        clears the shoe's resend queue) loses none of them."""
+    def settled(self, delivered_n: int | None, journaled: tuple[str, int] | None = None) -> bool:
+        """The shoe's STATUS count is covered by the cards known on this link, or by those the
+        host journaled of this very shoe (``journaled``: its shoe id and last count, from before
+        this process): a RESET (which clears the shoe's resend queue) loses none of them."""
         if self.count is None:
             return False
         counts = [0] + [m.n for m in self.frames if not isinstance(m, codec.Cut)]
         if delivered_n is not None:
             counts.append(delivered_n)
+        if journaled is not None and journaled[0] == self.shoe_id:
+            counts.append(journaled[1])
         return self.count <= max(counts)
 
     def take(self) -> list[Kept]:

@@ -96,7 +96,7 @@ def test_a_hostile_snapshot_row_is_refused_and_the_table_still_starts(synthesise
 
     with Journal(path) as j:
         good = next(j.latest(SNAPSHOT)).seq
-        payload = {"format": snapshot.FORMAT, "covers": j.last_seq(), "fingerprint": snapshot.fingerprint(),
+        payload = {"format": snapshot.FORMAT, "covers": j.last_seq(), "fingerprint": snapshot.fingerprint("blackjack"),
                    "game": "blackjack"}
         j.append_snapshot(payload, zlib.compress(pickle.dumps(_Evil())), source="table")
         result = replay(j, fresh_core())

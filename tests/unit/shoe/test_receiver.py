@@ -336,3 +336,18 @@ def test_a_receiver_never_connected_trusts_what_it_is_given():
     assert r.proven
     ev, _ = feed(r, 1, Card("AS", 1))
     assert cards(ev) == [("AS", 1)]
+
+
+def test_a_restarted_host_asks_for_hello_as_soon_as_its_journal_holds_every_card_the_shoe_counts():
+    """A restarted host knows no card on this link, only its journal's last count: when the shoe
+    counts no more (and is the same shoe), nothing is on its way and a RESET may go at once;
+    otherwise the host waits for the cards (or ``identify_settle``)."""
+    for journaled, settled in ((("S1", 12), True), (("S1", 13), True), (("S1", 11), False), (("S2", 12), False),
+                               (None, False)):
+        r = Receiver(gap_timeout=6.0, journaled=journaled)
+        r.connected()
+        assert not r.unproven_settled  # no STATUS yet: the count is not known
+        feed(r, 1, Status("READY", 12, "S1"))
+        assert not r.proven and r.unproven_settled is settled, journaled
+        feed(r, 2, Card("AS", 12))  # the card a journal short of it waited for
+        assert r.unproven_settled, journaled

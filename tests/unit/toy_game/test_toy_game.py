@@ -121,3 +121,19 @@ def test_a_module_without_a_game_or_a_second_registration_is_refused(tmp_path: P
         registry.games(("high_card.view",))
     with pytest.raises(ValueError, match="registered twice"):
         registry.games((high_card.MODULE, high_card.MODULE))
+
+
+def test_a_game_is_registered_under_its_packages_name_and_imported_when_asked_for(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The registry knows a game's name before importing it (its package's, dashed), so a table
+    imports only its own game; a declaration naming itself otherwise is refused when loaded."""
+    high_card.write_package(tmp_path)
+    (tmp_path / "other_name").mkdir()
+    (tmp_path / "other_name" / "__init__.py").write_text("")
+    (tmp_path / "other_name" / "game.py").write_text("from high_card.game import GAME\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    lazy = registry.Registry((high_card.MODULE, "other_name.game"))
+    assert list(lazy) == ["high-card", "other-name"]
+    assert lazy["high-card"].name == "high-card"
+    with pytest.raises(TypeError, match="declares game 'high-card', its package names it 'other-name'"):
+        lazy["other-name"]
