@@ -35,27 +35,14 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script from the repo root or bench/
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.console_latency import CONFIG as LATENCY_CONFIG  # noqa: E402
+
+if __package__ in (None, ""):  # run as a script from the repo root or bench/
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 PAGE = os.sysconf("SC_PAGE_SIZE")
-TABLE_CONFIG = """
-[table]
-id = "memory"
-game = "blackjack"
-preset = "ru6"
-journal = "memory.journal"
-
-[limits]
-main = { min = 100, max = 100000 }
-
-[devices.shoe]
-transport = "simulated"
-port = "serial"
-
-[devices.shoe.simulated]
-seed = 11
-
-[mqtt]
-broker = "none"
-"""
+#: the latency bench's table (one blackjack ru6 table, a simulated shoe, no broker)
+TABLE_CONFIG = LATENCY_CONFIG.replace('id = "bench"', 'id = "memory"')
 
 
 def rss_mb() -> float:
