@@ -35,7 +35,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script from the repo root or bench/
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.console_latency import CONFIG as LATENCY_CONFIG  # noqa: E402
+from bench.console_latency import CONFIG as LATENCY_CONFIG
 
 if __package__ in (None, ""):  # run as a script from the repo root or bench/
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
