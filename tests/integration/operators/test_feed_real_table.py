@@ -30,6 +30,7 @@ from controller.studio.server import StudioServer
 from tests.fixtures.rabbitmq import RabbitServer
 from tests.integration.mqtt_security.conftest import FloorBroker, take, watching
 from tests.integration.studio.conftest import Client, operator_secret, token
+from tests.integration.studio.fake_studio import floor_with_studio
 from tests.support.configs import simulated_wheel, write_table_config
 from tests.support.waiting import until
 
@@ -42,18 +43,7 @@ EXPECTED = ["table_open", "round_start", "bets_closed", "number", "result", "set
 
 @pytest.fixture
 def roulette_floor(tmp_path: Path) -> Iterator[FloorBroker]:
-    out = tmp_path / "floor"
-    tables = [broker_config.Table(TABLE, 0)]
-    broker_config.generate(out, tables, tls=None, make_ca=True, hosts=["127.0.0.1", "localhost"], readers=["viewer"],
-                           studios=broker_config.parse_studios([f"studio={TABLE}"], tables))
-    for path in (out / "passwd", out / "tls" / "broker.key"):
-        path.chmod(0o644)  # mosquitto started as root drops to user mosquitto unless told otherwise
-    broker = FloorBroker(out)
-    try:
-        broker.start()
-        yield broker
-    finally:
-        broker.close()
+    yield from floor_with_studio(tmp_path / "floor", [broker_config.Table(TABLE, 0)], f"studio={TABLE}")
 
 
 def mqtt(floor: FloorBroker, user: str) -> dict[str, str]:

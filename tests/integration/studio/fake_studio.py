@@ -23,11 +23,11 @@ STUDIO = "studio"
 DIGEST = "cd" * 32
 
 
-@pytest.fixture
-def studio_floor(tmp_path: Path) -> Iterator[FloorBroker]:
-    out = tmp_path / "floor"
-    broker_config.generate(out, TABLES, tls=None, make_ca=True, hosts=["127.0.0.1", "localhost"], readers=["viewer"],
-                           studios=broker_config.parse_studios([f"{STUDIO}=bj1"], TABLES))
+def floor_with_studio(out: Path, tables: list[broker_config.Table], studio: str) -> Iterator[FloorBroker]:
+    """A floor broker from ``croupier broker-config`` with a studio account (``studio`` as
+    ``--studio``), started for the test and stopped after it."""
+    broker_config.generate(out, tables, tls=None, make_ca=True, hosts=["127.0.0.1", "localhost"], readers=["viewer"],
+                           studios=broker_config.parse_studios([studio], tables))
     for path in (out / "passwd", out / "tls" / "broker.key"):
         path.chmod(0o644)  # mosquitto started as root drops to user mosquitto unless told otherwise
     broker = FloorBroker(out)
@@ -36,6 +36,11 @@ def studio_floor(tmp_path: Path) -> Iterator[FloorBroker]:
         yield broker
     finally:
         broker.close()
+
+
+@pytest.fixture
+def studio_floor(tmp_path: Path) -> Iterator[FloorBroker]:
+    yield from floor_with_studio(tmp_path / "floor", TABLES, f"{STUDIO}=bj1")
 
 
 class FakeStudio:
