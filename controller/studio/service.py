@@ -20,6 +20,7 @@ from controller.studio.book import Book, Player
 from controller.studio.config import StudioConfig
 from controller.studio.hub import Hub
 from controller.studio.rules import TableRules, UnsettleableRecord
+from controller.studio.seal import seal_id
 from controller.studio.seats import StudioSeats
 from controller.studio.settlement import Settler
 from controller.studio.tokens import Tokens
@@ -115,7 +116,7 @@ class Studio:
         body, made = await self.book.seal_round(table, round_id)
         if body is None or not (made or asked):
             return
-        await self.publish(table, {"v": 1, "id": str(uuid.uuid4()), "type": "seal", **body})
+        await self.publish(table, {"v": 1, "id": seal_id(table, body), "type": "seal", **body})
         self.seals_sent += 1
 
     async def _close_stale(self, table: str, current: str | None) -> None:
