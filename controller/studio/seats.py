@@ -5,8 +5,8 @@ The studio tells the table (``seat``, ``bets``, ``decide`` on ``croupier/<table>
 learns back from the table's retained ``betting`` leaf (its ``seats``, ``turn``, ``decided`` and
 ``cards``), which it pushes to the players as ``seats``, ``turn``, ``decided`` and ``hands``. The
 leaf is the truth: after a studio restart the seats are read back from it. What the studio keeps
-on its own is only the owner's switch (Bet Behind allowed) and a claim made but not yet in the
-leaf, so two players cannot take one box between the two.
+on its own is the owner's switch (Bet Behind allowed: in the book's database, switches.py) and a
+claim made but not yet in the leaf, so two players cannot take one box between the two.
 
 A seated player's bets (``main@3``) and a Bet Behind (``behind@3+double``) are played on the felt
 by the table's engine; ``felt_payout`` reads what each returned from the round record's rows.
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from controller.studio.book import Player, player_id
 from controller.studio.hub import Hub
 from controller.studio.sides import felt_kind
+from controller.studio.switches import BehindSwitches
 
 if TYPE_CHECKING:
     from controller.studio.rules import TableRules
@@ -94,8 +95,6 @@ class SeatView:
 @dataclass(slots=True)
 class TableSeats:
     seats: dict[int, SeatView] = field(default_factory=dict)
-    #: the owner's switch per box (absent: allowed)
-    behind_allowed: dict[int, bool] = field(default_factory=dict)
     turn: dict[str, Any] | None = None
     decided: dict[str, Any] | None = None
     cards: dict[str, Any] | None = None
@@ -104,10 +103,12 @@ class TableSeats:
 class StudioSeats:
     """The seats of every table the studio serves."""
 
-    def __init__(self, tables: dict[str, TableRules], hub: Hub, publish: Callable[[], Publish]) -> None:
+    def __init__(self, tables: dict[str, TableRules], hub: Hub, publish: Callable[[], Publish],
+                 switches: BehindSwitches | None = None) -> None:
         self.tables = tables
         self.hub = hub
         self._publish = publish
+        self.switches = switches or BehindSwitches()
         self.state: dict[str, TableSeats] = {name: TableSeats() for name in tables}
 
     async def _send(self, table: str, message: dict[str, Any]) -> None:
@@ -148,7 +149,7 @@ class StudioSeats:
         if held is None or held.player != me:
             return refused("not_seated", f"you do not sit at box {box}")
         del state.seats[box]
-        state.behind_allowed.pop(box, None)
+        await self.switches.forget(table, box, me)
         await self._send(table, {"type": "seat", "box": box, "player": me, "name": who.name, "seated": False})
         self.push_seats(table)
         return {"v": 1, "type": "left", "table": table, "box": box}
@@ -194,13 +195,24 @@ class StudioSeats:
         await self._send(table, message)
         return None
 
-    def behind_allowed(self, table: str, who: Player, box: int, allowed: bool) -> dict[str, Any] | None:
+    async def behind_allowed(self, table: str, who: Player, box: int, allowed: bool) -> dict[str, Any] | None:
         seat = self.state[table].seats.get(box)
         if seat is None or seat.player != player_id(who):
             return refused("not_seated", f"you do not sit at box {box}")
-        self.state[table].behind_allowed[box] = allowed
+        await self.switches.turn(table, box, seat.player, allowed)
         self.push_seats(table)
         return None
+
+    def _allows(self, table: str, box: int) -> bool:
+        """The box takes Bet Behind as far as its owner goes (a box nobody remote sits at: yes)."""
+        seat = self.state[table].seats.get(box)
+        return seat is None or self.switches.allowed(table, box, seat.player)
+
+    async def reload_switches(self, table: str) -> None:
+        """Read the owners' switches again (another studio process may have turned one): before a
+        Bet Behind is checked, and when a player joins; the players hear a change."""
+        if await self.switches.load(table):
+            self.push_seats(table)
 
     def check_felt_bets(self, table: str, who: Player, bets: list[tuple[str, int]]) -> dict[str, Any] | None:
         """A seated player's bet on a box that is not theirs, or a Bet Behind the box's owner does
@@ -217,7 +229,7 @@ class StudioSeats:
                     return refused("behind_off", "this table takes no Bet Behind")
                 if seat is not None and seat.player == me:
                     return refused("behind_own_box", f"you play box {box}: no Bet Behind on it")
-                if seat is not None and not state.behind_allowed.get(box, True):
+                if not self._allows(table, box):
                     return refused("behind_not_allowed", f"box {box}'s player does not allow Bet Behind")
             elif seat is None or seat.player != me:
                 return refused("not_seated", f"sit at box {box} to bet on it")
@@ -282,7 +294,7 @@ class StudioSeats:
         state = self.state[table]
         return {"v": 1, "type": "seats", "table": table, "boxes": self.boxes(table),
                 "seats": [{"box": b, "name": s.name, "you": s.player == me, "connected": s.connected,
-                           "behind_allowed": state.behind_allowed.get(b, True)} for b, s in sorted(state.seats.items())]}
+                           "behind_allowed": self._allows(table, b)} for b, s in sorted(state.seats.items())]}
 
 
 def _ms_left(deadline: Any) -> int:

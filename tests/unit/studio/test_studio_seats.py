@@ -98,7 +98,7 @@ async def test_felt_bets_on_a_seat_and_behind_a_box(who: Player, kind: str, reas
     seats, hub, _ = studio_seats()
     joined(hub, ANNA)
     await seats.sit("bj1", ANNA, 3)
-    assert seats.behind_allowed("bj1", ANNA, 3, False) is None
+    assert await seats.behind_allowed("bj1", ANNA, 3, False) is None
     refusal = seats.check_felt_bets("bj1", who, [(kind, 1000)])
     assert (refusal or {}).get("reason") == reason
 
