@@ -110,6 +110,7 @@ class Studio:
         self.hub.to_table(table, betting)
         if isinstance(data, dict):
             self.seats.on_leaf(table, data)
+            await self.seats.resend(table)  # what the table came back (or the studio reconnected) without
 
     async def send_seal(self, table: str, round_id: str, asked: bool = True) -> None:
         """Seal the round's book (or find its seal) and send it to the table: always when the
