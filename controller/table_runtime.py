@@ -211,6 +211,8 @@ class TableRuntime:
         listener = FeedListener(feed)
         loop.listeners.append(listener)
         listener.on_state(loop.core)  # the betting leaf at the feed's start
+        if studio is not None:  # a seat taken at an idle table changes no prompt: the studio reads it in the leaf
+            loop.applied_hooks.append(lambda core, entry: listener.betting.seats_moved(core))
         self.feed, self.broker = feed, broker
         if self.metrics is not None:
             self.metrics.watch_feed_lag(lambda: feed.stats.lag)

@@ -40,10 +40,18 @@ class BettingLeaf:
     def __init__(self, feed: Feed) -> None:
         self.feed = feed
         self._last: tuple[Any, ...] | None = None
+        self._seats = -1
+
+    def seats_moved(self, core: TableCore) -> None:
+        """After each step: a seat taken or left changes no prompt at an idle table, and the studio
+        reads the seats in the leaf (what it sent and does not see there, it sends again)."""
+        if core.seats.serial != self._seats:
+            self.update(core)
 
     def update(self, core: TableCore) -> None:
         desk = core.betting
         seats = core.seats  # with remote players seated, every card and decision: a page draws the hands
+        self._seats = seats.serial
         key = (desk.round_id, desk.status, desk.seq, desk.deadline, desk.time, seats.serial,
                core.serial if seats.seats else 0)
         if key != self._last:

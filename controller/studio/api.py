@@ -144,6 +144,7 @@ class Connection:
         betting = self.studio.hub.betting.get(msg.table)
         if betting is not None and betting["currency"] != who.currency:
             return refused("currency", f"this table plays in {betting['currency']}, your account is in {who.currency}")
+        await self.studio.seats.reload_switches(msg.table)  # another studio process may have turned one
         self.studio.hub.seat(self.seat, msg.table, who)
         balance = await self.studio.wallet.balance(who.operator, who.player, who.currency)
         self.seat.send({"v": 1, "type": "joined", "player": who.player, "name": who.name, "table": msg.table,

@@ -31,6 +31,8 @@ async def place_bets(studio: Studio, who: Player, request: BetRequest) -> dict[s
     """A ``bet`` request (or a ``behind``): refused before the book when it bets on a seat that is
     not the player's or behind a box that does not take it; else the book decides, and what it
     accepted for the felt goes to the table."""
+    if any(kind.startswith("behind") for kind, _ in request.bets):
+        await studio.seats.reload_switches(request.table)  # as the owner left it, through whichever process
     bad = studio.seats.check_felt_bets(request.table, who, list(request.bets))
     if bad is not None:
         return {**bad, "request": request.request}

@@ -49,3 +49,11 @@ def seal_body(round_id: str, bets: list[BookBet]) -> dict[str, object]:
             by_type[kind.partition(":")[0]] += amount
         body["kinds"] = dict(sorted(by_type.items()))
     return body
+
+
+def seal_id(table: str, body: dict[str, object]) -> str:
+    """The seal message's id, the same each time this seal is sent (the deadline's, the table's
+    ``sealing`` leaf's, another studio process's): the table's inbox takes one id once, so a copy
+    is not even journaled. Another seal of the round (another digest) has another id."""
+    key = f"{table}/{body['round']}/{body['digest']}"
+    return "seal-" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:40]

@@ -30,7 +30,7 @@ async def seat_answer(studio: Studio, table: str, who: Player, msg: Any) -> dict
     if isinstance(msg, Behind):
         return await place_bets(studio, who, behind_request(table, msg))
     assert isinstance(msg, BehindAllowed)
-    return seats.behind_allowed(table, who, msg.box, msg.allowed)
+    return await seats.behind_allowed(table, who, msg.box, msg.allowed)
 
 
 #: the most a decision adds to the box's stake, as a fraction of it (a double, a split, insurance,

@@ -5,8 +5,9 @@ The studio tells the table (``seat``, ``bets``, ``decide`` on ``croupier/<table>
 learns back from the table's retained ``betting`` leaf (its ``seats``, ``turn``, ``decided`` and
 ``cards``), which it pushes to the players as ``seats``, ``turn``, ``decided`` and ``hands``. The
 leaf is the truth: after a studio restart the seats are read back from it. What the studio keeps
-on its own is only the owner's switch (Bet Behind allowed) and a claim made but not yet in the
-leaf, so two players cannot take one box between the two.
+on its own is the owner's switch (Bet Behind allowed: in the book's database, switches.py) and the
+seat messages the leaf does not show yet (a claim, so two players cannot take one box between
+the two; sent again until the table has it: seat_sync.py).
 
 A seated player's bets (``main@3``) and a Bet Behind (``behind@3+double``) are played on the felt
 by the table's engine; ``felt_payout`` reads what each returned from the round record's rows.
@@ -22,7 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 from controller.studio.book import Player, player_id
 from controller.studio.hub import Hub
+from controller.studio.seat_sync import SeatView, Unsent, told_seats
 from controller.studio.sides import felt_kind
+from controller.studio.switches import BehindSwitches
 
 if TYPE_CHECKING:
     from controller.studio.rules import TableRules
@@ -85,17 +88,9 @@ def added_stakes(table: str, round_id: str, currency: str, game: str, record: di
 
 
 @dataclass(slots=True)
-class SeatView:
-    player: str  # <operator>/<player>
-    name: str
-    connected: bool = True
-
-
-@dataclass(slots=True)
 class TableSeats:
     seats: dict[int, SeatView] = field(default_factory=dict)
-    #: the owner's switch per box (absent: allowed)
-    behind_allowed: dict[int, bool] = field(default_factory=dict)
+    unsent: Unsent = field(default_factory=Unsent)
     turn: dict[str, Any] | None = None
     decided: dict[str, Any] | None = None
     cards: dict[str, Any] | None = None
@@ -104,14 +99,33 @@ class TableSeats:
 class StudioSeats:
     """The seats of every table the studio serves."""
 
-    def __init__(self, tables: dict[str, TableRules], hub: Hub, publish: Callable[[], Publish]) -> None:
+    def __init__(self, tables: dict[str, TableRules], hub: Hub, publish: Callable[[], Publish],
+                 switches: BehindSwitches | None = None) -> None:
         self.tables = tables
         self.hub = hub
         self._publish = publish
+        self.switches = switches or BehindSwitches()
         self.state: dict[str, TableSeats] = {name: TableSeats() for name in tables}
 
     async def _send(self, table: str, message: dict[str, Any]) -> None:
         await self._publish()(table, {"v": 1, "id": str(uuid.uuid4()), **message})
+
+    async def _tell_seat(self, table: str, box: int, player: str, name: str, seated: bool,
+                         connected: bool | None = None) -> None:
+        """A ``seat`` message, kept until the table's leaf shows it taken (seat_sync.py)."""
+        message: dict[str, Any] = {"v": 1, "id": str(uuid.uuid4()), "type": "seat", "box": box, "player": player,
+                                   "name": name, "seated": seated}
+        if connected is not None:
+            message["connected"] = connected
+        self.state[table].unsent.sent(message)
+        await self._publish()(table, message)
+
+    async def resend(self, table: str) -> None:
+        """Send again, under their own ids, the seat messages the table's last leaf does not show
+        (the table takes an id once: a copy of one it has changes nothing)."""
+        state = self.state.get(table)
+        for message in state.unsent.again() if state is not None else []:
+            await self._publish()(table, message)
 
     # ------------------------------------------------------------------ players
     def boxes(self, table: str) -> int:
@@ -137,8 +151,7 @@ class StudioSeats:
         if held is None and sum(1 for s in state.seats.values() if s.player == me) >= most:
             return refused("seats_full", f"a player sits at {most} box{'es' if most > 1 else ''} at most here")
         state.seats[box] = SeatView(me, who.name)  # the claim, until the table's leaf says it
-        await self._send(table, {"type": "seat", "box": box, "player": me, "name": who.name, "seated": True,
-                                 "connected": True})
+        await self._tell_seat(table, box, me, who.name, True, True)
         self.push_seats(table)
         return {"v": 1, "type": "seated", "table": table, "box": box}
 
@@ -148,8 +161,8 @@ class StudioSeats:
         if held is None or held.player != me:
             return refused("not_seated", f"you do not sit at box {box}")
         del state.seats[box]
-        state.behind_allowed.pop(box, None)
-        await self._send(table, {"type": "seat", "box": box, "player": me, "name": who.name, "seated": False})
+        await self.switches.forget(table, box, me)
+        await self._tell_seat(table, box, me, who.name, False)
         self.push_seats(table)
         return {"v": 1, "type": "left", "table": table, "box": box}
 
@@ -159,8 +172,7 @@ class StudioSeats:
         for box, seat in sorted(self.state[table].seats.items()):
             if seat.player == me and seat.connected:
                 seat.connected = False
-                await self._send(table, {"type": "seat", "box": box, "player": me, "name": seat.name, "seated": True,
-                                         "connected": False})
+                await self._tell_seat(table, box, me, seat.name, True, False)
         self.push_seats(table)
 
     async def reconnected(self, table: str, who: Player) -> None:
@@ -169,8 +181,7 @@ class StudioSeats:
         for box, seat in sorted(self.state[table].seats.items()):
             if seat.player == me and not seat.connected:
                 seat.connected = True
-                await self._send(table, {"type": "seat", "box": box, "player": me, "name": seat.name, "seated": True,
-                                         "connected": True})
+                await self._tell_seat(table, box, me, seat.name, True, True)
 
     async def decide(self, table: str, who: Player, round_id: str, box: int, hand: int, decision: str,
                      request: str, amount: int | None) -> dict[str, Any] | None:
@@ -194,13 +205,24 @@ class StudioSeats:
         await self._send(table, message)
         return None
 
-    def behind_allowed(self, table: str, who: Player, box: int, allowed: bool) -> dict[str, Any] | None:
+    async def behind_allowed(self, table: str, who: Player, box: int, allowed: bool) -> dict[str, Any] | None:
         seat = self.state[table].seats.get(box)
         if seat is None or seat.player != player_id(who):
             return refused("not_seated", f"you do not sit at box {box}")
-        self.state[table].behind_allowed[box] = allowed
+        await self.switches.turn(table, box, seat.player, allowed)
         self.push_seats(table)
         return None
+
+    def _allows(self, table: str, box: int) -> bool:
+        """The box takes Bet Behind as far as its owner goes (a box nobody remote sits at: yes)."""
+        seat = self.state[table].seats.get(box)
+        return seat is None or self.switches.allowed(table, box, seat.player)
+
+    async def reload_switches(self, table: str) -> None:
+        """Read the owners' switches again (another studio process may have turned one): before a
+        Bet Behind is checked, and when a player joins; the players hear a change."""
+        if await self.switches.load(table):
+            self.push_seats(table)
 
     def check_felt_bets(self, table: str, who: Player, bets: list[tuple[str, int]]) -> dict[str, Any] | None:
         """A seated player's bet on a box that is not theirs, or a Bet Behind the box's owner does
@@ -217,7 +239,7 @@ class StudioSeats:
                     return refused("behind_off", "this table takes no Bet Behind")
                 if seat is not None and seat.player == me:
                     return refused("behind_own_box", f"you play box {box}: no Bet Behind on it")
-                if seat is not None and not state.behind_allowed.get(box, True):
+                if not self._allows(table, box):
                     return refused("behind_not_allowed", f"box {box}'s player does not allow Bet Behind")
             elif seat is None or seat.player != me:
                 return refused("not_seated", f"sit at box {box} to bet on it")
@@ -236,18 +258,16 @@ class StudioSeats:
 
     # ------------------------------------------------------------------ from the table
     def on_leaf(self, table: str, leaf: dict[str, Any]) -> None:
-        """The table's ``betting`` leaf: its seats are the truth; a new turn, decision or card is
-        pushed to every player at the table."""
+        """The table's ``betting`` leaf: its seats are the truth (with the seat messages it does not
+        show yet: ``resend`` sends them again); a new turn, decision or card is pushed to every
+        player at the table."""
         state = self.state.get(table)
         if state is None:
             return
-        seats = leaf.get("seats")
-        if isinstance(seats, dict):
-            told = {int(b): SeatView(str(s.get("player")), str(s.get("name")), bool(s.get("connected", True)))
-                    for b, s in seats.items() if str(b).isdigit() and isinstance(s, dict)}
-            if told != state.seats:
-                state.seats = told
-                self.push_seats(table)
+        seats = state.unsent.seen(told_seats(leaf))
+        if seats != state.seats:
+            state.seats = seats
+            self.push_seats(table)
         for key, push in (("cards", self._push_cards), ("turn", self._push_turn), ("decided", self._push_decided)):
             value = leaf.get(key)
             if value != getattr(state, key):
@@ -282,7 +302,7 @@ class StudioSeats:
         state = self.state[table]
         return {"v": 1, "type": "seats", "table": table, "boxes": self.boxes(table),
                 "seats": [{"box": b, "name": s.name, "you": s.player == me, "connected": s.connected,
-                           "behind_allowed": state.behind_allowed.get(b, True)} for b, s in sorted(state.seats.items())]}
+                           "behind_allowed": self._allows(table, b)} for b, s in sorted(state.seats.items())]}
 
 
 def _ms_left(deadline: Any) -> int:

@@ -20,8 +20,10 @@ from controller.studio.book import Book, Player
 from controller.studio.config import StudioConfig
 from controller.studio.hub import Hub
 from controller.studio.rules import TableRules, UnsettleableRecord
+from controller.studio.seal import seal_id
 from controller.studio.seats import StudioSeats
 from controller.studio.settlement import Settler
+from controller.studio.switches import BehindSwitches
 from controller.studio.tokens import Tokens
 from controller.studio.wallet import Wallet
 from controller.table import registry  # noqa: F401 (the registered games' outcome models, for round records)
@@ -50,7 +52,8 @@ class Studio:
         self.tables = {name: TableRules(section) for name, section in config.studio.tables.items()}
         self.hub = Hub()
         self.publish: Publish = publish or _nowhere
-        self.seats = StudioSeats(self.tables, self.hub, lambda: self.publish)  # docs/studio.md, "Seats"
+        self.seats = StudioSeats(self.tables, self.hub, lambda: self.publish,  # docs/studio.md, "Seats"
+                                 BehindSwitches(pool))
         self._deadlines: dict[tuple[str, str], asyncio.Task[None]] = {}
         #: counts for tests and metrics
         self.seals_sent = 0
@@ -64,6 +67,8 @@ class Studio:
         for table, round_id, deadline in await self.book.open_rounds():
             if deadline is not None:
                 self._watch_deadline(table, round_id, deadline)
+        for table in self.tables:  # the owners' Bet Behind switches, where they left them
+            await self.seats.switches.load(table)
         if recovered or paid:
             log.info("studio: %d undecided requests refused, %d wallet calls made after restart", recovered, paid)
 
@@ -105,6 +110,7 @@ class Studio:
         self.hub.to_table(table, betting)
         if isinstance(data, dict):
             self.seats.on_leaf(table, data)
+            await self.seats.resend(table)  # what the table came back (or the studio reconnected) without
 
     async def send_seal(self, table: str, round_id: str, asked: bool = True) -> None:
         """Seal the round's book (or find its seal) and send it to the table: always when the
@@ -115,7 +121,7 @@ class Studio:
         body, made = await self.book.seal_round(table, round_id)
         if body is None or not (made or asked):
             return
-        await self.publish(table, {"v": 1, "id": str(uuid.uuid4()), "type": "seal", **body})
+        await self.publish(table, {"v": 1, "id": seal_id(table, body), "type": "seal", **body})
         self.seals_sent += 1
 
     async def _close_stale(self, table: str, current: str | None) -> None:

@@ -7,7 +7,8 @@ with it: the round record's ``remote.sealed`` is true and carries the seal) or t
 is over (``timer:seal``: closed without it, ``studio.seal_missing``, the studio returns every
 remote bet of the round). A result that reaches the table while it waits for the seal ends the
 wait the same way: a seal after the result proves nothing. A seal at any other time, or of
-another round, is a ``studio.seal_late`` warning and changes nothing. What the studio settled
+another round, is a ``studio.seal_late`` warning and changes nothing; the seal a round closed
+with, sent again, changes nothing and says nothing. What the studio settled
 is journaled as ``remote_settled`` beside the round's record (docs/studio.md).
 """
 
@@ -135,6 +136,8 @@ def _seal(table: RemoteTable, seal: Seal) -> None:
         table.alert(INFO, "studio.sealed", f"round {seal.round}: betting closed with the studio's seal "
                                            f"({seal.count} remote bets, {money})", seal=seal.id)
         return
+    if _same_seal(sealed_with(table, seal.round), seal):
+        return  # the seal the round closed with, sent again (at-least-once delivery): nothing to say
     if not ours:
         why = f"round {seal.round} is not the open round ({table.round_id or 'none is open'})"
     elif desk.status == OPEN:
@@ -143,6 +146,27 @@ def _seal(table: RemoteTable, seal: Seal) -> None:
         why = "betting had closed already"
     table.alert(WARNING, "studio.seal_late", f"studio seal of round {seal.round} ignored: {why}; nothing changed",
                 seal=seal.id, sealed_round=seal.round)
+
+
+#: what tells one seal from another: the message's ``id`` and the journal's ``seq`` do not
+_SEAL_IDENTITY = ("round", "count", "stake", "kinds", "players", "digest")
+
+
+def sealed_with(table: RemoteTable, round_id: str) -> dict[str, Any] | None:
+    """The seal ``round_id``'s betting closed with (the open round's, or a closed round's record)."""
+    if round_id == table.round_id:
+        return table.betting.seal
+    remote = (table.book.records.get(round_id) or {}).get("remote") or {}
+    return remote.get("seal")
+
+
+def _same_seal(held: dict[str, Any] | None, seal: Seal) -> bool:
+    """``seal`` says what ``held`` says (the studio sends its seal again when it cannot know the
+    table has it: the table's ``sealing`` leaf and the deadline cross)."""
+    if held is None:
+        return False
+    again = seal.journal_form()
+    return all(held.get(k) == again.get(k) for k in _SEAL_IDENTITY)
 
 
 def _settled(table: RemoteTable, settled: Settled) -> None:

@@ -142,6 +142,29 @@ def test_a_seal_sent_at_the_deadline_before_the_tables_timer_closes_betting_with
     assert timer_close(live) == []  # the table's own timer, just after: nothing left to close
 
 
+def test_the_same_seal_again_is_a_no_op_and_another_seal_after_the_close_is_late() -> None:
+    """The studio sends its seal again when the table's ``sealing`` leaf crosses the seal it sent at
+    the deadline: the copy (another message id) says nothing; a different seal still alerts."""
+    live = roulette_live(BettingTime(betting_s=15, remote=True))
+    live.cmd("open_round")
+    timer_close(live)
+    live.put(inputs.STUDIO, seal("rl-000001", "s1"), "studio")
+    assert live.core.betting.sealed
+    before = codes(live)
+    assert live.put(inputs.STUDIO, seal("rl-000001", "s2"), "studio") == []
+    assert codes(live) == before and live.core.betting.seal["id"] == "s1"  # type: ignore[index]
+    live.put(inputs.STUDIO, seal("rl-000001", "s3", stake=700), "studio")
+    assert codes(live)[-1] == "studio.seal_late"
+    ball(live)
+    live.cmd("settle")
+    before = codes(live)
+    live.put(inputs.STUDIO, seal("rl-000001", "s4"), "studio")  # after the record too
+    assert codes(live) == before
+    live.put(inputs.STUDIO, seal("rl-000001", "s5", stake=900), "studio")
+    assert codes(live)[-1] == "studio.seal_late"
+    assert live.rounds()[-1]["remote"]["seal"]["id"] == "s1"
+
+
 def test_no_draw_while_sealing_the_draw_once_sealed() -> None:
     live = roulette_live(BettingTime(remote=True))
     live.core.started_with(live.core.adapter.rules("lightning", {}, {}))

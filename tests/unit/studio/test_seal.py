@@ -9,7 +9,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.studio.seal import BookBet, digest, seal_body
+from controller.studio.seal import BookBet, digest, seal_body, seal_id
 
 BETS = st.lists(st.builds(BookBet, id=st.text(min_size=1, max_size=12), player=st.text(min_size=1, max_size=8),
                           kind=st.sampled_from(["red", "black", "straight:17", "split:1-2", "banker", "tie"]),
@@ -42,3 +42,14 @@ def test_a_seal_of_a_whole_layout_fits_the_tables_limit() -> None:
     assert body["kinds"] == {"corner": 32 * big, "split": 69 * big, "straight": 400 * big, "street": 34 * big}
     small = seal_body("rl-eu-000002", bets[:3])
     assert small["kinds"] == {"straight:0": big, "straight:1": big, "straight:2": big}
+
+
+def test_a_seal_sent_again_has_the_same_id_another_seal_another() -> None:
+    """The table's inbox takes an id once: the same seal sent twice is journaled once."""
+    bets = [BookBet("r1:0", "p1", "red", 500)]
+    body = seal_body("rl-eu-000001", bets)
+    assert seal_id("rl-eu", body) == seal_id("rl-eu", seal_body("rl-eu-000001", list(bets)))
+    assert seal_id("rl-eu", body) != seal_id("rl-eu", seal_body("rl-eu-000001", [*bets, BookBet("r2:0", "p2", "red", 5)]))
+    assert seal_id("rl-eu", body) != seal_id("rl-eu", seal_body("rl-eu-000002", bets))  # an empty book's digest repeats
+    assert seal_id("rl-eu", body) != seal_id("bj1", body)
+    assert len(seal_id("rl-eu", body)) <= 64

@@ -98,7 +98,7 @@ async def test_felt_bets_on_a_seat_and_behind_a_box(who: Player, kind: str, reas
     seats, hub, _ = studio_seats()
     joined(hub, ANNA)
     await seats.sit("bj1", ANNA, 3)
-    assert seats.behind_allowed("bj1", ANNA, 3, False) is None
+    assert await seats.behind_allowed("bj1", ANNA, 3, False) is None
     refusal = seats.check_felt_bets("bj1", who, [(kind, 1000)])
     assert (refusal or {}).get("reason") == reason
 
@@ -110,3 +110,28 @@ async def test_a_lost_connection_and_the_way_back_are_told_to_the_table() -> Non
     assert sent.messages[-1][1]["connected"] is False
     await seats.reconnected("bj1", ANNA)
     assert sent.messages[-1][1]["connected"] is True and sent.messages[-1][1]["seated"] is True
+
+
+async def test_a_seat_message_the_leaf_does_not_show_is_sent_again_under_its_id_until_it_does() -> None:
+    seats, hub, sent = studio_seats()
+    ben = joined(hub, BEN)
+    await seats.sit("bj1", ANNA, 3)
+    await seats.sit("bj1", BEN, 4)
+    anna_sat, ben_sat = sent.messages[0][1], sent.messages[1][1]
+    seats.on_leaf("bj1", {"round": None})  # the table back without them: the players still see them
+    await seats.resend("bj1")
+    assert [m for _, m in sent.messages[2:]] == [anna_sat, ben_sat]
+    assert [s["box"] for s in drained(ben)[-1]["seats"]] == [3, 4]
+    seats.on_leaf("bj1", {"round": None, "seats": {"3": {"player": "casino-a/anna", "name": "Anna"},
+                                                   "4": {"player": "casino-a/cleo", "name": "Cleo"}}})
+    await seats.resend("bj1")  # Anna's taken; box 4 went to another player first: nothing left to send
+    assert len(sent.messages) == 4
+    assert [(s["box"], s["name"]) for s in drained(ben)[-1]["seats"]] == [(3, "Anna"), (4, "Cleo")]
+    assert (await seats.leave("bj1", ANNA, 3))["type"] == "left"
+    left = sent.messages[-1][1]
+    seats.on_leaf("bj1", {"round": None, "seats": {"3": {"player": "casino-a/anna", "name": "Anna"}}})
+    await seats.resend("bj1")
+    assert sent.messages[-1][1] == left and 3 not in seats.state["bj1"].seats
+    seats.on_leaf("bj1", {"round": None})  # the table has the leave: nobody sits
+    await seats.resend("bj1")
+    assert sent.messages[-1][1] == left and len(sent.messages) == 6 and seats.state["bj1"].seats == {}
