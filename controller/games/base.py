@@ -18,10 +18,12 @@ Boxes are numbered 1..N as the dealer sees them, hands 1.. within a box; box-lev
 from __future__ import annotations
 
 import difflib
-from collections.abc import Collection, Mapping
+import inspect
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any, ClassVar, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError, field_validator, model_validator
@@ -142,11 +144,43 @@ class EngineRound:
     }
 
     def apply(self, action: Any) -> None:
-        name = self.ACTIONS.get(type(action))
-        method = getattr(self, name, None) if name else None
-        if method is None:
-            raise PhaseError(f"{self.RULE_PREFIX}.action", f"{type(self).__name__} takes no {type(action).__name__}")
-        method(**{field: getattr(action, field) for field in action.__slots__})
+        key = (type(self), type(action))
+        call = _CALLS.get(key)
+        if call is None:
+            call = _CALLS[key] = _caller(*key)
+        call(self, action)
+
+
+Caller = Callable[[Any, Any], None]
+#: (round class, action class) -> how ``apply`` calls the round's method with the action's fields,
+#: worked out once per pair (every card, bet and decision of a table goes through ``apply``)
+_CALLS: dict[tuple[type, type], Caller] = {}
+
+
+def _caller(round_cls: type[EngineRound], action_cls: type) -> Caller:
+    """The method of ``round_cls`` named for ``action_cls`` in its ``ACTIONS``, called with the
+    action's fields by name; positionally (an ``attrgetter``, no dict built) where the method's
+    first parameters are exactly those fields, which is what calling them by name does."""
+    name = round_cls.ACTIONS.get(action_cls)
+    method = getattr(round_cls, name, None) if name else None
+    if method is None:
+        said = f"{round_cls.__name__} takes no {action_cls.__name__}"
+
+        def refuse(engine: Any, action: Any) -> None:
+            raise PhaseError(f"{round_cls.RULE_PREFIX}.action", said)
+
+        return refuse
+    fields: tuple[str, ...] = tuple(getattr(action_cls, "__slots__", ()))
+    params = list(inspect.signature(method).parameters.values())[1:1 + len(fields)]
+    if {p.name for p in params} != set(fields) or any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
+        return lambda engine, action: method(engine, **{f: getattr(action, f) for f in fields})
+    if not fields:
+        return lambda engine, action: method(engine)
+    if len(fields) == 1:
+        one = attrgetter(fields[0])
+        return lambda engine, action: method(engine, one(action))
+    every = attrgetter(*(p.name for p in params))
+    return lambda engine, action: method(engine, *every(action))
 
 
 # --------------------------------------------------------------------------- outputs

@@ -118,7 +118,8 @@ class RoundCourse:
         self.changed()
         remote.progressed(self)
         seats.follow(self)
-        if self.round.draw(self.draw_due()):
+        # a game without draws is never due one (and ``draw_requested`` stays False): not asked
+        if self.adapter.draws and self.round.draw(self.draw_due()):
             self.emit(Draw(self.round_id))
 
     def draw_due(self: CourseTable) -> bool:
