@@ -66,6 +66,10 @@ class CourseTable(OpeningTable, remote.RemoteTable, Protocol):
     def close(self, status: str, settlements: list[Any], **more: Any) -> None: ...
 
 
+#: a ``Deal`` is a frozen value: one per card, not one built per card dealt
+_DEALS: dict[str, Deal] = {}
+
+
 class RoundCourse:
     """The steps of the open round (``TableCore``'s; see the module)."""
 
@@ -74,8 +78,11 @@ class RoundCourse:
         if self.engine is None or self.phase not in (BETTING, PLAYING, SETTLING):
             self.hold_on("table.card.no_round", f"{card}: no round is being dealt", [(card, n)])
             return
+        action = _DEALS.get(card)
+        if action is None:  # a card the shoe's check took: at most one per card of the deck
+            action = _DEALS[card] = Deal(card)
         try:
-            self.engine.apply(Deal(card))
+            self.engine.apply(action)
         except (RuleError, ImpossibleCard) as exc:
             code = exc.rule if isinstance(exc, RuleError) else "shoe.impossible_card"
             message = exc.message if isinstance(exc, RuleError) else str(exc)
