@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from operator import attrgetter
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError, field_validator, model_validator
 
@@ -142,6 +142,12 @@ class EngineRound:
         WheelResult: "wheel_result",
         VoidRound: "void_round",
     }
+
+    def outcome_record(self) -> dict[str, Any]:
+        """The outcome as the round record's ``outcome`` JSON: ``outcome().record()`` (a game
+        may make it without building the model and dumping it, the same JSON checked alike)."""
+        record: dict[str, Any] = cast(Any, self).outcome().record()
+        return record
 
     def apply(self, action: Any) -> None:
         key = (type(self), type(action))

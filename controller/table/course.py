@@ -142,7 +142,7 @@ class RoundCourse:
     def close(self: CourseTable, status: str, settlements: list[Any], **more: Any) -> None:
         """Close the open round; ``more`` joins its outcome (a void's summary)."""
         assert self.engine is not None and self.round_id is not None
-        outcome = {**self.engine.outcome().record(), "burned": list(self.burned), **more}  # dumped once
+        outcome = {**self.engine.outcome_record(), "burned": list(self.burned), **more}  # checked, not dumped
         record = round_record(
             table=self.table_id, round_id=self.round_id, game=self.adapter.game, opened=self.opened,
             closed=self.ts(), status=status, outcome=outcome, settlements=settlements,

@@ -38,6 +38,8 @@ class Engine(Protocol):
 
     def outcome(self) -> Outcome: ...
 
+    def outcome_record(self) -> dict[str, Any]: ...
+
 
 class Unseen(Protocol):
     """What a player can know of the shoe: the cards not seen yet (``controller.shoe.Composition``)."""
