@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
+from functools import partial
 from operator import attrgetter
 from typing import Any, ClassVar, Self, TypeVar, cast
 
@@ -165,21 +166,16 @@ _CALLS: dict[tuple[type, type], Caller] = {}
 
 def _caller(round_cls: type[EngineRound], action_cls: type) -> Caller:
     """The method of ``round_cls`` named for ``action_cls`` in its ``ACTIONS``, called with the
-    action's fields by name; positionally (an ``attrgetter``, no dict built) where the method's
-    first parameters are exactly those fields, which is what calling them by name does."""
+    action's fields by name; positionally (an ``attrgetter``, no dict built) where it is a plain
+    method whose first parameters are exactly those fields, which is what calling them by name does."""
     name = round_cls.ACTIONS.get(action_cls)
-    method = getattr(round_cls, name, None) if name else None
-    if method is None:
-        said = f"{round_cls.__name__} takes no {action_cls.__name__}"
-
-        def refuse(engine: Any, action: Any) -> None:
-            raise PhaseError(f"{round_cls.RULE_PREFIX}.action", said)
-
-        return refuse
     fields: tuple[str, ...] = tuple(getattr(action_cls, "__slots__", ()))
+    method = inspect.getattr_static(round_cls, name, None) if name else None
+    if not inspect.isfunction(method):  # none, or not a plain method: looked up on the round each time
+        return partial(_by_name, name, fields)
     params = list(inspect.signature(method).parameters.values())[1:1 + len(fields)]
     if {p.name for p in params} != set(fields) or any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
-        return lambda engine, action: method(engine, **{f: getattr(action, f) for f in fields})
+        return partial(_by_name, name, fields)
     if not fields:
         return lambda engine, action: method(engine)
     if len(fields) == 1:
@@ -187,6 +183,14 @@ def _caller(round_cls: type[EngineRound], action_cls: type) -> Caller:
         return lambda engine, action: method(engine, one(action))
     every = attrgetter(*(p.name for p in params))
     return lambda engine, action: method(engine, *every(action))
+
+
+def _by_name(name: str | None, fields: tuple[str, ...], engine: EngineRound, action: Any) -> None:
+    """The round's method ``name`` called with the action's ``fields`` by name (PhaseError: none)."""
+    method = getattr(engine, name, None) if name else None
+    if method is None:
+        raise PhaseError(f"{engine.RULE_PREFIX}.action", f"{type(engine).__name__} takes no {type(action).__name__}")
+    method(**{f: getattr(action, f) for f in fields})
 
 
 # --------------------------------------------------------------------------- outputs
