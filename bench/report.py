@@ -148,8 +148,10 @@ def revisions(data: dict[str, Any]) -> list[Row]:
          f"{rev['median_cpu_ms_per_round']:.1f} ms at {data['rev']}"),
         (f"TableCore.step of a card vs {data['rev']} (p50)", f"{work['median_card_step_p50_us']:.1f} µs",
          f"{rev['median_card_step_p50_us']:.1f} µs at {data['rev']}"),
-        (f"core alone (the same inputs, no I/O) vs {data['rev']}", f"{work['median_core_rounds_per_s']} rounds/s",
-         f"{rev['median_core_rounds_per_s']} rounds/s at {data['rev']}"),
+        (f"core alone (the same inputs, no I/O; CPU clock, best of 3 replays) vs {data['rev']}",
+         f"{work['median_core_rounds_per_s']} rounds/s", f"{rev['median_core_rounds_per_s']} rounds/s at {data['rev']}"),
+        (f"core alone vs {data['rev']}, median of run-by-run ratios", f"× {data['median_core_pair_ratio']:.2f}",
+         f"runs {data['core_pair_ratios']}"),
     ]
 
 

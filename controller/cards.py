@@ -30,6 +30,8 @@ class CardError(ValueError):
 
 def parse_card(text: str) -> str:
     """Validate and normalise (upper-case, ``10`` -> ``T``) a card, or raise CardError."""
+    if text in CARDS:  # already a card as written (every card the shoe reads): nothing to normalise
+        return text
     t = text.strip().upper()
     if t.startswith("10"):
         t = "T" + t[2:]

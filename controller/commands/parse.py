@@ -96,20 +96,28 @@ def unknown(name: Any, known: Iterable[str]) -> InputRefused:
                         f"command: unknown command {shown(name)}{did_you_mean(name, names)}; known: {', '.join(names)}")
 
 
+#: giver -> the name of each command that giver may give -> its model and the model's validator
+_GIVEN: dict[str, dict[str, tuple[type[Command], Any]]] = {
+    giver: {n: (m, m.__pydantic_validator__) for n, m in BY_NAME.items() if giver in m.givers} for giver in (DEALER, PIT)
+}
+
+
 def parse_order(payload: Any, giver: str = DEALER) -> Command:
     """The command model of ``{"command": name, ...arguments}`` as ``giver`` (dealer or pit)
     may give it, or ``InputRefused`` with the sentence the dealer or the pit boss reads."""
     if not isinstance(payload, dict):
         raise InputRefused("input.malformed", f"a command is an object with a 'command' name, not {shown(payload)}")
     name = payload.get("command")
-    model = BY_NAME.get(name) if isinstance(name, str) else None
-    if model is None or giver not in model.givers:
+    given = _GIVEN.get(giver)
+    found = given.get(name) if given is not None and isinstance(name, str) else None
+    if found is None:
         raise unknown(name, (n for n, m in BY_NAME.items() if giver in m.givers))
+    model, validator = found
     try:
         # the model the name picks validates it, as the discriminated union would (the union's
         # Python wrapper and tag lookup cost a replayed command more than its checks); what it
         # refuses goes through the union, whose errors the sentence is made from
-        order: Command = model.__pydantic_validator__.validate_python(payload)
+        order: Command = validator.validate_python(payload)
     except ValidationError:
         try:
             _COMMANDS.validate_python(payload)

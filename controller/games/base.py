@@ -18,11 +18,14 @@ Boxes are numbered 1..N as the dealer sees them, hands 1.. within a box; box-lev
 from __future__ import annotations
 
 import difflib
-from collections.abc import Collection, Mapping
+import inspect
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from typing import Any, ClassVar, Self, TypeVar
+from functools import partial
+from operator import attrgetter
+from typing import Any, ClassVar, Self, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, StrictInt, ValidationError, field_validator, model_validator
 
@@ -141,12 +144,53 @@ class EngineRound:
         VoidRound: "void_round",
     }
 
+    def outcome_record(self) -> dict[str, Any]:
+        """The outcome as the round record's ``outcome`` JSON: ``outcome().record()`` (a game
+        may make it without building the model and dumping it, the same JSON checked alike)."""
+        record: dict[str, Any] = cast(Any, self).outcome().record()
+        return record
+
     def apply(self, action: Any) -> None:
-        name = self.ACTIONS.get(type(action))
-        method = getattr(self, name, None) if name else None
-        if method is None:
-            raise PhaseError(f"{self.RULE_PREFIX}.action", f"{type(self).__name__} takes no {type(action).__name__}")
-        method(**{field: getattr(action, field) for field in action.__slots__})
+        key = (type(self), type(action))
+        call = _CALLS.get(key)
+        if call is None:
+            call = _CALLS[key] = _caller(*key)
+        call(self, action)
+
+
+Caller = Callable[[Any, Any], None]
+#: (round class, action class) -> how ``apply`` calls the round's method with the action's fields,
+#: worked out once per pair (every card, bet and decision of a table goes through ``apply``)
+_CALLS: dict[tuple[type, type], Caller] = {}
+
+
+def _caller(round_cls: type[EngineRound], action_cls: type) -> Caller:
+    """The method of ``round_cls`` named for ``action_cls`` in its ``ACTIONS``, called with the
+    action's fields by name; positionally (an ``attrgetter``, no dict built) where it is a plain
+    method whose first parameters are exactly those fields, which is what calling them by name does."""
+    name = round_cls.ACTIONS.get(action_cls)
+    fields: tuple[str, ...] = tuple(getattr(action_cls, "__slots__", ()))
+    method = inspect.getattr_static(round_cls, name, None) if name else None
+    if not inspect.isfunction(method):  # none, or not a plain method: looked up on the round each time
+        return partial(_by_name, name, fields)
+    params = list(inspect.signature(method).parameters.values())[1:1 + len(fields)]
+    if {p.name for p in params} != set(fields) or any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
+        return partial(_by_name, name, fields)
+    if not fields:
+        return lambda engine, action: method(engine)
+    if len(fields) == 1:
+        one = attrgetter(fields[0])
+        return lambda engine, action: method(engine, one(action))
+    every = attrgetter(*(p.name for p in params))
+    return lambda engine, action: method(engine, *every(action))
+
+
+def _by_name(name: str | None, fields: tuple[str, ...], engine: EngineRound, action: Any) -> None:
+    """The round's method ``name`` called with the action's ``fields`` by name (PhaseError: none)."""
+    method = getattr(engine, name, None) if name else None
+    if method is None:
+        raise PhaseError(f"{engine.RULE_PREFIX}.action", f"{type(engine).__name__} takes no {type(action).__name__}")
+    method(**{f: getattr(action, f) for f in fields})
 
 
 # --------------------------------------------------------------------------- outputs

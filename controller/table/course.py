@@ -66,6 +66,10 @@ class CourseTable(OpeningTable, remote.RemoteTable, Protocol):
     def close(self, status: str, settlements: list[Any], **more: Any) -> None: ...
 
 
+#: a ``Deal`` is a frozen value: one per card, not one built per card dealt
+_DEALS: dict[str, Deal] = {}
+
+
 class RoundCourse:
     """The steps of the open round (``TableCore``'s; see the module)."""
 
@@ -74,8 +78,11 @@ class RoundCourse:
         if self.engine is None or self.phase not in (BETTING, PLAYING, SETTLING):
             self.hold_on("table.card.no_round", f"{card}: no round is being dealt", [(card, n)])
             return
+        action = _DEALS.get(card)
+        if action is None:  # a card the shoe's check took: at most one per card of the deck
+            action = _DEALS[card] = Deal(card)
         try:
-            self.engine.apply(Deal(card))
+            self.engine.apply(action)
         except (RuleError, ImpossibleCard) as exc:
             code = exc.rule if isinstance(exc, RuleError) else "shoe.impossible_card"
             message = exc.message if isinstance(exc, RuleError) else str(exc)
@@ -118,7 +125,8 @@ class RoundCourse:
         self.changed()
         remote.progressed(self)
         seats.follow(self)
-        if self.round.draw(self.draw_due()):
+        # a game without draws is never due one (and ``draw_requested`` stays False): not asked
+        if self.adapter.draws and self.round.draw(self.draw_due()):
             self.emit(Draw(self.round_id))
 
     def draw_due(self: CourseTable) -> bool:
@@ -134,7 +142,7 @@ class RoundCourse:
     def close(self: CourseTable, status: str, settlements: list[Any], **more: Any) -> None:
         """Close the open round; ``more`` joins its outcome (a void's summary)."""
         assert self.engine is not None and self.round_id is not None
-        outcome = {**self.engine.outcome().record(), "burned": list(self.burned), **more}  # dumped once
+        outcome = {**self.engine.outcome_record(), "burned": list(self.burned), **more}  # checked, not dumped
         record = round_record(
             table=self.table_id, round_id=self.round_id, game=self.adapter.game, opened=self.opened,
             closed=self.ts(), status=status, outcome=outcome, settlements=settlements,

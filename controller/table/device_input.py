@@ -4,7 +4,7 @@ accounting (``shoe_device``). The table is seen through ``EventTable`` only."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from controller.commands.models import Command
 from controller.commands.parse import parse_order
@@ -38,24 +38,41 @@ class EventTable(ShoeTable, Protocol):
     def press_refused(self, notice: str) -> None: ...
 
 
+#: the ways an event can go before its device is looked at, by the event's class
+ONLINE, OFFLINE, PRESS, REFUSED, OTHER = "online", "offline", "press", "refused", "other"
+_WAYS: dict[type[DeviceEvent], str] = {}
+
+
+def _way(cls: type[DeviceEvent]) -> str:
+    """Which of the ways ``route`` tells apart by class an event of ``cls`` takes, looked up once
+    per class: a pydantic model's ``isinstance`` goes through ``ABCMeta`` (about 0.3 µs a miss,
+    three misses for every card)."""
+    way = _WAYS.get(cls)
+    if way is None:
+        way = _WAYS[cls] = next((w for base, w in ((DeviceOnline, ONLINE), (DeviceOffline, OFFLINE),
+                                                   (SpotPress, PRESS), (Refused, REFUSED))
+                                 if issubclass(cls, base)), OTHER)
+    return way
+
+
 def route(table: EventTable, event: DeviceEvent) -> None:
     device = device_of(event)
-    match event:
-        case DeviceOnline():
-            table.health_change(device, online=True)
-        case DeviceOffline(reason=reason):
-            table.health_change(device, online=False)
-            table.alert(ERROR, "device.offline", f"{device} offline: {reason}")
-        case SpotPress():
-            _press(table, event)
-        case _ if device == table.adapter.device:
-            table.game_device_step(device, event)
-        case Refused(reason=reason, raw=raw) if device != SHOE:
-            table.alert(WARNING, "device.refused", f"{device}: {reason}", raw=raw)
-        case _ if device == SHOE:
-            table.shoe_device.device_step(table, event)
-        case _:  # another device's own event: journaled (and its presence tracked), no game step
-            pass
+    way = _way(type(event))
+    if way == ONLINE:
+        table.health_change(device, online=True)
+    elif way == OFFLINE:
+        table.health_change(device, online=False)
+        table.alert(ERROR, "device.offline", f"{device} offline: {cast(DeviceOffline, event).reason}")
+    elif way == PRESS:
+        _press(table, cast(SpotPress, event))
+    elif device == table.adapter.device:
+        table.game_device_step(device, event)
+    elif way == REFUSED and device != SHOE:
+        refused = cast(Refused, event)
+        table.alert(WARNING, "device.refused", f"{device}: {refused.reason}", raw=refused.raw)
+    elif device == SHOE:
+        table.shoe_device.device_step(table, event)
+    # else another device's own event: journaled (and its presence tracked), no game step
 
 
 def _press(table: EventTable, press: SpotPress) -> None:

@@ -96,17 +96,21 @@ class NotAnEvent(ValueError):
     """A payload no driver's event model accepts; the message says what is wrong with it."""
 
 
+#: the validator of each ``type`` only one class has (a card's): the payload goes to it directly
+_SOLE: dict[str, Any] = {kind: classes[0].__pydantic_validator__ for kind, classes in _BY_TYPE.items()
+                         if len(classes) == 1}
+
+
 def parse_event(payload: Mapping[str, Any]) -> DeviceEvent:
     """The driver's model of a journaled device event (``NotAnEvent`` if none fits)."""
     kind = payload.get("type")
-    candidates = _BY_TYPE.get(str(kind))
-    if candidates is None:
-        raise NotAnEvent(f"no device has an event of type {kind!r}")
     try:
-        if len(candidates) == 1:  # the type names the class: validated by its own validator alone (a card's replay)
-            event: DeviceEvent = candidates[0].__pydantic_validator__.validate_python(
-                payload if isinstance(payload, dict) else dict(payload))
+        sole = _SOLE.get(kind) if isinstance(kind, str) else None
+        if sole is not None:  # the type names the class: validated by its own validator alone (a card's replay)
+            event: DeviceEvent = sole.validate_python(payload if type(payload) is dict else dict(payload))
             return event
+        if str(kind) not in _BY_TYPE:
+            raise NotAnEvent(f"no device has an event of type {kind!r}")
         return ANY_EVENT.validate_python(dict(payload))
     except ValidationError as exc:
         said = "; ".join(f"{e['loc'][-1] if e['loc'] else kind}: {e['msg']}" for e in exc.errors())

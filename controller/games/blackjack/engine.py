@@ -33,7 +33,7 @@ refused). This class holds the inputs and queries.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from controller.games.base import EngineRound, Expect, IllegalDecision, PhaseError, Settlement, void_result
 from controller.games.blackjack.betting import add_bet, check_bet, clear_bets
@@ -87,39 +87,49 @@ class BlackjackRound(RoundState, EngineRound):
 
     def outcome(self) -> BlackjackOutcome:
         """Cards, totals and results per hand and of the dealer (``outcome.BlackjackOutcome``)."""
+        # one validation of the whole tree (the nested models built by the validator in one
+        # call, not one Python ``__init__`` per hand): every field checked all the same
+        return BlackjackOutcome.model_validate(self._outcome_json())
+
+    def outcome_record(self) -> dict[str, Any]:
+        """``outcome().record()`` without the model's dump: the JSON the model is validated from
+        is the record (lists where the model has tuples, fields in the model's order)."""
+        data = self._outcome_json()
+        BlackjackOutcome.__pydantic_validator__.validate_python(data)
+        return data
+
+    def _outcome_json(self) -> dict[str, Any]:
         dealer = self._dealer
         hole_hidden = len(dealer) == 2 and self._opts.hole_card and self._phase in (DEALING, INSURANCE, PLAY)
         shown = dealer[:1] if hole_hidden else dealer
-        # one validation of the whole tree (the nested models built by the validator in one
-        # call, not one Python ``__init__`` per hand): every field checked all the same
-        return BlackjackOutcome.model_validate({
+        return {
             "phase": self.phase,
             "dealer": {
-                "cards": tuple(dealer),
-                "face_down": (1,) if hole_hidden else (),
+                "cards": list(dealer),
+                "face_down": [1] if hole_hidden else [],
                 "total": hand_total(shown),
                 "blackjack": len(shown) == 2 and hand_total(shown) == 21,
             },
-            "boxes": tuple(
+            "boxes": [
                 {
                     "box": b.number,
                     "owner": b.owner,
                     "insurance": b.insurance,
-                    "hands": tuple(
+                    "hands": [
                         {
                             "hand": i,
-                            "cards": tuple(h.cards),
+                            "cards": list(h.cards),
                             "total": h.total,
                             "status": STATUS_NAMES[h.status],
                             "multiplier": h.mult,
-                            "face_down": (len(h.cards) - 1,) if h.dark and not self.done else (),
+                            "face_down": [len(h.cards) - 1] if h.dark and not self.done else [],
                         }
                         for i, h in enumerate(b.hands, 1)
-                    ),
+                    ],
                 }
                 for b in self._boxes
-            ),
-        })
+            ],
+        }
 
     # ------------------------------------------------------------------ inputs
     def place_bet(self, box: int, kind: str, amount: int, player: str = "") -> None:

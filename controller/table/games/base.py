@@ -38,6 +38,8 @@ class Engine(Protocol):
 
     def outcome(self) -> Outcome: ...
 
+    def outcome_record(self) -> dict[str, Any]: ...
+
 
 class Unseen(Protocol):
     """What a player can know of the shoe: the cards not seen yet (``controller.shoe.Composition``)."""
@@ -80,6 +82,13 @@ class GameAdapter(ABC):
     #: a seated remote player's decision when the table decides for them (the first one offered);
     #: none: the game seats no remote players (docs/studio.md, "Seats")
     default_decisions: ClassVar[tuple[str, ...]] = ()
+    #: the game makes random draws (overrides ``draw_due``): set for each adapter class, so the
+    #: core asks ``draw_due`` after every action only of a game that has one to ask for
+    draws: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.draws = cls.draw_due is not GameAdapter.draw_due
 
     # ------------------------------------------------------------------ rules and rounds
     @abstractmethod

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hypothesis import given, settings
@@ -79,7 +80,9 @@ def assert_refused(rnd: BlackjackRound, error: type[RuleError], call, *args, **k
     assert pickle.dumps(rnd) == before
 
 
-def drive(name: str, seed: int, probe: bool = False, void_after: int | None = None) -> Played:
+def drive(name: str, seed: int, probe: bool = False, void_after: int | None = None,
+          each: Callable[[BlackjackRound], None] | None = None) -> Played:
+    """``each`` is called with the round after every input."""
     table = TABLES[name]
     rng = random.Random(seed)
     shoe = Composition(table.decks, table.removed_ranks).cards()
@@ -91,6 +94,8 @@ def drive(name: str, seed: int, probe: bool = False, void_after: int | None = No
     rnd.close_betting()
     steps = 0
     while True:
+        if each is not None:
+            each(rnd)
         e = rnd.expects()
         if e.kind is ExpectKind.DONE:
             break
@@ -288,3 +293,17 @@ def test_a_void_returns_everything_still_riding(name, seed, void_after):
     assert len(rows) == len(set(rows))
     assert sum(s.stake for s in p.rnd.settlements) == sum(b[2] for b in p.bets) + p.own_extra
     assert p.rnd.done and p.rnd.open_bets() == []
+
+
+def _record_as_dumped(rnd: BlackjackRound) -> None:
+    assert rnd.outcome_record() == rnd.outcome().record()
+    assert list(rnd.outcome_record()) == list(rnd.outcome().record())  # the same keys in the same order
+
+
+@settings(max_examples=100, deadline=None)
+@given(NAMES, SEEDS, st.one_of(st.none(), st.integers(0, 12)))
+def test_the_record_outcome_is_the_models_dump(name, seed, void_after):
+    """The round record's outcome is made without the model's dump: at every point of a round
+    (the hole card down, a dark double, a void) it is the JSON the model dumps."""
+    p = drive(name, seed, void_after=void_after, each=_record_as_dumped)
+    _record_as_dumped(p.rnd)
