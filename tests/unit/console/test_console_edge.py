@@ -96,6 +96,8 @@ def test_an_impossible_keyed_card_is_refused_at_the_edge(core: Any) -> None:
     assert picker["widget"] == "cards" and len(picker["cards"]) == 52
     for _ in range(6):  # every ace of spades of the ru6 shoe is out (dealt in earlier rounds)
         core.shoe.composition.take("AS")
+    # the offer is built once per step: the next input (any) shows the shoe as it is now
+    core.step(Entry(6, "t", core.round_id, inputs.DEVICE, "shoe", {"device": "shoe", "type": "online"}))
     assert "AS" not in legal_actions(core)[0]["cards"]
     with pytest.raises(RequestRefused, match="cannot be in this shoe"):
         check_request(core, "dealer", request("key_card", core.round_id, card="AS"))
