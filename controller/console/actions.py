@@ -95,8 +95,11 @@ def legal_actions(core: TableCore) -> list[dict[str, Any]]:
     page draws: what to show is decided here, what the table takes is the offer's alone."""
     offer = core.offer
     taken = {take.command for take in offer.takes}
+    shown = offer.takes
+    if core.keyin is not None and core.hold is None:  # the card picker, and a way out of the round only
+        shown = tuple(t for t in offer.takes if t.command in (cmd.KeyCard.name(), cmd.VoidRound.name()))
     buttons: list[dict[str, Any]] = []
-    for take in offer.takes:
+    for take in shown:
         draw = _DRAWN.get(take.command)
         if take.constraints.pit_only:  # only the pit dashboard releases it (by a pit boss, with a reason)
             continue

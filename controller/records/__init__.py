@@ -1,8 +1,9 @@
 """One record contract (docs/protocols.md §4): the closed round with its bets, corrections and
 each game's typed outcome, the alert, the table's state and betting leaves, the table's offer
-(what it takes now) and each input's outcome, and the feed's other messages, as frozen pydantic models with one set of limits (``limits``). The table builds these
-records, the journal stores them, the feed publishes them; the pit, the back office, protection
-and the studio read them through these models; docs/schemas/feed-*.json are generated from them
+(what it takes now) and each input's outcome, and the feed's other messages, as frozen pydantic
+models with one set of limits (``limits``). The table builds these records, the journal stores
+them, the feed publishes them; the pit, the back office, protection and the studio read them
+through these models; docs/schemas/feed-*.json are generated from them
 (scripts/export_schemas.py)."""
 
 from controller.records.alert import AlertMessage
@@ -29,6 +30,6 @@ from controller.records.wire import Envelope, undeclared
 
 __all__ = ["FEED_LEAVES", "AlertMessage", "Bet", "BettingMessage", "Constraints", "CorrectedBet", "Correction",
            "Envelope", "EventMessage", "JournalProof", "JournalRow", "LedgerMessage", "Offer", "OtherOutcome",
-           "OutcomeMessage", "PromptMessage", "Refused", "Take",
-           "RemoteRound", "RemoteSettled", "RoundMessage", "RoundRecord", "StateMessage", "VoidSummary",
-           "adapter", "feed_type", "parse", "parse_message", "parse_record", "round_type", "undeclared"]
+           "OutcomeMessage", "PromptMessage", "Refused", "RemoteRound", "RemoteSettled", "RoundMessage",
+           "RoundRecord", "StateMessage", "Take", "VoidSummary", "adapter", "feed_type", "parse", "parse_message",
+           "parse_record", "round_type", "undeclared"]

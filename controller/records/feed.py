@@ -1,8 +1,9 @@
 """The pit feed's messages (docs/protocols.md §4, "Pit feed") by topic leaf: the journal's
 entries (``event``), the closed round (``round``), ``alert``, ``state``, ``prompt``, ``ledger``,
-``betting`` and ``outcome`` (what became of each input). The table and its feed build these (plain dicts, journaled then published as
-is: no model is built on the hot path); the pit, the back office, protection and the studio read
-them through ``parse``; docs/schemas/feed-*.json are these models' JSON Schemas."""
+``betting`` and ``outcome`` (what became of each input). The table and its feed build these
+(plain dicts, journaled then published as is: no model is built on the hot path); the pit, the
+back office, protection and the studio read them through ``parse``; docs/schemas/feed-*.json are
+these models' JSON Schemas."""
 
 from __future__ import annotations
 

@@ -132,15 +132,21 @@ def _takes(core: OfferedTable, shown: Hold | None) -> tuple[list[Take], list[Ref
         return _held(core, shown)
     if core.keyin is not None:
         cards = tuple(c for c in DECK if core.shoe.composition.left(c) > 0)
-        takes = [_take(cmd.KeyCard, Constraints.model_construct(cards=cards))]
-        if core.engine is not None:
-            return takes + [_take(cmd.VoidRound)], _not_opening(core)
-        opening, refused = _between_rounds(core)  # a card keyed in between rounds (a burn card)
-        return takes + opening, refused
+        key = _take(cmd.KeyCard, Constraints.model_construct(cards=cards))
+        takes, refused = _between_rounds(core) if core.engine is None else _round(core, core.engine)
+        return [key, *takes], refused  # the round's own go on meanwhile (the console shows the picker)
     if core.engine is None:
         return _between_rounds(core)
-    return _in_round(core, core.engine) + [_take(cmd.VoidRound)], [
-        *_not_opening(core), _refused(cmd.NewShoe, "table.round.open", f"finish round {core.round_id} before a new shoe")]
+    return _round(core, core.engine)
+
+
+def _round(core: OfferedTable, engine: Engine) -> tuple[list[Take], list[Refused]]:
+    """A round is open: what its engine expects, and a way out of it; no round or shoe opens."""
+    early = [] if core.phase == SETTLING else [_refused(cmd.Settle, "table.settle.early",
+                                                        "the round has bets still to settle")]
+    return _in_round(core, engine) + [_take(cmd.VoidRound)], [
+        *_not_opening(core), _refused(cmd.NewShoe, "table.round.open", f"finish round {core.round_id} before a new shoe"),
+        *early]
 
 
 def _held(core: OfferedTable, hold: Hold) -> tuple[list[Take], list[Refused]]:

@@ -60,6 +60,10 @@ async def test_a_pit_boss_at_the_console_cannot_correct_and_approve_alone(burn_t
         send(3, "approve_correction", correction=request.seq)
         await until(lambda: 3 in answers(page), "the answer to the approval")
         assert (answers(page)[3]["ok"], answers(page)[3]["code"]) == (False, "pit.approve_correction.same_person")
+        # the answer is the table's outcome of that very input, not read off the alerts
+        assert answers(page)[3]["outcome"] == {"seq": t.of_kind(inputs.PIT_COMMAND)[-1].seq, "status": "refused",
+                                               "code": "pit.approve_correction.same_person",
+                                               "reason": answers(page)[3]["message"]}
         assert t.rounds() == [original]
 
         # another person (the dashboard's pit boss) approves it

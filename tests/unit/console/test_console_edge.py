@@ -194,3 +194,14 @@ def test_the_console_takes_tls_as_a_pair() -> None:
     assert ConsoleSection(tls_cert="/c.pem", tls_key="/c.key").tls_key == "/c.key"
     with pytest.raises(ValidationError, match="both tls_cert and tls_key"):
         ConsoleSection(tls_cert="/c.pem")
+
+
+def test_open_betting_is_not_offered_while_the_shoe_is_offline_and_the_console_says_why(tmp_path: Path) -> None:
+    from controller.console.actions import refusals
+
+    core = build_core(config(tmp_path))  # the shoe has not reported since the table started
+    assert "open_round" not in [a["command"] for a in legal_actions(core)]
+    assert [(r["command"], r["code"]) for r in refusals(core)] == [("open_round", "device.shoe.offline")]
+    with pytest.raises(RequestRefused, match="the shoe has not reported") as refused:
+        check_request(core, "dealer", request("open_round"))
+    assert refused.value.code == "console.not_now"
