@@ -11,6 +11,7 @@ models are checked by the tests).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Protocol
 
 from controller.cards import DECK
@@ -63,16 +64,29 @@ class OfferedTable(Protocol):
 #: the dealer's round commands a hold refuses (all but its ways out and what goes on during one)
 _HELD_BACK = tuple(name for name, m in BY_NAME.items()
                    if DEALER in m.givers and m.round_bound and not m.releases_hold and not m.during_hold)
-_NONE = Constraints.model_construct()
+OPEN_ROUND, NEW_SHOE, BET, CLEAR_BETS, CLOSE_BETTING, DECIDE, KEY_CARD, KEY_RESULT, SETTLE, VOID_ROUND = (
+    m.name() for m in (cmd.OpenRound, cmd.NewShoe, cmd.Bet, cmd.ClearBets, cmd.CloseBetting, cmd.Decide, cmd.KeyCard,
+                       cmd.KeyResult, cmd.Settle, cmd.VoidRound))
+#: takes and refusals are made once per distinct value (frozen: shared by every offer that has
+#: them), so the offer built on every step costs a few dictionary look-ups, not models
+_MADE = 4096
 
 
-def _take(command: type[cmd.Command], constraints: Constraints = _NONE) -> Take:
-    return Take.model_construct(command=command.name(), constraints=constraints)
+@lru_cache(maxsize=_MADE)
+def _take(command: str, **constraints: Any) -> Take:
+    return Take.model_construct(command=command, constraints=Constraints.model_construct(**constraints))
 
 
-def _refused(command: type[cmd.Command] | str, code: str, reason: str) -> Refused:
-    return Refused.model_construct(command=command if isinstance(command, str) else command.name(), code=code,
-                                   reason=reason)
+@lru_cache(maxsize=_MADE)
+def _refused(command: str, code: str, reason: str) -> Refused:
+    return Refused.model_construct(command=command, code=code, reason=reason)
+
+
+@lru_cache(maxsize=256)
+def _held_back(code: str, options: tuple[str, ...]) -> tuple[Refused, ...]:
+    """The refusals of a hold of ``code`` with the ways out ``options``."""
+    hold = Hold(code, "", options, 0)
+    return tuple(_refused(name, r.code, r.message) for name in _HELD_BACK for r in (refused_in_hold(hold, name),))
 
 
 def build_offer(core: OfferedTable) -> Offer:
@@ -106,7 +120,7 @@ def opening_refusal(core: OfferedTable) -> Refused | None:
     every round), the table not closed by the pit, every device the game needs online and no
     device fault uncleared; None: it may open."""
     shoe, health, own = core.shoe, core.health, core.adapter.device
-    name = cmd.OpenRound
+    name = OPEN_ROUND
     if core.engine is not None:
         return _refused(name, "table.round.open", f"round {core.round_id} is not closed")
     if shoe.needs_new and not shoe.cut_seen:  # a game that shuffles every round
@@ -132,7 +146,7 @@ def _takes(core: OfferedTable, shown: Hold | None) -> tuple[list[Take], list[Ref
         return _held(core, shown)
     if core.keyin is not None:
         cards = tuple(c for c in DECK if core.shoe.composition.left(c) > 0)
-        key = _take(cmd.KeyCard, Constraints.model_construct(cards=cards))
+        key = _take(KEY_CARD, cards=cards)
         takes, refused = _between_rounds(core) if core.engine is None else _round(core, core.engine)
         return [key, *takes], refused  # the round's own go on meanwhile (the console shows the picker)
     if core.engine is None:
@@ -142,10 +156,9 @@ def _takes(core: OfferedTable, shown: Hold | None) -> tuple[list[Take], list[Ref
 
 def _round(core: OfferedTable, engine: Engine) -> tuple[list[Take], list[Refused]]:
     """A round is open: what its engine expects, and a way out of it; no round or shoe opens."""
-    early = [] if core.phase == SETTLING else [_refused(cmd.Settle, "table.settle.early",
-                                                        "the round has bets still to settle")]
-    return _in_round(core, engine) + [_take(cmd.VoidRound)], [
-        *_not_opening(core), _refused(cmd.NewShoe, "table.round.open", f"finish round {core.round_id} before a new shoe"),
+    early = [] if core.phase == SETTLING else [_refused(SETTLE, "table.settle.early", "the round has bets still to settle")]
+    return _in_round(core, engine) + [_take(VOID_ROUND)], [
+        *_not_opening(core), _refused(NEW_SHOE, "table.round.open", f"finish round {core.round_id} before a new shoe"),
         *early]
 
 
@@ -155,10 +168,8 @@ def _held(core: OfferedTable, hold: Hold) -> tuple[list[Take], list[Refused]]:
     if hold is core.outage:
         return [], [_refused(name, hold.code, f"{name.replace('_', ' ')} refused: {hold.message}")
                     for name in _HELD_BACK]
-    only = Constraints.model_construct(pit_only=True) if hold.pit_only else _NONE
-    takes = [Take.model_construct(command=option, constraints=only) for option in hold.options]
-    refusals = [refused_in_hold(hold, name) for name in _HELD_BACK]
-    return takes, [_refused(name, r.code, r.message) for name, r in zip(_HELD_BACK, refusals, strict=True)]
+    takes = [_take(option, pit_only=True) if hold.pit_only else _take(option) for option in hold.options]
+    return takes, list(_held_back(hold.code, tuple(hold.options)))
 
 
 def _not_opening(core: OfferedTable) -> list[Refused]:
@@ -169,9 +180,9 @@ def _not_opening(core: OfferedTable) -> list[Refused]:
 def _between_rounds(core: OfferedTable) -> tuple[list[Take], list[Refused]]:
     """No round: a round once it may open (see ``opening_refusal``), a new shoe where a shoe deals."""
     refusal = opening_refusal(core)
-    takes = [_take(cmd.OpenRound)] if refusal is None else []
+    takes = [_take(OPEN_ROUND)] if refusal is None else []
     if core.adapter.uses_shoe or core.shoe.needs_new:
-        takes.append(_take(cmd.NewShoe))
+        takes.append(_take(NEW_SHOE))
     return takes, [refusal] if refusal is not None else []
 
 
@@ -181,22 +192,19 @@ def _in_round(core: OfferedTable, engine: Engine) -> list[Take]:
     if expect.kind is ExpectKind.BETS:
         kinds = tuple(core.adapter.view.bet_kinds(core.rules, core.adapter.bet_kind))
         boxes = tuple(range(1, int(getattr(core.rules, "boxes", 7)) + 1))
-        bets = Constraints.model_construct(boxes=boxes, kinds=kinds, deadline=core.betting.deadline)
-        takes = [_take(cmd.Bet, bets), _take(cmd.ClearBets, Constraints.model_construct(boxes=boxes))]
-        return takes + ([_take(cmd.CloseBetting)] if core.adapter.uses_shoe and core.betting.status != SEALING else [])
+        takes = [_take(BET, boxes=boxes, kinds=kinds, deadline=core.betting.deadline), _take(CLEAR_BETS, boxes=boxes)]
+        return takes + ([_take(CLOSE_BETTING)] if core.adapter.uses_shoe and core.betting.status != SEALING else [])
     if expect.kind is ExpectKind.DECISION:
         if expect.box is None:
             return []
         seat = core.seats.seats.get(expect.box)
-        return [_take(cmd.Decide, Constraints.model_construct(
-            box=expect.box, hand=expect.hand or 1, options=tuple(expect.options),
-            seated=seat.player if seat is not None else None))]
+        return [_take(DECIDE, box=expect.box, hand=expect.hand or 1, options=tuple(expect.options),
+                      seated=seat.player if seat is not None else None)]
     if expect.kind is ExpectKind.RESULT:
         keys = core.adapter.view.result_keys(engine)
-        return [] if keys is None else [
-            _take(cmd.KeyResult, Constraints.model_construct(numbers=tuple(str(n) for n in keys["numbers"])))]
+        return [] if keys is None else [_take(KEY_RESULT, numbers=tuple(str(n) for n in keys["numbers"]))]
     if expect.kind is ExpectKind.DONE and core.phase == SETTLING:
-        return [_take(cmd.Settle)]
+        return [_take(SETTLE)]
     return []
 
 
