@@ -143,6 +143,8 @@ def _bet(core: TableCore, take: Take, taken: set[str]) -> list[dict[str, Any]]:
 def _decide(core: TableCore, take: Take, taken: set[str]) -> list[dict[str, Any]]:
     """A button per option of the box that decides."""
     box, hand = take.constraints.box, take.constraints.hand or 1
+    if take.constraints.seated:  # a remote player decides that box (the prompt counts the time down)
+        return []
     return [_button(cmd.Decide, f"Box {box}: {option.replace('_', ' ')}", "primary", box=box, hand=hand, action=option)
             for option in take.constraints.options or ()]
 
@@ -201,7 +203,7 @@ def _check_taken_now(core: TableCore, request: ConsoleRequest) -> None:
                                               f"at {core.round_id or 'no round'}: look again")
     offer = core.offer
     take = offer.take(request.command)
-    if take is None or take.constraints.pit_only:
+    if take is None or take.constraints.pit_only or take.constraints.seated:  # the pit's, a remote player's
         refused = offer.refusal(request.command)
         raise RequestRefused("console.not_now", f"{command_words(request.command)} is not possible now: "
                                                 f"{refused.reason if refused is not None else offer.prompt}")

@@ -38,8 +38,9 @@ class Constraints(Wire):
     numbers: tuple[Name, ...] | None = _seq("key_result: the pockets the dealer may key", None)
     cards: tuple[Name, ...] | None = _seq("key_card: the cards this shoe can still hold", None)
     deadline: Timestamp | None = Field(None, description="bet: when the betting time ends; null: the dealer closes")
-    seated: Name | None = Field(None, description="decide: the remote player seated at that box, who decides it "
-                                                  "(the dealer's decide counts as theirs)")
+    seated: Name | None = Field(None, description="decide: the remote player seated at that box, whose turn "
+                                                  "waits: the studio's decide of that player is taken, the "
+                                                  "dealer's refused (see refused)")
     pit_only: bool | None = Field(None, description="a hold's way out only a pit boss takes, with a reason")
 
 

@@ -157,7 +157,12 @@ def _takes(core: OfferedTable, shown: Hold | None) -> tuple[list[Take], list[Ref
 def _round(core: OfferedTable, engine: Engine) -> tuple[list[Take], list[Refused]]:
     """A round is open: what its engine expects, and a way out of it; no round or shoe opens."""
     early = [] if core.phase == SETTLING else [_refused(SETTLE, "table.settle.early", "the round has bets still to settle")]
-    return _in_round(core, engine) + [_take(VOID_ROUND)], [
+    takes = _in_round(core, engine)
+    seat = core.seats.seats.get(takes[0].constraints.box or 0) if takes and takes[0].constraints.seated else None
+    if seat is not None:  # the studio's decide of the seated player is taken; the dealer's is refused
+        early.append(_refused(DECIDE, "table.seat.remote_decides",
+                              f"box {takes[0].constraints.box}: {seat.name} decides (a remote player)"))
+    return takes + [_take(VOID_ROUND)], [
         *_not_opening(core), _refused(NEW_SHOE, "table.round.open", f"finish round {core.round_id} before a new shoe"),
         *early]
 
@@ -197,9 +202,10 @@ def _in_round(core: OfferedTable, engine: Engine) -> list[Take]:
     if expect.kind is ExpectKind.DECISION:
         if expect.box is None:
             return []
-        seat = core.seats.seats.get(expect.box)
+        seat, turn = core.seats.seats.get(expect.box), core.seats.turn
+        seated = seat if seat is not None and turn is not None and turn.box == expect.box else None
         return [_take(DECIDE, box=expect.box, hand=expect.hand or 1, options=tuple(expect.options),
-                      seated=seat.player if seat is not None else None)]
+                      seated=seated.player if seated is not None else None)]
     if expect.kind is ExpectKind.RESULT:
         keys = core.adapter.view.result_keys(engine)
         return [] if keys is None else [_take(KEY_RESULT, numbers=tuple(str(n) for n in keys["numbers"]))]

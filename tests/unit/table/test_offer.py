@@ -173,3 +173,23 @@ def test_the_core_takes_what_it_offers_and_refuses_as_it_says(steps: list[Any]) 
             assert refusal is None
         elif refusal is not None:
             assert table.core.refused[0] == refusal.code, (name, offer)
+
+
+def test_a_remote_players_turn_is_offered_to_the_seat_and_refused_to_the_dealer() -> None:
+    from controller.console.actions import legal_actions
+    from controller.records import BettingMessage, undeclared
+    from controller.table.view import betting
+    from tests.unit.studio.test_seats_core import dealt_to_a_decision, seated_core
+
+    table = Live(Journal(":memory:"), seated_core())
+    dealt_to_a_decision(table)
+    decide = checked(table.core).take("decide")
+    assert decide is not None and (decide.constraints.box, decide.constraints.seated) == (3, "casino-a/anna")
+    assert refused(table.core)["decide"] == "table.seat.remote_decides"
+    assert [a["command"] for a in legal_actions(table.core)] == ["void_round"]  # the console does not decide for her
+    body = {**betting(table.core), "v": 1, "table": "bj1", "round": table.core.round_id, "ts": TS}
+    message = BettingMessage.model_validate(body)
+    assert undeclared(message, body) == []
+    assert message.takes == [decide]  # the seat shows what the console would: the table's one offer
+    table.cmd("decide", box=3, action="hit")
+    assert table.alerts()[-1]["code"] == "table.seat.remote_decides"
