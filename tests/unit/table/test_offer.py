@@ -41,9 +41,9 @@ def live(online: bool = True, burn: int = 0) -> Live:
 
 
 def to_decision(table: Live) -> None:
-    table.cmd("open_round")
-    table.cmd("bet", box=3, amount=1000, player="A")
-    table.cmd("close_betting")
+    """Box 3 (A, 1000) holds T-8 against the dealer's 9: its decision is due."""
+    for name, args in (("open_round", {}), ("bet", {"box": 3, "amount": 1000, "player": "A"}), ("close_betting", {})):
+        table.cmd(name, **args)
     for c in ("TS", "9H", "8D"):
         table.card(c)
 
