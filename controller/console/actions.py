@@ -94,7 +94,6 @@ def legal_actions(core: TableCore) -> list[dict[str, Any]]:
     """The table's offer (``core.offer``, controller/table/offer.py) as buttons and pickers the
     page draws: what to show is decided here, what the table takes is the offer's alone."""
     offer = core.offer
-    taken = {take.command for take in offer.takes}
     shown = offer.takes
     if core.keyin is not None and core.hold is None:  # the card picker, and a way out of the round only
         shown = tuple(t for t in offer.takes if t.command in (cmd.KeyCard.name(), cmd.VoidRound.name()))
@@ -106,7 +105,7 @@ def legal_actions(core: TableCore) -> list[dict[str, Any]]:
         if draw is None:  # a hold's way out
             buttons.append(_button(take.command, style="danger" if take.command == cmd.VoidRound.name() else "primary"))
         else:
-            buttons += draw(core, take, taken)
+            buttons += draw(core, take)
     return buttons
 
 
@@ -116,22 +115,22 @@ def refusals(core: TableCore) -> list[dict[str, str]]:
             for r in core.offer.refused]
 
 
-def _key_card(core: TableCore, take: Take, taken: set[str]) -> list[dict[str, Any]]:
+def _key_card(core: TableCore, take: Take) -> list[dict[str, Any]]:
     """The card picker: the cards this shoe can still hold."""
     return [{"command": take.command, "label": f"Key in card {core.keyin}", "widget": "cards",
              "cards": list(take.constraints.cards or ()), "args": {}}]
 
 
-def _new_shoe(core: TableCore, take: Take, taken: set[str]) -> list[dict[str, Any]]:
-    """The new shoe: the one thing to do when the shoe needs one, a confirmed aside beside a round."""
+def _new_shoe(core: TableCore, take: Take) -> list[dict[str, Any]]:
+    """The new shoe: the one thing to do when the shoe needs one, else a confirmed aside."""
     if core.closing or (core.shoe.burn_left > 0 and not core.shoe.needs_new):
         return []  # nothing while closing, nor while the burn cards are pulled
-    if cmd.OpenRound.name() in taken:
-        return [_button(cmd.NewShoe, "New shoe", "confirm")]
-    return [_button(cmd.NewShoe, style="primary")] if core.shoe.needs_new else []
+    if core.shoe.needs_new:
+        return [_button(cmd.NewShoe, style="primary")]
+    return [_button(cmd.NewShoe, "New shoe", "confirm")]
 
 
-def _bet(core: TableCore, take: Take, taken: set[str]) -> list[dict[str, Any]]:
+def _bet(core: TableCore, take: Take) -> list[dict[str, Any]]:
     """The bet form (or, for a game keyed on its own layout like roulette's, no button of its own)."""
     kinds = list(take.constraints.kinds or ())
     if not kinds:
@@ -140,7 +139,7 @@ def _bet(core: TableCore, take: Take, taken: set[str]) -> list[dict[str, Any]]:
              "chips": chips(core.rules.limits, kinds, core.currency[1])}]
 
 
-def _decide(core: TableCore, take: Take, taken: set[str]) -> list[dict[str, Any]]:
+def _decide(core: TableCore, take: Take) -> list[dict[str, Any]]:
     """A button per option of the box that decides."""
     box, hand = take.constraints.box, take.constraints.hand or 1
     if take.constraints.seated:  # a remote player decides that box (the prompt counts the time down)
@@ -149,7 +148,7 @@ def _decide(core: TableCore, take: Take, taken: set[str]) -> list[dict[str, Any]
             for option in take.constraints.options or ()]
 
 
-def _key_result(core: TableCore, take: Take, taken: set[str]) -> list[dict[str, Any]]:
+def _key_result(core: TableCore, take: Take) -> list[dict[str, Any]]:
     """The result keys of a game keyed by hand (a wheel's numbers)."""
     assert core.engine is not None
     keys = core.adapter.view.result_keys(core.engine)
@@ -157,22 +156,22 @@ def _key_result(core: TableCore, take: Take, taken: set[str]) -> list[dict[str, 
     return [{**_button(cmd.KeyResult, label), "widget": "numbers", "numbers": list(take.constraints.numbers or ())}]
 
 
-def _plain(label: str = "", style: str = "primary") -> Callable[[TableCore, Take, set[str]], list[dict[str, Any]]]:
-    return lambda core, take, taken: [_button(take.command, label, style)]
+def _plain(label: str = "", style: str = "primary") -> Callable[[TableCore, Take], list[dict[str, Any]]]:
+    return lambda core, take: [_button(take.command, label, style)]
 
 
 #: how the console draws each command the offer takes (a hold's ways out: a plain button); a
 #: command drawn as nothing (clear_bets: the bet spots' and the felt's) is still taken
-_DRAWN: dict[str, Callable[[TableCore, Take, set[str]], list[dict[str, Any]]]] = {
+_DRAWN: dict[str, Callable[[TableCore, Take], list[dict[str, Any]]]] = {
     cmd.KeyCard.name(): _key_card,
     cmd.OpenRound.name(): _plain(),
     cmd.NewShoe.name(): _new_shoe,
     cmd.Bet.name(): _bet,
-    cmd.ClearBets.name(): lambda core, take, taken: [],
+    cmd.ClearBets.name(): lambda core, take: [],
     cmd.CloseBetting.name(): _plain(),
     cmd.Decide.name(): _decide,
     cmd.KeyResult.name(): _key_result,
-    cmd.Settle.name(): lambda core, take, taken: [_button(cmd.Settle, core.adapter.view.settle_label, "primary")],
+    cmd.Settle.name(): lambda core, take: [_button(cmd.Settle, core.adapter.view.settle_label, "primary")],
     cmd.VoidRound.name(): _plain("Void round", "danger"),
 }
 
