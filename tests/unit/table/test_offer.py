@@ -193,3 +193,16 @@ def test_a_remote_players_turn_is_offered_to_the_seat_and_refused_to_the_dealer(
     assert message.takes == [decide]  # the seat shows what the console would: the table's one offer
     table.cmd("decide", box=3, action="hit")
     assert table.alerts()[-1]["code"] == "table.seat.remote_decides"
+
+
+def test_a_wheel_game_takes_bets_keyed_on_its_layout_and_needs_its_wheel() -> None:
+    adapter = adapter_for("roulette")
+    table = Live(Journal(":memory:"), TableCore("rl1", adapter, adapter.rules("european", {}, {}), "european"),
+                 online=False)
+    assert refused(table.core) == {"open_round": "device.wheel.offline"} and takes(table.core) == []
+    table.put(inputs.DEVICE, {"type": "online", "device": "wheel", "detail": "test"}, "wheel")
+    assert takes(table.core) == ["open_round"]  # no shoe: no new shoe either
+    table.cmd("open_round")
+    bet = checked(table.core).take("bet")
+    assert bet is not None and bet.constraints.kinds == ()  # keyed on the layout, not a form
+    assert takes(table.core) == ["bet", "clear_bets", "void_round"]  # the wheel closes the betting
