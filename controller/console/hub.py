@@ -32,7 +32,7 @@ from controller.journal import Entry
 from controller.runtime.loop import TableLoop
 from controller.table import inputs
 from controller.table.core import TableCore
-from controller.table.outcome import ACCEPTED
+from controller.table.outcome import ACCEPTED, REFUSED
 
 log = logging.getLogger(__name__)
 REMEMBERED = 256  # answers kept per page for replays
@@ -221,9 +221,10 @@ class ConsoleHub:
             request = parse_request(raw)
             order = checked_order(self.core, page.session.role, request)
             entry = self._submit(page.session, request.command, order)
-        except RequestRefused as exc:
+        except RequestRefused as exc:  # refused at the edge: never journaled (seq 0)
             self._answer(page.client, cseq if isinstance(cseq, int) else 0,
-                         {"ok": False, "code": exc.code, "message": exc.message})
+                         {"ok": False, "code": exc.code, "message": exc.message,
+                          "outcome": {"seq": 0, "status": REFUSED, "code": exc.code, "reason": exc.message}})
             return
         self._pending[entry.seq] = _Pending(page.client, request.cseq, request.command)
 

@@ -46,6 +46,7 @@ async def test_a_pit_boss_at_the_console_cannot_correct_and_approve_alone(burn_t
              changes=[{"box": 2, "hand": 1, "kind": "main", "player": "B", "payout": 10**12}])
         refused = answers(page)[1]
         assert (refused["ok"], refused["code"]) == (False, "table.correct.too_much")
+        assert (refused["outcome"]["seq"], refused["outcome"]["status"]) == (0, "refused")  # never journaled
         assert refused["message"] == ("box 2.1 main: a payout of 10,000,000,000.00 EUR is more than a bet of "
                                       "5.00 EUR can return at this table (at most 12.50 EUR)")
         assert len(t.of_kind(inputs.COMMAND)) == commands
