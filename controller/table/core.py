@@ -16,8 +16,11 @@ the open round (``rounds.RoundBook``; its course, open to close, in ``course.Rou
 (``shoe_device``), device health (``health``), corrections of closed rounds (``corrections``),
 the alerts the pit acknowledges (``alerts``); device events are routed by ``device_input``, the
 game's own device (roulette's wheel) by ``game_device``, commands by ``dispatch`` and ``pit``
-(a mapping from each command's model to its handler), and the dealer's prompt and the pit's
-view are read by ``view``. The core's public attributes of those parts are read-only views.
+(a mapping from each command's model to its handler); what the table takes now, with the
+dealer's prompt, is its ``offer`` (``offer``: built once after each step, the one place that
+decides it), the pit's and the studio's view are read by ``view``, and each input's outcome
+(accepted, or refused with the code) by ``outcome``. The core's public attributes of those
+parts are read-only views.
 A random draw (multipliers) is asked for with a ``Draw`` effect and comes back as a journaled
 ``draw`` input, so replay applies the draw that was made and never draws again.
 
