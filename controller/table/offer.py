@@ -198,7 +198,7 @@ def _in_round(core: OfferedTable, engine: Engine) -> list[Take]:
         kinds = tuple(core.adapter.view.bet_kinds(core.rules, core.adapter.bet_kind))
         boxes = tuple(range(1, int(getattr(core.rules, "boxes", 7)) + 1))
         takes = [_take(BET, boxes=boxes, kinds=kinds, deadline=core.betting.deadline), _take(CLEAR_BETS, boxes=boxes)]
-        return takes + ([_take(CLOSE_BETTING)] if core.adapter.uses_shoe and core.betting.status != SEALING else [])
+        return takes + ([_take(CLOSE_BETTING)] if core.adapter.uses_shoe else [])  # a wheel closes its own
     if expect.kind is ExpectKind.DECISION:
         if expect.box is None:
             return []
