@@ -96,6 +96,7 @@ class Feed:
         self._ledger_saved = 0  # the read position the ledger state was last saved at
         self._cursors = CursorSaver(journal, cursor_interval)
         self._tasks: list[asyncio.Task[None]] = []
+        self._inbox.on_outcome = self.put_outcome  # a command refused here is answered on outcome too
 
     @property
     def admission(self) -> Admission | None:
@@ -146,7 +147,8 @@ class Feed:
         return {**state, "journal": {"seq": seq, "hash": digest}}
 
     def put_outcome(self, outcome: dict[str, Any]) -> None:
-        """What became of an input the table applied, on ``outcome`` (QoS 1, never retained):
+        """What became of an input (one the table applied, a pit command refused here), on
+        ``outcome`` (QoS 1, never retained):
         live only, never replayed after a restart (the journal keeps the input and any refusal's
         alert). One the link's outbox cannot take now is dropped and counted."""
         message = snapshot_message(self.table, self._round, utc_now(), outcome)

@@ -107,6 +107,8 @@ async def test_every_feed_message_of_a_real_table_matches_its_model(burn_table: 
     assert outcomes[max(outcomes)]["reason"]
     assert outcomes[max(outcomes)]["seq"] == max(e.seq for e in t.of_kind(inputs.COMMAND))
     assert {o["id"] for o in outcomes.values() if o["kind"] == "pit_command"} >= {"a1", "k1", "v1"}
+    edge = next(o for o in pit.on("outcome") if o.get("id") == "x2")  # refused by the feed: never journaled
+    assert (edge["seq"], edge["status"], edge["code"], edge["source"]) == (0, "refused", "command_refused", "pit:pitboss-ana")
     states = [StateMessage.model_validate_json(json.dumps(s)) for s in pit.on("state")]
     assert any(s.hold is not None and s.phase == "hold" for s in states)
     assert states[-1].journal.seq >= 1 and states[-1].journal.hash
