@@ -76,6 +76,10 @@ class FeedListener:
         self.feed.set_state(core.state)
         self.betting.update(core)
 
+    def on_outcome(self, outcome: dict[str, Any]) -> None:
+        """What became of an input, on the feed's ``outcome`` (docs/protocols.md)."""
+        self.feed.put_outcome(outcome)
+
 
 class TableRuntime:
     """The parts of one table process; ``recover``, ``start``, then ``stop`` (see the module)."""
@@ -210,6 +214,7 @@ class TableRuntime:
             await self._stack.enter_async_context(studio)
         listener = FeedListener(feed)
         loop.listeners.append(listener)
+        loop.outcome_listeners.append(listener)
         listener.on_state(loop.core)  # the betting leaf at the feed's start
         if studio is not None:  # a seat taken at an idle table changes no prompt: the studio reads it in the leaf
             loop.applied_hooks.append(lambda core, entry: listener.betting.seats_moved(core))

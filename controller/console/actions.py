@@ -1,7 +1,8 @@
 """What the console offers now, who may do it, and the edge check of what the page sends.
 
-``legal_actions`` reads the table state and the engine's ``expects()``: only what the table
-would take now is offered (the table still checks everything again when it applies the input).
+``legal_actions`` draws the table's offer (``core.offer``: what it takes now, decided in
+controller/table/offer.py alone); the page is sent the offer's refusals too, so it says why
+something is not offered (the table still checks everything again when it applies the input).
 ``ConsoleRequest`` is the one shape a page may send; ``check_request`` refuses, before anything
 is journaled, a command the signed-in role may not give, one not offered now, or arguments of
 the wrong type or size (docs/console.md, docs/security.md).
@@ -15,14 +16,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 
 from controller.auth import Role
-from controller.cards import DECK, CardError, parse_card
+from controller.cards import CardError, parse_card
 from controller.commands import models as cmd
 from controller.commands.models import BY_NAME, DEALER, PIT, Command, Name
 from controller.commands.parse import parse_order
 from controller.console.betform import chips
 from controller.console.words import command_words
-from controller.games.base import Expect, ExpectKind
 from controller.jsonbound import InputRefused
+from controller.records.offer import Take
 from controller.table.core import TableCore
 
 #: commands a dealer gives at the console (the table journals them as ``command`` inputs)
@@ -90,94 +91,88 @@ def _button(command: str | type[Command], label: str = "", style: str = "", **ar
 
 
 def legal_actions(core: TableCore) -> list[dict[str, Any]]:
-    """The actions the table takes now, as buttons and pickers the page draws: those of the first
-    state in ``_STATES`` the table is in."""
-    offer = next(offer for applies, offer in _STATES if applies(core))
-    return offer(core)
+    """The table's offer (``core.offer``, controller/table/offer.py) as buttons and pickers the
+    page draws: what to show is decided here, what the table takes is the offer's alone."""
+    offer = core.offer
+    shown = offer.takes
+    if core.keyin is not None and core.hold is None:  # the card picker, and a way out of the round only
+        shown = tuple(t for t in offer.takes if t.command in (cmd.KeyCard.name(), cmd.VoidRound.name()))
+    buttons: list[dict[str, Any]] = []
+    for take in shown:
+        draw = _DRAWN.get(take.command)
+        if take.constraints.pit_only:  # only the pit dashboard releases it (by a pit boss, with a reason)
+            continue
+        if draw is None:  # a hold's way out
+            buttons.append(_button(take.command, style="danger" if take.command == cmd.VoidRound.name() else "primary"))
+        else:
+            buttons += draw(core, take)
+    return buttons
 
 
-def _held(core: TableCore) -> list[dict[str, Any]]:
-    """A hold's own ways out; none at the console when only the pit dashboard releases it (by a
-    pit boss with a reason)."""
-    assert core.hold is not None
-    if core.hold.pit_only:
-        return []
-    return [_button(o, style="danger" if o == cmd.VoidRound.name() else "primary") for o in core.hold.options]
+def refusals(core: TableCore) -> list[dict[str, str]]:
+    """Why the table refuses what it does not take now (the offer's), for the page to say so."""
+    return [{"command": r.command, "label": command_words(r.command), "code": r.code, "reason": r.reason}
+            for r in core.offer.refused]
 
 
-def _keying_in(core: TableCore) -> list[dict[str, Any]]:
-    """The card picker (the cards this shoe can still hold), and a way out of a round."""
-    picker = {"command": "key_card", "label": f"Key in card {core.keyin}", "widget": "cards",
-              "cards": [c for c in DECK if core.shoe.composition.left(c) > 0], "args": {}}
-    return [picker] + ([_button(cmd.VoidRound, "Void round", "danger")] if core.engine is not None else [])
+def _key_card(core: TableCore, take: Take) -> list[dict[str, Any]]:
+    """The card picker: the cards this shoe can still hold."""
+    return [{"command": take.command, "label": f"Key in card {core.keyin}", "widget": "cards",
+             "cards": list(take.constraints.cards or ()), "args": {}}]
 
 
-def _between_rounds(core: TableCore) -> list[dict[str, Any]]:
-    """No round: a new shoe when the shoe needs one, else a round (nothing while closing, nor
-    while the burn cards are pulled through the gate or from the simulator panel)."""
-    if core.closing:
-        return []
+def _new_shoe(core: TableCore, take: Take) -> list[dict[str, Any]]:
+    """The new shoe: the one thing to do when the shoe needs one, else a confirmed aside."""
+    if core.closing or (core.shoe.burn_left > 0 and not core.shoe.needs_new):
+        return []  # nothing while closing, nor while the burn cards are pulled
     if core.shoe.needs_new:
         return [_button(cmd.NewShoe, style="primary")]
-    if core.shoe.burn_left > 0:
+    return [_button(cmd.NewShoe, "New shoe", "confirm")]
+
+
+def _bet(core: TableCore, take: Take) -> list[dict[str, Any]]:
+    """The bet form (or, for a game keyed on its own layout like roulette's, no button of its own)."""
+    kinds = list(take.constraints.kinds or ())
+    if not kinds:
+        return [{**_button(cmd.Bet), "elsewhere": True}]
+    return [{**_button(cmd.Bet), "widget": "bet", "kinds": kinds, "boxes": len(take.constraints.boxes or ()),
+             "chips": chips(core.rules.limits, kinds, core.currency[1])}]
+
+
+def _decide(core: TableCore, take: Take) -> list[dict[str, Any]]:
+    """A button per option of the box that decides."""
+    box, hand = take.constraints.box, take.constraints.hand or 1
+    if take.constraints.seated:  # a remote player decides that box (the prompt counts the time down)
         return []
-    return [_button(cmd.OpenRound, style="primary")] + (
-        [_button(cmd.NewShoe, "New shoe", "confirm")] if core.adapter.uses_shoe else [])
+    return [_button(cmd.Decide, f"Box {box}: {option.replace('_', ' ')}", "primary", box=box, hand=hand, action=option)
+            for option in take.constraints.options or ()]
 
 
-def _in_round(core: TableCore) -> list[dict[str, Any]]:
-    """What the engine expects now, and a way out of the round."""
-    assert core.engine is not None
-    expect = core.engine.expects()
-    offer = _EXPECTED.get(expect.kind)
-    return (offer(core, expect) if offer is not None else []) + [_button(cmd.VoidRound, "Void round", "danger")]
-
-
-def _bets(core: TableCore, expect: Expect) -> list[dict[str, Any]]:
-    """The bet form (or, for a game keyed on its own layout like roulette's, no button of its
-    own), and closing the betting where a shoe deals."""
-    kinds = core.adapter.view.bet_kinds(core.rules, core.adapter.bet_kind)
-    bet = ({**_button(cmd.Bet), "widget": "bet", "kinds": kinds, "boxes": int(getattr(core.rules, "boxes", 7)),
-            "chips": chips(core.rules.limits, kinds, core.currency[1])}
-           if kinds else {**_button(cmd.Bet), "elsewhere": True})
-    return [bet] + ([_button(cmd.CloseBetting, style="primary")] if core.adapter.uses_shoe else [])
-
-
-def _decisions(core: TableCore, expect: Expect) -> list[dict[str, Any]]:
-    """A button per option of the box that decides (none when no one box does)."""
-    if expect.box is None:
-        return []
-    return [_button(cmd.Decide, f"Box {expect.box}: {option.replace('_', ' ')}", "primary",
-                    box=expect.box, hand=expect.hand or 1, action=option) for option in expect.options]
-
-
-def _result(core: TableCore, expect: Expect) -> list[dict[str, Any]]:
-    """The result keys of a game keyed by hand (a wheel's numbers), if it has them."""
+def _key_result(core: TableCore, take: Take) -> list[dict[str, Any]]:
+    """The result keys of a game keyed by hand (a wheel's numbers)."""
     assert core.engine is not None
     keys = core.adapter.view.result_keys(core.engine)
-    if keys is None:
-        return []
-    return [{**_button(cmd.KeyResult, keys["label"]), "widget": "numbers", "numbers": keys["numbers"]}]
+    label = keys["label"] if keys is not None else ""
+    return [{**_button(cmd.KeyResult, label), "widget": "numbers", "numbers": list(take.constraints.numbers or ())}]
 
 
-def _settle(core: TableCore, expect: Expect) -> list[dict[str, Any]]:
-    return [_button(cmd.Settle, core.adapter.view.settle_label, "primary")]
+def _plain(label: str = "", style: str = "primary") -> Callable[[TableCore, Take], list[dict[str, Any]]]:
+    return lambda core, take: [_button(take.command, label, style)]
 
 
-Offer = Callable[[TableCore], list[dict[str, Any]]]
-#: the table's states, first match wins: (is the table in it, what it offers there)
-_STATES: tuple[tuple[Callable[[TableCore], bool], Offer], ...] = (
-    (lambda core: core.hold is not None, _held),
-    (lambda core: core.keyin is not None, _keying_in),
-    (lambda core: core.engine is None, _between_rounds),
-    (lambda core: True, _in_round),
-)
-#: in a round, what the console offers for what the engine expects (cards come from the shoe)
-_EXPECTED: dict[ExpectKind, Callable[[TableCore, Expect], list[dict[str, Any]]]] = {
-    ExpectKind.BETS: _bets,
-    ExpectKind.DECISION: _decisions,
-    ExpectKind.RESULT: _result,
-    ExpectKind.DONE: _settle,
+#: how the console draws each command the offer takes (a hold's ways out: a plain button); a
+#: command drawn as nothing (clear_bets: the bet spots' and the felt's) is still taken
+_DRAWN: dict[str, Callable[[TableCore, Take], list[dict[str, Any]]]] = {
+    cmd.KeyCard.name(): _key_card,
+    cmd.OpenRound.name(): _plain(),
+    cmd.NewShoe.name(): _new_shoe,
+    cmd.Bet.name(): _bet,
+    cmd.ClearBets.name(): lambda core, take: [],
+    cmd.CloseBetting.name(): _plain(),
+    cmd.Decide.name(): _decide,
+    cmd.KeyResult.name(): _key_result,
+    cmd.Settle.name(): lambda core, take: [_button(cmd.Settle, core.adapter.view.settle_label, "primary")],
+    cmd.VoidRound.name(): _plain("Void round", "danger"),
 }
 
 
@@ -205,8 +200,12 @@ def _check_taken_now(core: TableCore, request: ConsoleRequest) -> None:
     if request.round != core.round_id:
         raise RequestRefused("console.stale", f"the screen showed round {request.round or 'none'}, the table is "
                                               f"at {core.round_id or 'no round'}: look again")
-    if request.command not in {a["command"] for a in legal_actions(core)}:
-        raise RequestRefused("console.not_now", f"{command_words(request.command)} is not possible now: {core.prompt()}")
+    offer = core.offer
+    take = offer.take(request.command)
+    if take is None or take.constraints.pit_only or take.constraints.seated:  # the pit's, a remote player's
+        refused = offer.refusal(request.command)
+        raise RequestRefused("console.not_now", f"{command_words(request.command)} is not possible now: "
+                                                f"{refused.reason if refused is not None else offer.prompt}")
 
 
 def _keyed_card(core: TableCore, order: cmd.KeyCard) -> cmd.KeyCard:

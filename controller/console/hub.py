@@ -2,10 +2,10 @@
 pages, and carries console commands into the table's one validated, journal-first path.
 
 A command from a page is checked at the edge (``actions.check_request``), then submitted with
-source ``console:<user>``. Its outcome is known from the journal: a refusal by the table is an
-alert whose ``cause`` is the command's seq; no such alert by the time the table moved on means
-it was taken. Each page numbers its commands (``cseq``); a number seen before is answered from
-memory and never submitted twice, so a double tap or a replay after a reconnect is harmless.
+source ``console:<user>``. Its outcome is the table's own output: the loop tells the hub what
+became of every input it applied (``on_outcome``: accepted, or refused with the code and the
+sentence), and the page gets it as the answer to its ``cseq``. Each page numbers its commands (``cseq``); a number seen before is
+answered from memory and never submitted twice, so a double tap or a replay after a reconnect is harmless.
 
 Snapshots are coalesced: however many entries one step writes, each page gets one snapshot per
 loop turn, plus one a second (an offline device's "for N s" counts on; docs/console.md).
@@ -24,7 +24,7 @@ from typing import Any
 
 from controller.auth import Session
 from controller.commands.models import Command
-from controller.console.actions import PIT_COMMANDS, RequestRefused, checked_order, legal_actions, parse_request
+from controller.console.actions import PIT_COMMANDS, RequestRefused, checked_order, legal_actions, parse_request, refusals
 from controller.console.devices import DeviceStatus
 from controller.console.notices import PitNotices
 from controller.console.view import table_view
@@ -32,6 +32,7 @@ from controller.journal import Entry
 from controller.runtime.loop import TableLoop
 from controller.table import inputs
 from controller.table.core import TableCore
+from controller.table.outcome import ACCEPTED, REFUSED
 
 log = logging.getLogger(__name__)
 REMEMBERED = 256  # answers kept per page for replays
@@ -68,7 +69,6 @@ class _Pending:
     client: str
     cseq: int
     command: str
-    refused: dict[str, Any] | None = None
 
 
 class ConsoleHub:
@@ -90,11 +90,11 @@ class ConsoleHub:
         self.version = 0
         self._scheduled = False
         self._pending: dict[int, _Pending] = {}
-        self._current: int | None = None
         self._ticker: asyncio.Task[None] | None = None
         #: panels that add to the snapshot (the simulator panel of ``croupier demo --manual``)
         self.extras: dict[str, Callable[[], Any]] = {}
         loop.listeners.append(self)
+        loop.outcome_listeners.append(self)
         loop.quiet_hooks.append(self._quiet)
 
     # ------------------------------------------------------------------ pages
@@ -114,6 +114,8 @@ class ConsoleHub:
             await asyncio.gather(self._ticker, return_exceptions=True)
         if self in self.loop.listeners:
             self.loop.listeners.remove(self)
+        if self in self.loop.outcome_listeners:
+            self.loop.outcome_listeners.remove(self)
         if self._quiet in self.loop.quiet_hooks:
             self.loop.quiet_hooks.remove(self._quiet)
 
@@ -130,6 +132,7 @@ class ConsoleHub:
         view["devices"] = self.device_status.lines(self.core.devices, now)
         view["offline"] = [d["name"] for d in view["devices"] if not d["online"]]
         view["actions"] = legal_actions(self.core)
+        view["refused"] = refusals(self.core)  # why what is not offered is not (the offer's)
         view["recall_allowed"] = self.core.engine is None or self.core.hold is not None
         view["restart"] = self.core.hold is not None and self.core.hold.code == "table.restart"
         view["sign_in_known"] = "sign_in" in inputs.COMMANDS
@@ -169,12 +172,6 @@ class ConsoleHub:
     # ------------------------------------------------------------------ listener
     def on_entry(self, entry: Entry) -> None:
         self.pit_notices.on_entry(entry)
-        if entry.kind in inputs.INPUT_KINDS:
-            self._answer_current()
-            self._current = entry.seq if entry.seq in self._pending else None
-        elif (entry.kind == inputs.ALERT and self._current is not None
-              and entry.payload.get("cause") == self._current and "refused" in entry.payload):
-            self._pending[self._current].refused = entry.payload
         self._schedule()
 
     def on_prompt(self, prompt: str, core: TableCore) -> None:
@@ -183,23 +180,22 @@ class ConsoleHub:
     def on_state(self, core: TableCore) -> None:
         self._schedule()
 
-    def _quiet(self) -> None:
-        self.pit_notices.settle()
-        self._answer_current()
-        self._schedule()
-
-    def _answer_current(self) -> None:
-        if self._current is None:
-            return
-        pending = self._pending.pop(self._current, None)
-        self._current = None
+    def on_outcome(self, outcome: dict[str, Any]) -> None:
+        """The table's outcome of an input: a page's command is answered with it."""
+        pending = self._pending.pop(outcome["seq"], None)
         if pending is None:
             return
-        if pending.refused is not None:
-            answer = {"ok": False, "code": pending.refused.get("code"), "message": pending.refused.get("message")}
+        said = {"seq": outcome["seq"], "status": outcome["status"]}
+        if outcome["status"] == ACCEPTED:
+            answer = {"ok": True, "message": f"{pending.command.replace('_', ' ')}: done", "outcome": said}
         else:
-            answer = {"ok": True, "message": f"{pending.command.replace('_', ' ')}: done"}
+            answer = {"ok": False, "code": outcome.get("code"), "message": outcome.get("reason"),
+                      "outcome": {**said, "code": outcome.get("code"), "reason": outcome.get("reason")}}
         self._answer(pending.client, pending.cseq, answer)
+
+    def _quiet(self) -> None:
+        self.pit_notices.settle()
+        self._schedule()
 
     def _answer(self, client: str, cseq: int, answer: dict[str, Any]) -> None:
         answers = self.answers.setdefault(client, OrderedDict())
@@ -225,9 +221,10 @@ class ConsoleHub:
             request = parse_request(raw)
             order = checked_order(self.core, page.session.role, request)
             entry = self._submit(page.session, request.command, order)
-        except RequestRefused as exc:
+        except RequestRefused as exc:  # refused at the edge: never journaled (seq 0)
             self._answer(page.client, cseq if isinstance(cseq, int) else 0,
-                         {"ok": False, "code": exc.code, "message": exc.message})
+                         {"ok": False, "code": exc.code, "message": exc.message,
+                          "outcome": {"seq": 0, "status": REFUSED, "code": exc.code, "reason": exc.message}})
             return
         self._pending[entry.seq] = _Pending(page.client, request.cseq, request.command)
 

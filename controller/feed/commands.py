@@ -47,6 +47,13 @@ class Refusal:
             payload["sender"] = self.sender
         return payload
 
+    def outcome(self) -> dict[str, Any]:
+        """Its outcome (docs/protocols.md, "Outcomes"): refused before it was journaled (seq 0)."""
+        said: dict[str, Any] = {"seq": 0, "source": f"pit:{self.sender}" if self.sender else "pit",
+                                "kind": "pit_command", "status": "refused", "code": "command_refused",
+                                "reason": self.reason}
+        return said | ({"id": self.id} if self.id is not None else {})
+
 
 def _claimed(data: Any, key: str) -> str | None:
     value = data.get(key) if isinstance(data, dict) else None

@@ -32,13 +32,13 @@ from controller.feed.cursors import CursorSaver
 from controller.feed.head import HEAD_CHECK_WAIT, HEAD_INTERVAL, HEAD_MISMATCH, HEAD_VERSION, HeadWitness
 from controller.feed.inbox import PIT_SOURCE, REFUSAL_SOURCE, CommandHandler, CommandInbox
 from controller.feed.ledger import Ledger
-from controller.feed.messages import Topics, encode, entry_messages
+from controller.feed.messages import Topics, encode, entry_messages, snapshot_message
 from controller.feed.proof import correction_proof
 from controller.feed.retained import Retained
 from controller.feed.stats import FeedStats
 from controller.journal import Entry, Journal, JournalFull, utc_now
 from controller.runtime.admission import Admission
-from drivers.mqtt import MqttLink, Outgoing
+from drivers.mqtt import MqttLink, OutboxFull, Outgoing
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +96,7 @@ class Feed:
         self._ledger_saved = 0  # the read position the ledger state was last saved at
         self._cursors = CursorSaver(journal, cursor_interval)
         self._tasks: list[asyncio.Task[None]] = []
+        self._inbox.on_outcome = self.put_outcome  # a command refused here is answered on outcome too
 
     @property
     def admission(self) -> Admission | None:
@@ -144,6 +145,19 @@ class Feed:
     def _stamped(self, state: dict[str, Any]) -> dict[str, Any]:
         seq, digest = self.journal.head()
         return {**state, "journal": {"seq": seq, "hash": digest}}
+
+    def put_outcome(self, outcome: dict[str, Any]) -> None:
+        """What became of an input (one the table applied, a pit command refused here), on
+        ``outcome`` (QoS 1, never retained):
+        live only, never replayed after a restart (the journal keeps the input and any refusal's
+        alert). One the link's outbox cannot take now is dropped and counted."""
+        message = snapshot_message(self.table, self._round, utc_now(), outcome)
+        try:
+            self.link.publish(self.topics.outcome, encode(message), retain=False)
+        except OutboxFull:
+            self.stats.outcomes_dropped += 1
+            return
+        self._acks.sent()  # counted like every message on this link (acks.py)
 
     def set_prompt(self, prompt: dict[str, Any]) -> None:
         self.put_retained(self.topics.prompt, prompt)

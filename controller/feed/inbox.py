@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from controller.feed.commands import PitCommand, RecentIds, Refusal, parse_command
 from controller.feed.stats import FeedStats
@@ -43,6 +44,8 @@ class CommandInbox:
         #: the table's rate limit and refusal counter (controller/runtime/admission.py); when set,
         #: pit commands over the limit are dropped unparsed and refusals are journaled aggregated
         self.admission: Admission | None = None
+        #: told the outcome of a command refused here (the feed's ``outcome`` topic)
+        self.on_outcome: Callable[[dict[str, Any]], None] | None = None
 
     async def listen(self) -> None:
         async for item in self.commands:
@@ -81,6 +84,8 @@ class CommandInbox:
 
     def refuse(self, refusal: Refusal) -> None:
         self.stats.commands_refused += 1
+        if self.on_outcome is not None:
+            self.on_outcome(refusal.outcome())
         if self.admission is not None:  # counted with the pit's other refusals, one alert a window
             self.admission.refused(PIT_SOURCE, "pit.command_refused", refusal.reason)
             return

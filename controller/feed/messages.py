@@ -60,6 +60,11 @@ class Topics:
         return self._topic("betting")
 
     @property
+    def outcome(self) -> str:
+        """What became of each input the table applied (QoS 1, never retained; docs/protocols.md)."""
+        return self._topic("outcome")
+
+    @property
     def studio(self) -> str:
         """The studio's seal and totals for a remote table (docs/studio.md)."""
         return self._topic("studio")

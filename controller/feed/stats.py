@@ -15,3 +15,4 @@ class FeedStats:
     commands_refused: int = 0
     handler_errors: int = 0
     snapshots_unencodable: int = 0  # retained snapshots dropped because their body is not JSON
+    outcomes_dropped: int = 0  # input outcomes the link's outbox could not take (live only, never retried)

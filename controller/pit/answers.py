@@ -1,9 +1,12 @@
 """The table's answer to each pit command the dashboard sent (docs/pit.md, "Pit commands").
 
-A table answers a pit command in its feed, not on a reply topic: a refusal is a warning alert
-carrying the refused command (``refused.id``, or ``id`` when the feed refused its shape), and
-an accepted command shows in what the table publishes next (its ``state`` closing or open, the
-alert that says a correction or an acknowledgement was applied, the void round's record).
+A table answers a pit command it applied on its ``outcome`` topic (the command's ``id``,
+``status`` accepted or refused, the refusal's ``reason``: docs/protocols.md, "Outcomes"); one its
+feed refused before journaling it is a ``command_refused`` alert naming its ``id``. A table that
+publishes no outcomes (an older version) is read as before: a refusal is a warning alert
+carrying the refused command (``refused.id``), and an accepted command shows in what the table
+publishes next (its ``state`` closing or open, the alert that says a correction or an
+acknowledgement was applied, the void round's record).
 ``CommandAnswers`` remembers the commands sent for a minute and reads each table's messages for
 their answer. Pure: the caller passes ``now``.
 """
@@ -91,7 +94,13 @@ class CommandAnswers:
             if sent.table != model.table:
                 continue
             reason = refusal_of(ident, _alert(model, leaf))
-            if reason is not None:
+            outcome = model.outcome if leaf == "outcome" and model.outcome.get("id") == ident else None
+            if outcome is not None:
+                refused = outcome.get("status") == "refused"
+                answer = {"answer": "refused" if refused else "accepted",
+                          "message": str(outcome.get("reason") or outcome.get("code") or "refused") if refused
+                          else f"{model.table} accepted {sent.command}"}
+            elif reason is not None:
                 answer = {"answer": "refused", "message": reason}
             elif sent.command in ACCEPTED and ACCEPTED[sent.command](sent, model, leaf):
                 answer = {"answer": "accepted", "message": f"{model.table} accepted {sent.command}"}

@@ -34,7 +34,7 @@ from controller.pit.commands import KINDS
 from controller.pit.model import SEVERITY_RANK, FloorModel
 
 #: the feed's topic leaves the dashboard subscribes to; any other leaf counts as ``other``
-TOPICS = ("state", "prompt", "ledger", "online", "round", "alert")
+TOPICS = ("state", "prompt", "ledger", "online", "round", "alert", "outcome")
 REFUSALS = ("session", "csrf", "role", "invalid")
 
 

@@ -82,6 +82,8 @@ class TableModel:
     #: code -> the studio's latest alert of that code (retained: each replaces the one before)
     studio: dict[str, dict[str, Any]] = field(default_factory=dict)
     studio_acknowledged: dict[int, str] = field(default_factory=dict)  # the studio's alert seq -> who
+    #: the table's last outcome of a pit command (``outcome``: accepted or refused, with the reason)
+    outcome: dict[str, Any] = field(default_factory=dict)
 
     def from_studio(self, seq: object) -> bool:
         """Whether ``seq`` names the studio's open alert (its acknowledgement goes to the studio)."""
@@ -198,7 +200,7 @@ class FloorModel:
             self._accepted(model, leaf)
             model.online = payload.strip() == b"1"
             return self._touched(model, now)
-        if leaf not in ("state", "prompt", "ledger", "round", "alert") or not payload:
+        if leaf not in ("state", "prompt", "ledger", "round", "alert", "outcome") or not payload:
             return None
         try:
             data = check(table, leaf, payload)
@@ -209,6 +211,11 @@ class FloorModel:
             self.last_lag = now - sent.timestamp()
         model = self.table(table)
         self._accepted(model, leaf)
+        if leaf == "outcome":  # only a pit command's is of interest here: the answer to a command sent
+            if data.get("kind") != "pit_command":
+                return None
+            model.outcome = data
+            return model.table
         if leaf == "state":
             model.state = data
         elif leaf == "prompt":

@@ -32,7 +32,7 @@ from controller.web.serving import DEFAULT_LIMITS, EmbeddedServer, Limits, embed
 from drivers.mqtt import MqttLink, Received
 
 log = logging.getLogger(__name__)
-LEAVES = ("state", "prompt", "ledger", "online", "round", "alert")
+LEAVES = ("state", "prompt", "ledger", "online", "round", "alert", "outcome")
 LAG_SAMPLES = 100_000
 #: tiles serialised between two looks at the feed (about 1 ms of work)
 TILES_PER_SLICE = 100

@@ -1,8 +1,9 @@
 """The pit feed's messages (docs/protocols.md §4, "Pit feed") by topic leaf: the journal's
-entries (``event``), the closed round (``round``), ``alert``, ``state``, ``prompt``, ``ledger``
-and ``betting``. The table and its feed build these (plain dicts, journaled then published as
-is: no model is built on the hot path); the pit, the back office, protection and the studio read
-them through ``parse``; docs/schemas/feed-*.json are these models' JSON Schemas."""
+entries (``event``), the closed round (``round``), ``alert``, ``state``, ``prompt``, ``ledger``,
+``betting`` and ``outcome`` (what became of each input). The table and its feed build these
+(plain dicts, journaled then published as is: no model is built on the hot path); the pit, the
+back office, protection and the studio read them through ``parse``; docs/schemas/feed-*.json are
+these models' JSON Schemas."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from pydantic import ConfigDict, Field, TypeAdapter
 
 from controller.records.alert import AlertMessage
 from controller.records.limits import MAX_CODE, MAX_ID, MAX_MESSAGE
+from controller.records.offer import OutcomeMessage
 from controller.records.round import RoundMessage, adapter, round_type
 from controller.records.state import BettingMessage, StateMessage
 from controller.records.wire import Envelope, Seq
 
-__all__ = ["FEED_LEAVES", "AlertMessage", "BettingMessage", "EventMessage", "LedgerMessage", "PromptMessage",
-           "StateMessage", "feed_type", "parse"]
+__all__ = ["FEED_LEAVES", "AlertMessage", "BettingMessage", "EventMessage", "LedgerMessage", "OutcomeMessage",
+           "PromptMessage", "StateMessage", "feed_type", "parse"]
 
 
 class EventMessage(Envelope):
@@ -72,9 +74,10 @@ _MODELS: dict[str, type[Envelope]] = {
     "prompt": PromptMessage,
     "ledger": LedgerMessage,
     "betting": BettingMessage,
+    "outcome": OutcomeMessage,
 }
 #: the topic leaves with a model (``online`` is a bare ``1`` or ``0``, ``head`` the journal's head)
-FEED_LEAVES: tuple[str, ...] = ("event", "round", "alert", "state", "prompt", "ledger", "betting")
+FEED_LEAVES: tuple[str, ...] = ("event", "round", "alert", "state", "prompt", "ledger", "betting", "outcome")
 
 
 def feed_type(leaf: str) -> Any:

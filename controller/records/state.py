@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import ConfigDict, Field, Strict
 
 from controller.records.limits import MAX_CODE, MAX_GAME, MAX_ID, MAX_MESSAGE, MAX_SEQ
+from controller.records.offer import Offer, Take
 from controller.records.round import CorrectedBet
 from controller.records.wire import Amount, Envelope, Seq, Timestamp, Wire
 
@@ -99,6 +100,8 @@ class StateMessage(Envelope):
     currency: Currency | None = Field(None, description="ISO 4217 code of the table's money ([table] currency)")
     currency_digits: Digits | None = Field(None, description="minor-unit digits of that currency (2: cents)")
     pace: PaceView | None = Field(None, description="the table's pace against its target; null: not yet known")
+    offer: Offer | None = Field(None, description="what the table takes now, and why it refuses the common "
+                                                  "commands it does not (docs/protocols.md, The offer)")
 
 
 class BettingMessage(Envelope):
@@ -129,3 +132,6 @@ class BettingMessage(Envelope):
     decided: dict[str, Any] | None = Field(
         None, description="the last decision at a seated box: round, box, hand, decision, cause, refunded, request, seq")
     cards: dict[str, Any] | None = Field(None, description="with seats: the open round's outcome so far (its cards)")
+    takes: list[Take] | None = Field(None, max_length=64, description="with seats: the table's offer for the seated "
+                                                                      "boxes now (decide: box, hand, options), the "
+                                                                      "one the console shows")

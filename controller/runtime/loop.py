@@ -58,6 +58,12 @@ class Listener(Protocol):
         """The dealer's instruction changed."""
 
 
+class OutcomeListener(Protocol):
+    def on_outcome(self, outcome: dict[str, Any]) -> None:
+        """What became of an input just applied (controller/table/outcome.py), once its effects
+        are carried out: accepted, or refused with the code and the sentence."""
+
+
 class TableLoop:
     def __init__(self, core: TableCore, journal: Journal, shoe: Device | None = None, *,
                  clock: Clock = SYSTEM_CLOCK, wall: Callable[[], float] = time.time) -> None:
@@ -73,6 +79,8 @@ class TableLoop:
         if shoe is not None:
             self.devices["shoe"] = shoe
         self.listeners: list[Listener] = []
+        #: told what became of each input (the console's pages, the feed's ``outcome``)
+        self.outcome_listeners: list[OutcomeListener] = []
         #: called after each input is applied and its effects carried out (snapshots, metrics)
         self.applied_hooks: list[Callable[[TableCore, Entry], None]] = []
         self.quiet_hooks: list[Callable[[], None]] = []
@@ -211,6 +219,10 @@ class TableLoop:
                 self._tell(entry)
                 effects = self.core.step(entry, self._events.pop(entry.seq, None))
                 await self.carry_out(effects)
+                if self.outcome_listeners:
+                    said = self.core.outcome(entry)
+                    for listener in list(self.outcome_listeners):
+                        listener.on_outcome(said)
                 for hook in self.applied_hooks:
                     hook(self.core, entry)
                 self.steps += 1

@@ -10,8 +10,8 @@ decoded. The driver applies each (device, seq) once; its watermarks are restored
 opens from the presses already journaled (``last_presses``), so a press the broker redelivers
 after a controller restart is still a duplicate.
 
-Lamps are a rendering of the table, published (retained) whenever what a spot should show
-changes: ``open`` while bets are open, ``turn`` with the legal options on the box to act, ``off``
+Lamps are a rendering of the table's offer, published (retained) whenever what a spot should
+show changes: ``open`` while the offer takes bets, ``turn`` with the legal options on the box to act, ``off``
 otherwise (a hold, cards being dealt, another box's turn), and after the round ``win``, ``lose``
 or ``push`` with the box's net until the next round opens. A refused press changes no state, so
 no lamp moves for it. Lamps go out as the device's ``lamp`` command, in order, from one task.
@@ -25,7 +25,7 @@ import logging
 from collections.abc import Iterable
 from typing import Any, Self
 
-from controller.games.base import ExpectKind
+from controller.commands.models import Bet, Decide
 from controller.journal import Entry, Journal
 from controller.runtime.loop import TableLoop
 from controller.table import inputs
@@ -70,17 +70,19 @@ def round_lamps(record: dict[str, Any]) -> dict[int, Lamp]:
 
 
 def table_lamps(core: TableCore, spots: Iterable[int], results: dict[int, Lamp]) -> dict[int, Lamp]:
-    """What every spot's lamp should show now."""
+    """What every spot's lamp should show now: a rendering of the table's offer (the bets it
+    takes, the box whose decision it takes and that box's options); the last round's results
+    between rounds."""
     if core.engine is None:
         return {n: results.get(n, OFF) for n in spots}
     lamps = dict.fromkeys(spots, OFF)
-    if core.hold is not None or core.keyin is not None:
-        return lamps
-    expect = core.engine.expects()
-    if expect.kind is ExpectKind.BETS:
-        return dict.fromkeys(lamps, ("open", "PLACE YOUR BETS"))
-    if expect.kind is ExpectKind.DECISION and expect.box in lamps:
-        lamps[expect.box] = ("turn", lamp_options(expect.options))
+    offer = core.offer
+    bet = offer.take(Bet.name())
+    if bet is not None:
+        return {n: ("open", "PLACE YOUR BETS") if n in (bet.constraints.boxes or ()) else OFF for n in lamps}
+    decide = offer.take(Decide.name())
+    if decide is not None and decide.constraints.box in lamps:
+        lamps[decide.constraints.box] = ("turn", lamp_options(tuple(decide.constraints.options or ())))
     return lamps
 
 

@@ -16,8 +16,11 @@ the open round (``rounds.RoundBook``; its course, open to close, in ``course.Rou
 (``shoe_device``), device health (``health``), corrections of closed rounds (``corrections``),
 the alerts the pit acknowledges (``alerts``); device events are routed by ``device_input``, the
 game's own device (roulette's wheel) by ``game_device``, commands by ``dispatch`` and ``pit``
-(a mapping from each command's model to its handler), and the dealer's prompt and the pit's
-view are read by ``view``. The core's public attributes of those parts are read-only views.
+(a mapping from each command's model to its handler); what the table takes now, with the
+dealer's prompt, is its ``offer`` (``offer``: built once after each step, the one place that
+decides it), the pit's and the studio's view are read by ``view``, and each input's outcome
+(accepted, or refused with the code) by ``outcome``. The core's public attributes of those
+parts are read-only views.
 A random draw (multipliers) is asked for with a ``Draw`` effect and comes back as a journaled
 ``draw`` input, so replay applies the draw that was made and never draws again.
 
@@ -36,6 +39,7 @@ from controller.commands.models import Command
 from controller.commands.studio import STUDIO_MODELS, StudioInput
 from controller.games.base import GameRules
 from controller.journal import Entry
+from controller.records.offer import Offer
 from controller.table import device_input, inputs, remote, view
 from controller.table.alerts import TABLE_SOURCE, AlertBook
 from controller.table.betting import BettingDesk
@@ -49,6 +53,8 @@ from controller.table.game_device import apply_device_step, resumption
 from controller.table.games.base import Engine, GameAdapter
 from controller.table.health import DeviceHealth
 from controller.table.holds import ERROR, INFO, WARNING, Hold, HoldDesk, alert, refused_in_hold, released, unapplicable
+from controller.table.offer import build_offer
+from controller.table.outcome import outcome
 from controller.table.phases import BETTING, IDLE, PLAYING, SETTLING
 from controller.table.pit import PitDesk, pit_command
 from controller.table.refusal import Refusal, game_action
@@ -92,6 +98,8 @@ class TableCore(RoundCourse):
     corrections: dict[int, dict[str, Any]] = _view("book.corrections")
     alerts_open: dict[int, dict[str, Any]] = _view("alert_book.open")
     acknowledged: dict[int, str] = _view("alert_book.acknowledged")
+    #: the offer built since the last step, and the outage it was built under (None: build it again)
+    _offer: tuple[Offer, Hold | None] | None = None
 
     def __init__(self, table_id: str, adapter: GameAdapter, rules: GameRules, preset: str | None = None,
                  burn_on_new_shoe: int = 0, currency: str = "EUR", currency_digits: int = 2) -> None:
@@ -116,12 +124,14 @@ class TableCore(RoundCourse):
         self.pace_goal: tuple[int | None, int] = (None, 1800)  # [protection] pace_target (None: the game's), pace_window_s
         #: why the last bet-spot press was refused, shown with the prompt until the state changes
         self.notice: str | None = None
+        #: the last step's refusal (code, sentence); None: it was accepted (``outcome``)
+        self.refused: tuple[str, str] | None = None
         self._out: list[Effect] = []
         self._entry: Entry | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (a snapshot) without what is this process's only: the outage, effects in flight."""
-        return {**self.__dict__, "holds": HoldDesk(self.holds.hold), "_out": [], "_entry": None}
+        return {**self.__dict__, "holds": HoldDesk(self.holds.hold), "_out": [], "_entry": None, "_offer": None}
 
     @property
     def round_open(self) -> bool:
@@ -134,6 +144,8 @@ class TableCore(RoundCourse):
         read from the journaled payload."""
         self._out = []
         self._entry = entry
+        self._offer = None
+        self.refused = None
         serial = self.serial
         # ``given is not None`` first: a replayed entry has none, and a pydantic model's
         # isinstance goes through ABCMeta (0.1 µs for None, on every replayed input)
@@ -152,12 +164,15 @@ class TableCore(RoundCourse):
             elif entry.kind == inputs.STUDIO:
                 remote.studio_input(self, given if isinstance(given, STUDIO_MODELS) else remote.journaled(entry.payload))
         except Refusal as refusal:
-            self.alert(WARNING, refusal.code, refusal.text(*self.currency), refused=entry.payload,
+            self.refused = (refusal.code, refusal.text(*self.currency))
+            self.alert(WARNING, refusal.code, self.refused[1], refused=entry.payload,
                        dealer=self.round_dealer or self.dealer)
         except Exception as exc:  # noqa: BLE001 - whatever it is, this entry must not brick the table
             unapplicable(self, entry, exc)
+            self.refused = ("table.entry_unapplicable", f"journal entry {entry.seq} cannot be applied: the table holds")
         if self.serial != serial:
             self.notice = None
+        self._offer = None
         return self._out
 
     def deadlines(self) -> list[Deadline]:
@@ -171,6 +186,7 @@ class TableCore(RoundCourse):
         replay of a start journaled by a version without that hold: its journal means what it did)."""
         self.health.restarted()
         self.changed()
+        self._offer = None
         if hold_open_round and self.engine is not None and self.hold is None:
             message = f"the table restarted with round {self.round_id} open: check the layout, then resume or void it"
             self.raise_hold("table.restart", message, ("resume", "void_round"), announce=False)
@@ -178,12 +194,14 @@ class TableCore(RoundCourse):
     def started_with(self, rules: GameRules) -> None:
         """The rules rounds opened from now on are played under (a ``table_started`` entry, the config)."""
         self.rules = rules
+        self._offer = None
 
     def set_burn(self, count: int) -> None:
         """The ``burn_on_new_shoe`` the table runs under from now on (a ``table_started`` entry);
         a shoe nothing has left yet is burned by it too."""
         if self.shoe_device.set_burn(count, self.round_open):
             self.changed()
+            self._offer = None
 
     def written(self, entry: Entry) -> None:
         """An output entry the table wrote (live: as the loop writes it; replay: in journal order)."""
@@ -286,9 +304,22 @@ class TableCore(RoundCourse):
     def ts(self) -> str:
         return self._entry.ts if self._entry else ""
 
+    @property
+    def offer(self) -> Offer:
+        """What the table takes now (controller/table/offer.py): built once after each step (and
+        again when the journal's disk fills or frees), never per read."""
+        built = self._offer
+        if built is None or built[1] is not self.holds.outage:
+            built = self._offer = (build_offer(self), self.holds.outage)
+        return built[0]
+
+    def outcome(self, entry: Entry) -> dict[str, Any]:
+        """What became of ``entry``, the input just stepped (controller/table/outcome.py)."""
+        return outcome(entry, self.refused)
+
     def prompt(self) -> str:
         """The dealer's current instruction (with a refused press's reason until the state changes)."""
-        return view.prompt(self)
+        return self.offer.prompt
 
     def state(self) -> dict[str, Any]:
         """The retained ``state`` snapshot of the pit feed (devices are added by the loop)."""

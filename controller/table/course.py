@@ -22,7 +22,7 @@ from controller.table.opening import OpeningTable, check_can_open
 from controller.table.phases import BETTING, PLAYING, SETTLING
 from controller.table.record import round_record, void_said, void_settlements
 from controller.table.refusal import Refusal
-from controller.table.shoe_device import ShoeDevice
+from controller.table.shoe_device import ShoeDevice, ShoeState
 
 
 class CourseTable(OpeningTable, remote.RemoteTable, Protocol):
@@ -43,6 +43,9 @@ class CourseTable(OpeningTable, remote.RemoteTable, Protocol):
 
     @property
     def shoe_device(self) -> ShoeDevice: ...
+
+    @property
+    def shoe(self) -> ShoeState: ...
 
     @property
     def dealer(self) -> str | None: ...

@@ -1,55 +1,30 @@
-"""What people see of the table: the dealer's prompt and the pit's ``state`` (docs/console.md,
-docs/pit.md). Read-only views of the core; nothing here changes the table."""
+"""What people see of the table: the pit's ``state`` and the studio's ``betting`` (docs/pit.md,
+docs/studio.md), each carrying the table's offer (what it takes now: controller/table/offer.py,
+which says the dealer's prompt too). Read-only views of the core; nothing here changes the table."""
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
 from controller.games.base import GameRules
-from controller.table.betting import CLOSED, SEALING, BettingDesk
+from controller.records.offer import Offer
+from controller.table.betting import CLOSED, SEALING
 from controller.table.corrections import CorrectionBook
-from controller.table.games.base import Engine, GameAdapter
-from controller.table.health import DeviceHealth
-from controller.table.holds import Hold
-from controller.table.phases import SETTLING
+from controller.table.offer import OfferedTable, offer_view
 from controller.table.rounds import RoundBook
-from controller.table.seats import DECISION_TIMER, SeatDesk
-from controller.table.shoe_device import ShoeState
 
 
-class ViewedTable(Protocol):
-    """What people are shown of the table (read only)."""
+class ViewedTable(OfferedTable, Protocol):
+    """What people are shown of the table (read only): what its offer reads, and more."""
 
     @property
-    def notice(self) -> str | None: ...
-    @property
-    def hold(self) -> Hold | None: ...
-    @property
-    def outage(self) -> Hold | None: ...
-    @property
-    def shoe(self) -> ShoeState: ...
-    @property
-    def keyin(self) -> int | None: ...
-    @property
-    def engine(self) -> Engine | None: ...
-    @property
-    def closing(self) -> bool: ...
-    @property
-    def adapter(self) -> GameAdapter: ...
-    @property
-    def health(self) -> DeviceHealth: ...
-    @property
-    def phase(self) -> str: ...
+    def offer(self) -> Offer: ...
     @property
     def preset(self) -> str | None: ...
     @property
     def currency(self) -> tuple[str, int]: ...
     @property
-    def round_id(self) -> str | None: ...
-    @property
     def dealer(self) -> str | None: ...
-    @property
-    def rules(self) -> GameRules: ...
     @property
     def devices(self) -> dict[str, dict[str, Any]]: ...
     @property
@@ -60,46 +35,7 @@ class ViewedTable(Protocol):
     def round(self) -> RoundBook: ...
     @property
     def pace_goal(self) -> tuple[int | None, int]: ...
-    @property
-    def betting(self) -> BettingDesk: ...
-    @property
-    def seats(self) -> SeatDesk: ...
     def ts(self) -> str: ...
-
-
-def prompt(core: ViewedTable) -> str:
-    """The dealer's current instruction (with a refused press's reason until the state changes)."""
-    text = _instruction(core)
-    return f"{text} [{core.notice}]" if core.notice else text
-
-
-def _instruction(core: ViewedTable) -> str:
-    hold, shoe = core.outage or core.hold, core.shoe
-    if hold is not None:
-        return f"HOLD {hold.code}: {hold.message} — {' or '.join(hold.options)}"
-    if core.keyin is not None:
-        return f"Card {core.keyin} not read: key it in"
-    if core.engine is None:
-        if core.closing:
-            return "Table closed"
-        if shoe.needs_new:
-            return "Cut card is out: load a new shoe" if shoe.cut_seen else "Shuffle: load a new deck"
-        if shoe.burn_left > 0:
-            return f"Burn {shoe.burn_left} card{'s' if shoe.burn_left > 1 else ''}"
-        own = core.adapter.device
-        fault = core.health.fault(own) if own else None
-        if own and fault:
-            return f"{own.capitalize()} fault ({fault}): wait until it is re-powered and healthy"
-        return "Open betting"
-    if core.betting.status == SEALING:
-        return "Betting closed: waiting for the studio's seal"
-    if core.phase == SETTLING:
-        return core.adapter.done_prompt(core.engine)
-    turn = core.seats.turn
-    if turn is not None:  # the console counts the seconds down to the turn's deadline
-        left = core.betting.time.decision_s if turn.source == DECISION_TIMER else 0
-        return f"Box {turn.box}: {turn.name} decides, {left} s"
-    return core.adapter.prompt(core.engine, core.engine.expects())
 
 
 def state(core: ViewedTable) -> dict[str, Any]:
@@ -122,6 +58,7 @@ def state(core: ViewedTable) -> dict[str, Any]:
         "alerts_open": [dict(a) for _, a in sorted(core.alerts_open.items())],
         "corrections_pending": core.book.pending(),
         "pace": core.round.close_times.pace(core.ts(), core.pace_goal[0] or core.adapter.pace_target, core.pace_goal[1]),
+        "offer": offer_view(core.offer),
     }
 
 
@@ -141,6 +78,9 @@ def betting(core: ViewedTable) -> dict[str, Any]:
         body["grace_end"] = desk.grace_end
     if core.seats.seats or core.seats.turn is not None or core.seats.decisions:
         body.update(core.seats.view(desk.time.decision_s))  # remote players seated (docs/studio.md, "Seats")
+        # what the table takes of a seated box now: the remote seat draws the options the console does
+        body["takes"] = [offer_view(core.offer)["takes"][i] for i, take in enumerate(core.offer.takes)
+                         if take.constraints.seated is not None]
         body["cards"] = core.engine.outcome().record() if core.engine is not None else None
     return body
 

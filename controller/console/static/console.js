@@ -281,6 +281,10 @@ function keyedActions(parent, actions) {
 function renderActions(v) {
   // in place: a button the table still offers is the same element (a press held through an update registers)
   keyedActions($("actions"), v.actions.filter((a) => !a.elsewhere));  // a bet keyed on the layout has no button
+  // between rounds, why the table does not take what is not offered (the table's offer says)
+  const why = v.phase === "idle" ? (v.refused || []) : [];
+  setText($("why"), why.map((r) => `${r.label}: ${r.reason}`).join(" · "));
+  $("why").hidden = why.length === 0;
   if (widget) {
     // a picker or form stays open (and keeps what was keyed) while the table still offers it
     const still = v.actions.find((a) => a.command === widget.command && a.widget);

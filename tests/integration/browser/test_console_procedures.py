@@ -181,3 +181,17 @@ async def test_a_device_going_offline_shows_a_banner_within_two_seconds(chromium
     assert shown - went[0] < 2.0, f"banner {shown - went[0]:.2f} s after the shoe went offline"
     assert "shoe" in await page.text_content("#offline-banner")
     assert "OFFLINE" in await page.text_content("[data-device='shoe']")
+
+
+async def test_open_betting_is_not_offered_while_the_shoe_is_offline_and_the_page_says_why(
+        chromium: Any, console_table: Any) -> None:
+    table = await console_table("blackjack", stacked=BLACKJACK_SHOE)
+    page = await signed_in(chromium, table.url, "dana")
+    await page.wait_for_selector("#actions [data-command='open_round']")
+    assert await page.is_hidden("#why")
+    table.harness.firmware.silent = True  # the shoe stops talking: its driver declares it offline
+    await until(lambda: not table.core.devices.get("shoe", {}).get("online", True), timeout=15)
+    await page.wait_for_selector("#actions [data-command='open_round']", state="detached", timeout=5_000)
+    await page.wait_for_selector("#why:not([hidden])", timeout=5_000)
+    assert "the shoe has not reported" in (await page.text_content("#why") or "")
+    assert await page.is_visible("#actions [data-command='new_shoe']")  # what the table still takes

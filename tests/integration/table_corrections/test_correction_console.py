@@ -46,6 +46,7 @@ async def test_a_pit_boss_at_the_console_cannot_correct_and_approve_alone(burn_t
              changes=[{"box": 2, "hand": 1, "kind": "main", "player": "B", "payout": 10**12}])
         refused = answers(page)[1]
         assert (refused["ok"], refused["code"]) == (False, "table.correct.too_much")
+        assert (refused["outcome"]["seq"], refused["outcome"]["status"]) == (0, "refused")  # never journaled
         assert refused["message"] == ("box 2.1 main: a payout of 10,000,000,000.00 EUR is more than a bet of "
                                       "5.00 EUR can return at this table (at most 12.50 EUR)")
         assert len(t.of_kind(inputs.COMMAND)) == commands
@@ -60,6 +61,10 @@ async def test_a_pit_boss_at_the_console_cannot_correct_and_approve_alone(burn_t
         send(3, "approve_correction", correction=request.seq)
         await until(lambda: 3 in answers(page), "the answer to the approval")
         assert (answers(page)[3]["ok"], answers(page)[3]["code"]) == (False, "pit.approve_correction.same_person")
+        # the answer is the table's outcome of that very input, not read off the alerts
+        assert answers(page)[3]["outcome"] == {"seq": t.of_kind(inputs.PIT_COMMAND)[-1].seq, "status": "refused",
+                                               "code": "pit.approve_correction.same_person",
+                                               "reason": answers(page)[3]["message"]}
         assert t.rounds() == [original]
 
         # another person (the dashboard's pit boss) approves it

@@ -41,7 +41,9 @@ async def test_every_feed_message_of_a_real_table_matches_its_model(burn_table: 
 
     async with Pit(mosquitto) as pit, Feed.connect(mosquitto.tcp_url(), t.journal, TABLE, on_command,
                                                    backoff_max=0.5) as feed:
-        t.loop.listeners.append(FeedListener(feed))
+        listener = FeedListener(feed)
+        t.loop.listeners.append(listener)
+        t.loop.outcome_listeners.append(listener)
         await t.play((1, 1000, "A"), (2, 500, "B"))
         await t.deal("AS", "TD", "9H", "KC", "8S")
         await t.cmd("decide", box=2, action="stand", player="B")
@@ -71,8 +73,11 @@ async def test_every_feed_message_of_a_real_table_matches_its_model(burn_table: 
         await t.play((2, 300, "B"))  # round 3: voided by the pit
         await boss({"id": "v1", "command": "void_round", "round": f"{TABLE}-000003"})
         await t.loop.until(lambda core: core.closed_rounds == 3, timeout=10)
+        t.loop.command("settle")  # no round: the table refuses it, and says so on outcome
+        await t.loop.settled()
         await feed.wait_caught_up()
         await pit.wait_for(lambda: pit.complete("event") >= t.journal.last_seq())
+        await pit.wait_for(lambda: any(o["status"] == "refused" for o in pit.on("outcome")))
 
     checked: dict[str, int] = {}
     for leaf, data, _ in pit.messages:
@@ -96,6 +101,14 @@ async def test_every_feed_message_of_a_real_table_matches_its_model(burn_table: 
     nested, no_round = [a for a in alerts if a.code == "command_refused"]
     assert nested.id is None and nested.raw is not None and '"id":"x1"' in nested.raw and "nested 3 deep" in nested.message
     assert (no_round.id, no_round.sender) == ("x2", "pitboss-ana") and no_round.reason is not None
+    outcomes = {o["seq"]: o for o in pit.on("outcome")}
+    assert outcomes[max(outcomes)] == {**outcomes[max(outcomes)], "status": "refused", "command": "settle",
+                                       "code": "table.settle.early", "kind": "command"}
+    assert outcomes[max(outcomes)]["reason"]
+    assert outcomes[max(outcomes)]["seq"] == max(e.seq for e in t.of_kind(inputs.COMMAND))
+    assert {o["id"] for o in outcomes.values() if o["kind"] == "pit_command"} >= {"a1", "k1", "v1"}
+    edge = next(o for o in pit.on("outcome") if o.get("id") == "x2")  # refused by the feed: never journaled
+    assert (edge["seq"], edge["status"], edge["code"], edge["source"]) == (0, "refused", "command_refused", "pit:pitboss-ana")
     states = [StateMessage.model_validate_json(json.dumps(s)) for s in pit.on("state")]
     assert any(s.hold is not None and s.phase == "hold" for s in states)
     assert states[-1].journal.seq >= 1 and states[-1].journal.hash

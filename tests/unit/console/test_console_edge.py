@@ -96,6 +96,8 @@ def test_an_impossible_keyed_card_is_refused_at_the_edge(core: Any) -> None:
     assert picker["widget"] == "cards" and len(picker["cards"]) == 52
     for _ in range(6):  # every ace of spades of the ru6 shoe is out (dealt in earlier rounds)
         core.shoe.composition.take("AS")
+    # the offer is built once per step: the next input (any) shows the shoe as it is now
+    core.step(Entry(6, "t", core.round_id, inputs.DEVICE, "shoe", {"device": "shoe", "type": "online"}))
     assert "AS" not in legal_actions(core)[0]["cards"]
     with pytest.raises(RequestRefused, match="cannot be in this shoe"):
         check_request(core, "dealer", request("key_card", core.round_id, card="AS"))
@@ -192,3 +194,14 @@ def test_the_console_takes_tls_as_a_pair() -> None:
     assert ConsoleSection(tls_cert="/c.pem", tls_key="/c.key").tls_key == "/c.key"
     with pytest.raises(ValidationError, match="both tls_cert and tls_key"):
         ConsoleSection(tls_cert="/c.pem")
+
+
+def test_open_betting_is_not_offered_while_the_shoe_is_offline_and_the_console_says_why(tmp_path: Path) -> None:
+    from controller.console.actions import refusals
+
+    core = build_core(config(tmp_path))  # the shoe has not reported since the table started
+    assert "open_round" not in [a["command"] for a in legal_actions(core)]
+    assert [(r["command"], r["code"]) for r in refusals(core)] == [("open_round", "device.shoe.offline")]
+    with pytest.raises(RequestRefused, match="the shoe has not reported") as refused:
+        check_request(core, "dealer", request("open_round"))
+    assert refused.value.code == "console.not_now"

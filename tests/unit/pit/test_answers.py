@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from controller.pit.answers import ANSWER_WAIT, CommandAnswers
 from controller.pit.model import TableModel
 
@@ -50,3 +52,24 @@ def test_an_unanswered_command_is_forgotten() -> None:
     sent(answers, "close_after_round")
     model.state = {"closing": True}
     assert answers.seen(model, "state", 100.0 + ANSWER_WAIT + 1) == []
+
+
+def test_the_tables_outcome_answers_a_command_it_applied() -> None:
+    from controller.pit.model import FloorModel
+
+    answers, floor = CommandAnswers(), FloorModel()
+    sent(answers, "void_round", round="t1-000004")
+    sent(answers, "reopen", ident="pit-2")
+    body = {"v": 1, "table": "t1", "round": "t1-000004", "ts": "2026-12-05T10:00:00.000Z", "source": "pit:pat",
+            "kind": "pit_command", "command": "void_round"}
+    refused = {**body, "seq": 41, "id": "pit-1", "status": "refused", "code": "table.void_round.not_open",
+               "reason": "round t1-000004 is not the open round"}
+    dealer = {**body, "seq": 40, "kind": "command", "source": "dealer", "status": "accepted"}
+    assert floor.apply("croupier/t1/outcome", json.dumps(dealer).encode(), 101.0) is None  # not the pit's
+    assert floor.apply("croupier/t1/outcome", json.dumps(refused).encode(), 101.0) == "t1"
+    assert answers.seen(floor.tables["t1"], "outcome", 101.0) == [
+        {"id": "pit-1", "table": "t1", "command": "void_round", "answer": "refused",
+         "message": "round t1-000004 is not the open round"}]
+    accepted = {**body, "seq": 42, "id": "pit-2", "command": "reopen", "status": "accepted"}
+    floor.apply("croupier/t1/outcome", json.dumps(accepted).encode(), 102.0)
+    assert [(a["id"], a["answer"]) for a in answers.seen(floor.tables["t1"], "outcome", 102.0)] == [("pit-2", "accepted")]

@@ -98,13 +98,13 @@ def test_every_field_of_every_feed_message_is_documented() -> None:
     """The exported schemas are the feed's documentation: no field without a description."""
     from pydantic import BaseModel
 
-    from controller.records import alert, feed, round, state, wire
+    from controller.records import alert, feed, offer, round, state, wire
 
-    undocumented = [f"{model.__name__}.{name}" for module in (alert, feed, round, state, wire)
+    undocumented = [f"{model.__name__}.{name}" for module in (alert, feed, offer, round, state, wire)
                     for model in vars(module).values()
                     if isinstance(model, type) and issubclass(model, BaseModel) and model is not BaseModel
                     and model.__module__ == module.__name__
                     for name, info in model.model_fields.items()
                     if not info.description and name not in ("v", "table", "round", "ts", "seq")]
     assert undocumented == []
-    assert set(FEED_LEAVES) == {"event", "round", "alert", "state", "prompt", "ledger", "betting"}
+    assert set(FEED_LEAVES) == {"event", "round", "alert", "state", "prompt", "ledger", "betting", "outcome"}
