@@ -104,3 +104,14 @@ def publish_snapshots(link: MqttLink, acks: AckTracker, snapshots: Retained, sta
             return
         acks.sent(retained=topic)
         snapshots.sent(topic)
+
+
+def publish_live(link: MqttLink, acks: AckTracker, topic: str, payload: bytes, stats: FeedStats) -> None:
+    """A live message (never retained, never replayed: an input's ``outcome``), counted; one the
+    outbox cannot take now is dropped and counted in ``stats.outcomes_dropped``."""
+    try:
+        link.publish(topic, payload, retain=False)
+    except OutboxFull:
+        stats.outcomes_dropped += 1
+        return
+    acks.sent()

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from itertools import islice
 from typing import Any
 
-from controller.feed.acks import AckTracker, publish_entry, publish_snapshots
+from controller.feed.acks import AckTracker, publish_entry, publish_live, publish_snapshots
 from controller.feed.cursors import CursorSaver
 from controller.feed.head import HEAD_CHECK_WAIT, HEAD_INTERVAL, HEAD_MISMATCH, HEAD_VERSION, HeadWitness
 from controller.feed.inbox import PIT_SOURCE, REFUSAL_SOURCE, CommandHandler, CommandInbox
@@ -38,7 +38,7 @@ from controller.feed.retained import Retained
 from controller.feed.stats import FeedStats
 from controller.journal import Entry, Journal, JournalFull, utc_now
 from controller.runtime.admission import Admission
-from drivers.mqtt import MqttLink, OutboxFull, Outgoing
+from drivers.mqtt import MqttLink, Outgoing
 
 log = logging.getLogger(__name__)
 
@@ -148,16 +148,10 @@ class Feed:
 
     def put_outcome(self, outcome: dict[str, Any]) -> None:
         """What became of an input (one the table applied, a pit command refused here), on
-        ``outcome`` (QoS 1, never retained):
-        live only, never replayed after a restart (the journal keeps the input and any refusal's
-        alert). One the link's outbox cannot take now is dropped and counted."""
+        ``outcome`` (QoS 1): live only, never replayed after a restart (the journal keeps the
+        input and any refusal's alert)."""
         message = snapshot_message(self.table, self._round, utc_now(), outcome)
-        try:
-            self.link.publish(self.topics.outcome, encode(message), retain=False)
-        except OutboxFull:
-            self.stats.outcomes_dropped += 1
-            return
-        self._acks.sent()  # counted like every message on this link (acks.py)
+        publish_live(self.link, self._acks, self.topics.outcome, encode(message), self.stats)
 
     def set_prompt(self, prompt: dict[str, Any]) -> None:
         self.put_retained(self.topics.prompt, prompt)
