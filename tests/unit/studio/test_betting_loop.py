@@ -68,8 +68,8 @@ async def journal(tmp_path: Path) -> AsyncIterator[Journal]:
 async def test_the_timer_closes_betting_at_the_deadline_of_the_journaled_open(journal: Journal) -> None:
     async with Table(journal, timed_core(5)) as table:
         table.online()
+        started = table.clock.monotonic()  # before the open: the deadline counts from the open's journal time
         opened = table.loop.command("open_round")
-        started = table.clock.monotonic()
         table.loop.command("bet", box=1, amount=1000, player="A")
         await until(lambda: table.core.betting.status == CLOSED, "the timer's close", within=150, clock=table.clock)
         assert table.clock.monotonic() - started >= 5 - 0.05
