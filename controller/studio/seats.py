@@ -269,7 +269,7 @@ class StudioSeats:
             state.seats = seats
             self.push_seats(table)
         for key, push in (("cards", self._push_cards), ("turn", self._push_turn), ("decided", self._push_decided)):
-            value = leaf.get(key)
+            value = offered_turn(leaf) if key == "turn" else leaf.get(key)
             if value != getattr(state, key):
                 setattr(state, key, value)
                 if value is not None:
@@ -303,6 +303,19 @@ class StudioSeats:
         return {"v": 1, "type": "seats", "table": table, "boxes": self.boxes(table),
                 "seats": [{"box": b, "name": s.name, "you": s.player == me, "connected": s.connected,
                            "behind_allowed": self._allows(table, b)} for b, s in sorted(state.seats.items())]}
+
+
+def offered_turn(leaf: dict[str, Any]) -> dict[str, Any] | None:
+    """The leaf's turn, its decisions those the table's offer takes of that box now (the options
+    the console draws: controller/table/offer.py); a table that sends no ``takes`` keeps its own."""
+    turn = leaf.get("turn")
+    if not isinstance(turn, dict):
+        return None
+    for take in leaf.get("takes") or ():
+        said = take.get("constraints") or {}
+        if take.get("command") == "decide" and (said.get("box"), said.get("hand")) == (turn.get("box"), turn.get("hand")):
+            return {**turn, "decisions": list(said.get("options") or ())}
+    return turn
 
 
 def _ms_left(deadline: Any) -> int:

@@ -91,6 +91,20 @@ async def test_decisions_are_checked_against_the_tables_turn_before_they_go() ->
     assert (await decide("bj1", ANNA, "bj1-000001", 3, 1, "hit", "r2", None))["reason"] == "decision_late"
 
 
+async def test_a_seated_players_decisions_are_those_the_tables_offer_takes() -> None:
+    seats, hub, _ = studio_seats()
+    anna = joined(hub, ANNA)
+    turn = {"round": "bj1-000001", "box": 3, "hand": 1, "player": "casino-a/anna", "name": "Anna",
+            "decisions": ["hit", "stand", "double"], "started": "2099-01-01T00:00:00.000Z",
+            "deadline": "2099-01-01T00:00:10.000Z", "decision_ms": 10000}
+    take = {"command": "decide", "constraints": {"box": 3, "hand": 1, "options": ["hit", "stand"],
+                                                 "seated": "casino-a/anna"}}
+    seats.on_leaf("bj1", {"round": "bj1-000001", "seats": {"3": {"player": "casino-a/anna", "name": "Anna"}},
+                          "turn": turn, "takes": [take]})
+    assert [m["decisions"] for m in drained(anna) if m["type"] == "turn"] == [["hit", "stand"]]
+    assert (await seats.decide("bj1", ANNA, "bj1-000001", 3, 1, "double", "r1", None))["reason"] == "decision_illegal"
+
+
 @pytest.mark.parametrize(("who", "kind", "reason"), [
     (BEN, "main@3", "not_seated"), (ANNA, "behind@3", "behind_own_box"), (BEN, "behind@3+double", "behind_not_allowed"),
     (BEN, "behind@4", None), (ANNA, "main@3", None), (BEN, "21+3@3", None)])
