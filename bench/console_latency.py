@@ -10,6 +10,12 @@ byte), then waits until the page's MutationObserver reports the card shown (thro
 page's real CSP applies, no ``unsafe-eval`` is needed). Browser times are
 ``performance.timeOrigin + performance.now()``, bench times ``time.time()``: one system clock.
 
+Each card's way is also timed stage by stage (``STAGES``): the driver's read of the frame (its
+transport's ``read`` returning), its journal commit's start and end (the journal's observer:
+the row and the time the durable write took), the table task's ``on_entry``, the snapshot handed
+to the page's socket, its arrival there, the DOM; each stage's p50 and p99, and its mean over the
+slowest 1 % to the DOM, say where a p99 comes from.
+
     python bench/console_latency.py [cards] [--json]       (default 200)
 """
 

@@ -9,12 +9,14 @@ checkpoints on its own connection, ``PASSIVE`` (it never waits for the writer, n
 wait beyond SQLite's brief WAL-index locks), once ``every`` rows were written since the last,
 in the first pause of ``QUIET`` seconds without a row (or after ``PATIENCE`` without one): the
 row that made it due is likely a card whose push to the console is still under way, and the
-checkpoint's syncs would queue on the same disk before the next card's.
+checkpoint's syncs would queue on the same disk before the next card's. A checkpoint that rows
+overtook is run again in the next pause: only a WAL copied to its end lets the writer start it
+over from its beginning (overwriting it, where growing it costs a journal commit per sync).
 
 Durability is untouched: a row is durable once its commit synced the WAL, before ``append``
 returns; a checkpoint only copies rows already durable into the database file. The writer
 keeps SQLite's own checkpoint as a backstop, at ``BACKSTOP_PAGES``, should this thread fall
-behind (a table writing without a pause).
+behind: a writer that never pauses overtakes every checkpoint, and its WAL grows until then.
 """
 
 from __future__ import annotations
@@ -79,9 +81,12 @@ class Checkpointer:
                     return
                 try:
                     db = db or self._connect()
-                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    started = time.monotonic()
+                    _, frames, copied = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
                     self.checkpoints += 1
                     self.checkpointed.set()
+                    if copied < frames or self._last >= started:  # rows overtook it: again in the
+                        self._due.set()  # next pause, so the writer restarts the WAL, not grows it
                 except sqlite3.Error as exc:  # the writer's backstop still checkpoints
                     log.warning("journal checkpoint failed: %s", exc)
         finally:

@@ -58,3 +58,21 @@ def test_a_checkpointer_stops_at_once_when_nothing_was_due(tmp_path: Path) -> No
     checkpointer.wrote()
     checkpointer.close()
     assert checkpointer.checkpoints == 0
+
+
+def test_a_writer_that_pauses_starts_its_wal_over(tmp_path: Path) -> None:
+    """Checkpointed to its end in each pause, the WAL is overwritten from its start by the next
+    rows (no new space, no journal commit of the file system per sync), not grown."""
+    path = tmp_path / "j.sqlite"
+    wal = Path(f"{path}-wal")
+    with Journal(path, exclusive=True) as journal:
+        checkpointer = journal._checkpointer
+        assert checkpointer is not None
+        sizes = []
+        for _ in range(4):
+            checkpointer.checkpointed.clear()
+            _rows(journal, EVERY)
+            sizes.append(wal.stat().st_size)
+            assert checkpointer.checkpointed.wait(10.0)
+        assert sizes[-1] < 2 * sizes[0], sizes  # grown, it would be four times the first
+    assert verify_file(path).rows == 4 * EVERY
