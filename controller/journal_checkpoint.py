@@ -30,8 +30,10 @@ from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
-#: rows between checkpoints (some 5 pages each: the row and its index entries)
-EVERY = 100
+#: rows between checkpoints (some 5 pages each: the row and its index entries): the WAL grows to
+#: about 8 MB before it starts over, and the first commit after that syncs its header too, so
+#: one row in ``EVERY`` pays a second sync (SQLite's own 1000 pages made it one in 200)
+EVERY = 400
 #: a pause in the writing long enough to checkpoint in (s), and the longest wait for one
 QUIET = 0.02
 PATIENCE = 1.0

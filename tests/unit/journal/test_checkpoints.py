@@ -8,8 +8,11 @@ import sqlite3
 from pathlib import Path
 
 from controller.journal import Journal, connect
-from controller.journal_checkpoint import EVERY, Checkpointer
+from controller.journal_checkpoint import Checkpointer
 from controller.verify import verify_file
+
+#: rows between checkpoints here (fewer than the table's, for a short test)
+EVERY = 100
 
 
 def _rows(journal: Journal, n: int) -> None:
@@ -42,6 +45,7 @@ def test_the_thread_checkpoints_what_was_written(tmp_path: Path) -> None:
     with Journal(path, exclusive=True) as journal:
         checkpointer = journal._checkpointer
         assert checkpointer is not None
+        checkpointer.every = EVERY
         _rows(journal, EVERY)
         assert checkpointer.checkpointed.wait(10.0)
         assert path.stat().st_size > 8192  # the rows' pages are in the database file now
@@ -68,6 +72,7 @@ def test_a_writer_that_pauses_starts_its_wal_over(tmp_path: Path) -> None:
     with Journal(path, exclusive=True) as journal:
         checkpointer = journal._checkpointer
         assert checkpointer is not None
+        checkpointer.every = EVERY
         sizes = []
         for _ in range(4):
             checkpointer.checkpointed.clear()
