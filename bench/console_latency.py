@@ -10,6 +10,12 @@ byte), then waits until the page's MutationObserver reports the card shown (thro
 page's real CSP applies, no ``unsafe-eval`` is needed). Browser times are
 ``performance.timeOrigin + performance.now()``, bench times ``time.time()``: one system clock.
 
+Each card's way is also timed stage by stage (``STAGES``): the driver's read of the frame (its
+transport's ``read`` returning), its journal commit's start and end (the journal's observer:
+the row and the time the durable write took), the table task's ``on_entry``, the snapshot handed
+to the page's socket, its arrival there, the DOM; each stage's p50 and p99, and its mean over the
+slowest 1 % to the DOM, say where a p99 comes from.
+
     python bench/console_latency.py [cards] [--json]       (default 200)
 """
 
@@ -18,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import itertools
 import json
 import statistics
 import sys
@@ -113,20 +120,45 @@ class Seen:
         return found / 1000.0
 
 
+def card_numbers(data: bytes) -> list[int]:
+    """The counts (n) of the CARD frames in a piece of the line."""
+    return [int(part.split(b";")[1].split(b"*")[0]) for part in data.split(b";CARD;")[1:]] if b";CARD;" in data \
+        else []
+
+
 class Stamps:
-    """Times of each card frame's write into the pty and of its ``card`` entry at the table."""
+    """Times of each card frame's write into the pty, its read by the driver, its journal commit
+    (start and end), its ``card`` entry at the table, and the snapshots handed to the page."""
 
     def __init__(self) -> None:
         self.wire: dict[int, float] = {}
+        self.read: dict[int, float] = {}
+        self.committing: dict[int, float] = {}
+        self.committed: dict[int, float] = {}
         self.entry: dict[int, float] = {}
         self.snapshots: list[float] = []  # times the console handed a snapshot to its pages
+
+    def new_shoe(self) -> None:
+        """A new shoe counts from 1 again: forget the last one's cards."""
+        for times in (self.wire, self.read, self.committing, self.committed, self.entry):
+            times.clear()
 
     def snapshot_after(self, since: float) -> float:
         return next(t for t in self.snapshots if t >= since)
 
     def tap(self, data: bytes) -> None:
-        if b";CARD;" in data:
-            self.wire[int(data.split(b";")[3].split(b"*")[0])] = time.time()
+        for n in card_numbers(data):
+            self.wire[n] = time.time()
+
+    def on_read(self, data: bytes) -> None:
+        for n in card_numbers(data):
+            self.read.setdefault(n, time.time())
+
+    def on_commit(self, entry: Any, took: float) -> None:
+        if entry.kind == "device" and entry.payload.get("type") == "card":
+            now = time.time()
+            self.committing.setdefault(int(entry.payload["n"]), now - took)
+            self.committed.setdefault(int(entry.payload["n"]), now)
 
     def on_entry(self, entry: Any) -> None:
         if entry.kind == "device" and entry.payload.get("type") == "card":
@@ -136,15 +168,24 @@ class Stamps:
         pass
 
 
-async def play(loop: TableLoop, firmware: Any, seen: Seen, stamps: Stamps,
-               cards: int) -> list[tuple[float, float, float, float]]:
-    """For each of ``cards`` cards: the times (s) its frame's last byte was written, its entry
-    journaled, its snapshot handed to the page's socket, and its DOM shown."""
+#: a card's way, stage by stage: the time (s) it reached each (``play``; "socket" is filled in
+#: from the page's receipts afterwards)
+STAGES = ("wire", "read", "committing", "committed", "entry", "sent", "socket", "shown")
+#: what the time from the stage before each one is spent on
+SPENT = {"read": "pty -> driver's read", "committing": "decode, driver, submit", "committed": "journal commit",
+         "entry": "queue -> table task", "sent": "step, effects, snapshot", "socket": "WebSocket hop",
+         "shown": "page's redraw"}
+
+
+async def play(loop: TableLoop, firmware: Any, seen: Seen, stamps: Stamps, cards: int) -> list[dict[str, float]]:
+    """For each of ``cards`` cards: the times (s) it reached each of ``STAGES`` but "socket"."""
     core = loop.core
-    out: list[tuple[float, float, float, float]] = []
+    out: list[dict[str, float]] = []
     while len(out) < cards:
         await loop.settled()
         if core.phase == IDLE:
+            if core.shoe.needs_new:
+                stamps.new_shoe()
             loop.command("new_shoe" if core.shoe.needs_new else "open_round", "bench")
             await loop.settled()
             if core.engine is not None:
@@ -167,7 +208,9 @@ async def play(loop: TableLoop, firmware: Any, seen: Seen, stamps: Stamps,
         wire_ms = stamps.wire[n] * 1000
         shown = await seen.first(card, wire_ms)
         await loop.until(lambda c, n=n: c.shoe.last_n >= n)
-        out.append((stamps.wire[n], stamps.entry[n], stamps.snapshot_after(stamps.entry[n]), shown))
+        out.append({"wire": stamps.wire[n], "read": stamps.read[n], "committing": stamps.committing[n],
+                    "committed": stamps.committed[n], "entry": stamps.entry[n],
+                    "sent": stamps.snapshot_after(stamps.entry[n]), "shown": shown})
     return out
 
 
@@ -184,7 +227,7 @@ async def main(cards: int, as_json: bool = False) -> None:
         path.write_text(CONFIG)
         config = load(path)
         accounts = Accounts({"bench": Account("bench", "dealer", hash_password("bench"))})
-        result: list[tuple[float, float, float, float]] = []
+        result: list[dict[str, float]] = []
         receipts: list[float] = []
         done = asyncio.Event()
 
@@ -193,6 +236,16 @@ async def main(cards: int, as_json: bool = False) -> None:
             loop.listeners.append(stamps)
             firmware = devices.firmware
             firmware.tap = stamps.tap
+            loop.journal.observers.append(stamps.on_commit)
+            transport = devices.opened["shoe"].driver.session.transport
+            read = transport.read
+
+            async def stamped_read() -> bytes:
+                data = await read()
+                stamps.on_read(data)
+                return data
+
+            transport.read = stamped_read
             server = await start_console(loop, config, accounts, host="127.0.0.1", port=0)
             hub = next(listener for listener in loop.listeners if isinstance(listener, ConsoleHub))
             deliver = hub._deliver
@@ -230,25 +283,38 @@ async def main(cards: int, as_json: bool = False) -> None:
             await table
         if not done.is_set():
             raise SystemExit("the table stopped before the bench ran")
-    entry = [(e - w) * 1000 for w, e, _, _ in result]
-    dom = [(d - w) * 1000 for w, _, _, d in result]
-    sent = [(s - w) * 1000 for w, _, s, _ in result]
-    # each card's snapshot reaches the page with the first message after it was handed over
-    arrived = [(next((t for t in receipts if t >= s), d) - w) * 1000 for w, _, s, d in result]
+    for card in result:  # its snapshot reaches the page with the first message after it was handed over
+        card["socket"] = next((t for t in receipts if t >= card["sent"]), card["shown"])
+    report(result, as_json)
+
+
+def report(result: list[dict[str, float]], as_json: bool) -> None:
+    """Card to each stage (p50, p99), then each stage's own share: over all cards, and averaged
+    over the slowest 1 % to the DOM (where a p99's time went)."""
+    since = {stage: [(card[stage] - card["wire"]) * 1000 for card in result] for stage in STAGES[1:]}
+    step = {stage: [(card[stage] - card[before]) * 1000 for card in result]
+            for before, stage in itertools.pairwise(STAGES)}
+    tail = sorted(range(len(result)), key=lambda i: since["shown"][i])[-max(1, len(result) // 100):]
     if as_json:
-        print(json.dumps({"cards": len(result),
-                          "entry_p50_ms": round(statistics.median(entry), 2), "entry_p99_ms": round(pct(entry, 0.99), 2),
-                          "dom_p50_ms": round(statistics.median(dom), 2), "dom_p99_ms": round(pct(dom, 0.99), 2),
-                          "snapshot_p50_ms": round(statistics.median(sent), 2),
-                          "snapshot_p99_ms": round(pct(sent, 0.99), 2),
-                          "received_p50_ms": round(statistics.median(arrived), 2),
-                          "received_p99_ms": round(pct(arrived, 0.99), 2)}))
+        figures: dict[str, Any] = {"cards": len(result)}
+        for name, stage in (("entry", "entry"), ("dom", "shown"), ("snapshot", "sent"), ("received", "socket")):
+            figures[f"{name}_p50_ms"] = round(statistics.median(since[stage]), 2)
+            figures[f"{name}_p99_ms"] = round(pct(since[stage], 0.99), 2)
+        figures["stages_ms"] = {stage: {"p50": round(statistics.median(v), 3), "p99": round(pct(v, 0.99), 3),
+                                        "tail_mean": round(statistics.fmean(v[i] for i in tail), 3)}
+                                for stage, v in step.items()}
+        print(json.dumps(figures))
         return
     print(f"console latency over {len(result)} cards (blackjack, 7 boxes, pty shoe, Chromium 1280x800)")
-    for label, values in (("table on_entry", entry), ("snapshot sent", sent), ("page's socket", arrived),
-                          ("console DOM", dom)):
+    for label, stage in (("table on_entry", "entry"), ("snapshot sent", "sent"), ("page's socket", "socket"),
+                         ("console DOM", "shown")):
+        values = since[stage]
         print(f"  card frame last byte -> {label:16} p50 {statistics.median(values):6.2f} ms   "
               f"p99 {pct(values, 0.99):6.2f} ms")
+    print(f"  stage by stage{'':26} p50        p99        slowest {len(tail)} to the DOM (mean)")
+    for stage, values in step.items():
+        print(f"    {SPENT[stage]:36} {statistics.median(values):6.2f} ms  {pct(values, 0.99):6.2f} ms  "
+              f"{statistics.fmean(values[i] for i in tail):6.2f} ms")
 
 
 if __name__ == "__main__":

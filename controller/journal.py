@@ -50,6 +50,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from controller.journal_checkpoint import BACKSTOP_PAGES, Checkpointer
 from controller.journal_keyed import KEY_BYTES as KEY_BYTES
 from controller.journal_keyed import (
     KEYED,
@@ -378,6 +379,8 @@ class Journal(JournalRows, ReaderCursors):
         self._head: tuple[int, str] | None = None
         self._head_version = -1
         self._exclusive = exclusive
+        #: the sole writer's WAL checkpoints, in a thread of their own (journal_checkpoint.py)
+        self._checkpointer: Checkpointer | None = None
         #: told of every row written, with the seconds the durable write took (metrics)
         self.observers: list[Callable[[Entry, float], None]] = []
         self._cursors_waiting = {}
@@ -400,6 +403,9 @@ class Journal(JournalRows, ReaderCursors):
             self.problems = open_problems(self._db, key)
         #: the seq from which every row carries a MAC (None: unkeyed, or keyed and still empty)
         self.keyed_from: int | None = None
+        if exclusive and self.path != ":memory:":
+            self._db.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
+            self._checkpointer = Checkpointer(functools.partial(connect, self.path))
         try:
             self._check_key(key, exclusive, adopting)
         except BaseException:
@@ -464,6 +470,8 @@ class Journal(JournalRows, ReaderCursors):
         try:
             with self._lock:
                 seq, digest = self._commit(ts, round_id, kind, source, text, blob)
+                if self._checkpointer is not None:
+                    self._checkpointer.wrote()
         except sqlite3.OperationalError as exc:
             if _is_full(exc):
                 raise JournalFull(f"journal {self.path}: disk full, entry {kind!r} not written") from exc
@@ -568,6 +576,9 @@ class Journal(JournalRows, ReaderCursors):
     def close(self) -> None:
         with contextlib.suppress(JournalFull, sqlite3.Error):  # unsaved, a cursor only costs resends
             self.flush_cursors()
+        if self._checkpointer is not None:  # before the writer's close, which checkpoints the rest
+            self._checkpointer.close()
+            self._checkpointer = None
         self._db.close()
         self._unlock()
 

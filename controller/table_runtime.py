@@ -30,6 +30,7 @@ from controller.protection.pace_live import watch_pace
 from controller.protection.wheel_live import watch_wheel
 from controller.runtime import diagnostics
 from controller.runtime.devices import FEED_LINK, TableDevices, link_alarm, open_devices
+from controller.runtime.heap import frozen_heap
 from controller.runtime.loop import Listener, TableLoop
 from controller.runtime.recovery import Replay, device_sync, replay
 from controller.runtime.snapshot import Snapshots
@@ -165,6 +166,7 @@ class TableRuntime:
         self.diagnostics_path = await self._stack.enter_async_context(
             diagnostics.serving(diagnostics.diagnostics_socket(config), self.diagnostics))
         await loop.carry_out(list(device_sync(self.core)))
+        self._stack.enter_context(frozen_heap())  # what the start made stays out of full collections
         table = asyncio.create_task(loop.run(), name="table")
         self.tasks.append(table)
         notifier = Notifier.from_env()  # under systemd (Type=notify): ready now, and the watchdog

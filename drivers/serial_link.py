@@ -8,6 +8,11 @@ the driver error tree with a message an operator can act on.
 That includes a tty that vanishes while it is being opened (a USB-serial adapter pulled, or
 bouncing as it is plugged in): pyserial then lets ``termios.error`` out of its open, which is no
 ``OSError``; left alone it ended the shoe's reconnect loop for good.
+
+A line is asked for low latency once open (Linux's ``ASYNC_LOW_LATENCY``): a USB-serial adapter
+(FTDI's) otherwise holds bytes until 64 have come or its latency timer runs out, 16 ms by
+default, so a card frame (some 25 bytes) reached the host up to 16 ms late. A line without the
+setting (a pty, a network URL) is used as it is.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ async def open_serial(url: str, baudrate: int) -> tuple[asyncio.StreamReader, as
     """8N1, no flow control, exclusive; raises ``DeviceUnavailable`` (``DeviceNotFound``,
     ``DeviceBusy``) when the port cannot be opened."""
     try:
-        return await serial_asyncio_fast.open_serial_connection(
+        reader, writer = await serial_asyncio_fast.open_serial_connection(
             url=url, baudrate=baudrate, bytesize=8, parity="N", stopbits=1, xonxoff=False, rtscts=False,
             exclusive=True,
         )
@@ -52,3 +57,17 @@ async def open_serial(url: str, baudrate: int) -> tuple[asyncio.StreamReader, as
         raise open_error(url, OSError(*exc.args)) from exc
     except ValueError as exc:  # pyserial: an unknown URL scheme or a bad parameter
         raise DeviceUnavailable(f"cannot open {url}: {exc}") from exc
+    low_latency(writer.transport.get_extra_info("serial"))
+    return reader, writer
+
+
+def low_latency(line: object) -> bool:
+    """Ask ``line`` (a pyserial port) for low latency; whether it took it (a pty, a URL: no)."""
+    setting = getattr(line, "set_low_latency_mode", None)
+    if setting is None:
+        return False
+    try:
+        setting(True)
+    except (ValueError, OSError):  # pyserial's ValueError: the tty has no serial_struct (ENOTTY)
+        return False
+    return True

@@ -98,7 +98,8 @@ def _under(name: str, layer: str, roles: tuple[str, ...] = ROLES) -> bool:
 #: the layers of docs/architecture.md's table, by module prefix or by role pattern
 ENGINES = ("controller.games", "controller.cards", "controller.money", "controller.shoe")
 TABLE = ("controller.table", *ADAPTERS)
-RECORDS = ("controller.journal", "controller.journal_keyed", "controller.journal_lock", "controller.verify",
+RECORDS = ("controller.journal", "controller.journal_keyed", "controller.journal_lock", "controller.journal_checkpoint",
+           "controller.verify",
            "controller.config", "controller.mqtt_config")
 RUNTIME = ("controller.runtime", "controller.metrics")
 PEOPLE = ("controller.people",)
