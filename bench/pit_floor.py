@@ -158,7 +158,7 @@ def publisher(port: int, user: str, password: str, tables: list[str], rate: floa
             heapq.heappush(due, (now + f.rng.expovariate(rate), n))
         if now >= until and (now >= until + 5.0 or all(f.acked >= f.sent for f in feeds)):
             break
-        wait = min(0.05, max(0.0, due[0][0] - now)) if now < until else 0.05
+        wait = min(0.05, max(0.0, due[0][0] - now)) if due and now < until else 0.05
         for key, _ in selector.select(timeout=wait):
             key.data.client.loop_read()
         if now - kept_alive >= 1.0:
