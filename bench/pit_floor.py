@@ -1,9 +1,10 @@
-"""Floor scale: 200 light tables publishing their pit feed to one real mosquitto while the pit
+"""Floor scale: light tables (200 by default) publishing their pit feed to one real mosquitto while the pit
 dashboard watches (docs/pit.md, "Floor scale").
 
 Each table is one MQTT connection (as a controller's feed is) publishing, QoS 1, a retained
 ``prompt`` and ``state`` and a stream of ``event`` messages, plus a ``round`` now and then, at
-``--rate`` messages per second; tables are spread over ``--procs`` publisher processes. Every
+``--rate`` messages per second; tables are spread over ``--procs`` publisher processes, each
+driving its tables' paho clients on one selector loop (cheap enough to deliver the rate). Every
 message carries the publish time in ``ts`` (microseconds), so lag is measured on one clock:
 
 * dashboard: publish -> folded into the dashboard's model (its own ``/api/stats``);
