@@ -1,9 +1,10 @@
-"""Floor scale: 200 light tables publishing their pit feed to one real mosquitto while the pit
+"""Floor scale: light tables (200 by default) publishing their pit feed to one real mosquitto while the pit
 dashboard watches (docs/pit.md, "Floor scale").
 
 Each table is one MQTT connection (as a controller's feed is) publishing, QoS 1, a retained
 ``prompt`` and ``state`` and a stream of ``event`` messages, plus a ``round`` now and then, at
-``--rate`` messages per second; tables are spread over ``--procs`` publisher processes. Every
+``--rate`` messages per second; tables are spread over ``--procs`` publisher processes, each
+driving its tables' paho clients on one selector loop (cheap enough to deliver the rate). Every
 message carries the publish time in ``ts`` (microseconds), so lag is measured on one clock:
 
 * dashboard: publish -> folded into the dashboard's model (its own ``/api/stats``);
@@ -22,10 +23,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import heapq
 import json
 import multiprocessing
 import os
 import random
+import selectors
 import socket
 import statistics
 import subprocess
@@ -38,6 +41,7 @@ from typing import Any
 
 import aiomqtt
 import httpx
+import paho.mqtt.client as mqtt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -57,48 +61,118 @@ def iso_now() -> str:
 
 
 # -- publishers --------------------------------------------------------------------------------
-async def one_table(port: int, user: str, password: str, table: str, rate: float, until: float,
-                    counts: list[int]) -> None:
-    rng = random.Random(table)
-    async with aiomqtt.Client("127.0.0.1", port, username=user, password=password, identifier=f"bench-{table}",
-                              socket_options=TCP_NODELAY, keepalive=30,
-                              will=aiomqtt.Will(f"croupier/{table}/online", b"0", 1, True)) as client:
-        await client.publish(f"croupier/{table}/online", b"1", qos=1, retain=True)
-        seq = 0
-        await asyncio.sleep(rng.random() / rate)
-        while time.time() < until:
-            seq += 1
-            ts = iso_now()
-            round_id = f"{table}-{seq // 20:06d}"
-            pick = seq % 10
-            if pick == 0:
-                body = feed.state(table, round=round_id, ts=ts, devices={"wheel": {"online": True, "fault": None}})
-                await client.publish(f"croupier/{table}/state", json.dumps(body), qos=1, retain=True)
-            elif pick in (1, 2, 3):
-                body = feed.prompt(table, f"t={time.time():.6f}", ts=ts, round=round_id)
-                await client.publish(f"croupier/{table}/prompt", json.dumps(body), qos=1, retain=True)
-            elif seq % 40 == 9:
-                body = feed.round_record(table, round_id, seq, ts=ts, opened=ts, closed=ts, outcome=outcomes.roulette(
-                    str(rng.randrange(37))), bets=[feed.bet(500, 0, kind="red")])
-                await client.publish(f"croupier/{table}/round", json.dumps(body), qos=1)
-            else:
-                body = {**feed.envelope(table, round_id, ts), "seq": seq, "kind": "command", "source": "dealer",
-                        "payload": {"name": "bet"}}
-                await client.publish(f"croupier/{table}/event", json.dumps(body), qos=1)
-            counts[0] += 1
-            await asyncio.sleep(rng.expovariate(rate))
+#: stand-ins for a message's changing fields in its encoded template (``template``)
+TS, ROUND, SEQ, PROMPT = "\x01ts", "\x01round", 4_000_000_001, "\x01prompt"
 
 
-def publisher(port: int, user: str, password: str, tables: list[str], rate: float, until: float,
+def template(body: dict[str, Any]) -> str:
+    """``body`` as JSON text with its changing fields as ``str.format`` fields: a message's fixed
+    parts are encoded once per table, not once per message."""
+    text = json.dumps(body).replace("{", "{{").replace("}", "}}")
+    for sentinel, name in ((TS, "ts"), (ROUND, "round"), (PROMPT, "prompt")):
+        text = text.replace(json.dumps(sentinel), f'"{{{name}}}"')
+    return text.replace(str(SEQ), "{seq}")
+
+
+class Table:
+    """One table's feed: its own paho client (one MQTT connection publishing QoS 1, as a
+    controller's feed), driven by its process's selector loop (``publisher``)."""
+
+    def __init__(self, port: int, user: str, password: str, table: str) -> None:
+        self.table, self.rng = table, random.Random(table)
+        self.seq = self.sent = self.acked = 0
+        self.online_mid = -1
+        self.topics = {leaf: f"croupier/{table}/{leaf}" for leaf in ("state", "prompt", "round", "event")}
+        self.templates = {
+            "state": template(feed.state(table, round=ROUND, ts=TS, devices={"wheel": {"online": True, "fault": None}})),
+            "prompt": template(feed.prompt(table, PROMPT, ts=TS, round=ROUND)),
+            "event": template({**feed.envelope(table, ROUND, TS), "seq": SEQ, "kind": "command", "source": "dealer",
+                               "payload": {"name": "bet"}}),
+        }
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"bench-{table}")
+        self.client.username_pw_set(user, password)
+        self.client.will_set(self.topics["state"].replace("state", "online"), b"0", 1, True)
+        self.client.on_connect = self._connected
+        self.client.on_publish = self._acknowledged
+        self.connected = False
+        self.client.connect("127.0.0.1", port, keepalive=30)
+        sock = self.client.socket()
+        assert isinstance(sock, socket.socket)
+        sock.setsockopt(*TCP_NODELAY[0])
+
+    def _connected(self, client: mqtt.Client, *_: Any) -> None:
+        self.connected = True
+        self.online_mid = client.publish(f"croupier/{self.table}/online", b"1", qos=1, retain=True).mid
+
+    def _acknowledged(self, client: mqtt.Client, userdata: Any, mid: int, *_: Any) -> None:
+        if mid != self.online_mid:  # the feed's messages are counted, not the presence
+            self.acked += 1
+
+    def publish(self) -> None:
+        """The table's next feed message: every tenth a retained ``state``, three a retained
+        ``prompt`` (carrying its publish time for the page lag), one in forty a ``round``, the
+        rest ``event`` messages; each with its publish time in ``ts``."""
+        self.seq = seq = self.seq + 1
+        ts = iso_now()
+        fields = {"ts": ts, "round": f"{self.table}-{seq // 20:06d}", "seq": seq}
+        pick = seq % 10
+        if pick == 0:
+            leaf, retain, body = "state", True, self.templates["state"].format(**fields)
+        elif pick in (1, 2, 3):
+            leaf, retain = "prompt", True
+            body = self.templates["prompt"].format(prompt=f"t={time.time():.6f}", **fields)
+        elif seq % 40 == 9:
+            leaf, retain = "round", False
+            body = json.dumps(feed.round_record(self.table, fields["round"], seq, ts=ts, opened=ts, closed=ts,
+                                                outcome=outcomes.roulette(str(self.rng.randrange(37))),
+                                                bets=[feed.bet(500, 0, kind="red")]))
+        else:
+            leaf, retain, body = "event", False, self.templates["event"].format(**fields)
+        self.client.publish(self.topics[leaf], body.encode(), qos=1, retain=retain)
+        self.sent += 1
+
+
+def publisher(port: int, user: str, password: str, tables: list[str], rate: float, begin: float, until: float,
               out: Any) -> None:
+    """This process's tables on one selector loop: paho's client with its own network calls
+    (``loop_read``/``loop_write``/``loop_misc``), no event loop or future per publish. A table
+    publishes at exponential gaps of mean ``1/rate`` until ``until``; the count is of messages
+    the broker acknowledged (from ``begin``: the connections are made before it)."""
     os.nice(PUBLISHER_NICE)  # the tables are other machines on a floor: they yield the CPU to the measured
-    counts = [0]
-
-    async def main() -> None:
-        await asyncio.gather(*(one_table(port, user, password, t, rate, until, counts) for t in tables))
-
-    asyncio.run(main())
-    out.put(counts[0])
+    feeds = [Table(port, user, password, t) for t in tables]
+    selector = selectors.DefaultSelector()
+    for f in feeds:
+        selector.register(f.client.socket(), selectors.EVENT_READ, f)  # type: ignore[arg-type]
+    due = [(max(begin, time.time()) + f.rng.random() / rate, n) for n, f in enumerate(feeds)]
+    heapq.heapify(due)
+    kept_alive = time.time()
+    backlog: set[Table] = set()  # what a full socket buffer held back (publish() writes at once)
+    while True:
+        now = time.time()
+        while due and due[0][0] <= now < until:
+            _, n = heapq.heappop(due)
+            f = feeds[n]
+            if f.connected:
+                f.publish()
+                if f.client.want_write():
+                    backlog.add(f)
+            heapq.heappush(due, (now + f.rng.expovariate(rate), n))
+        if now >= until and (now >= until + 5.0 or all(f.acked >= f.sent for f in feeds)):
+            break
+        wait = min(0.05, max(0.0, due[0][0] - now)) if due and now < until else 0.05
+        for key, _ in selector.select(timeout=wait):
+            key.data.client.loop_read()
+        if now - kept_alive >= 1.0:
+            kept_alive = now
+            for f in feeds:
+                f.client.loop_misc()
+        for f in list(backlog):
+            f.client.loop_write()
+            if not f.client.want_write():
+                backlog.discard(f)
+    for f in feeds:
+        f.client.disconnect()
+    out.put(sum(f.acked for f in feeds))
 
 
 # -- the bare subscriber (baseline) -------------------------------------------------------------
@@ -189,7 +263,7 @@ def run(tables: int, rate: float, seconds: float, procs: int, warmup: float) -> 
             queue: Any = multiprocessing.Queue()
             workers = [multiprocessing.Process(target=publisher, args=(broker.port, broker.controller.username,
                                                                        broker.controller.password, names[i::procs],
-                                                                       rate, until, queue)) for i in range(procs)]
+                                                                       rate, begin, until, queue)) for i in range(procs)]
             bare = multiprocessing.Process(target=baseline, args=(broker.port, broker.pit.username, broker.pit.password,
                                                                    start, until, queue))
             bare.start()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 from pathlib import Path
 from typing import Annotated
@@ -25,6 +26,8 @@ async def serve(config: PitConfig, broker: str) -> None:
         async with PitServer(broker, config.make_accounts(), host=config.pit.host, port=config.pit.port,
                              client_id=config.pit.client_id, metrics=config.metrics_at(), history=store,
                              **config.server_options()) as pit:
+            gc.collect()  # what the process loaded (modules, the app) is left out of every later collection:
+            gc.freeze()  # a full one then walks the floor's objects only, not a stall of the feed twice as long
             typer.echo(f"pit: {pit.url}", err=False)
             if pit.metrics is not None and pit.metrics.server is not None:
                 typer.echo(f"metrics: {pit.metrics.server.url}", err=False)

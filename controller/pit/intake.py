@@ -47,6 +47,16 @@ def _finite(text: str) -> float:
     return value
 
 
+#: one decoder for every message: ``json.loads`` with hooks builds a decoder and its scanner per call
+_DECODER = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+
+
+def _loads(payload: bytes) -> Any:
+    """What ``json.loads(payload, parse_constant=..., parse_float=...)`` gives, the same way:
+    the encoding detected from the bytes (UTF-8, 16 or 32, a BOM), decoded with surrogatepass."""
+    return _DECODER.decode(payload.decode(json.detect_encoding(payload), "surrogatepass"))
+
+
 def _serialisable(data: dict[str, Any]) -> None:
     try:
         json.dumps(data, ensure_ascii=False, allow_nan=False).encode("utf-8")
@@ -63,7 +73,7 @@ def check(table: str, leaf: str, payload: bytes) -> dict[str, Any]:
     if len(payload) > MAX_MESSAGE:
         raise Refused(f"larger than {MAX_MESSAGE // 1024} KiB")
     try:
-        data = json.loads(payload, parse_constant=_no_constant, parse_float=_finite)
+        data = _loads(payload)
     except RecursionError:
         raise Refused("nested too deep") from None
     except UnicodeDecodeError:

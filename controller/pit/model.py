@@ -121,15 +121,16 @@ class TableModel:
 
     def tile(self, alerts: list[dict[str, Any]] | None = None) -> dict[str, Any]:
         """What the floor view shows of this table (``alerts``: its ``open_alerts()``, if known)."""
+        return {**self.live_fields(self.open_alerts() if alerts is None else alerts), **self.state_fields()}
+
+    def state_fields(self) -> dict[str, Any]:
+        """The tile's fields that come from the table's ``state`` alone (a new state is a new
+        dict: what is kept of them holds while ``state`` is the same object)."""
         state = self.state
         devices = state.get("devices")
         if not isinstance(devices, dict):
             devices = {}
-        if alerts is None:
-            alerts = self.open_alerts()
         return {
-            "table": self.table,
-            "online": self.online,
             "game": state.get("game"),
             "preset": state.get("preset"),
             "phase": state.get("phase"),
@@ -143,10 +144,17 @@ class TableModel:
             "hold": state.get("hold"),
             "closing": state.get("closing"),
             "closed": state.get("closed"),
+            "pace": state.get("pace") if isinstance(state.get("pace"), dict) else None,
+        }
+
+    def live_fields(self, alerts: list[dict[str, Any]]) -> dict[str, Any]:
+        """The tile's other fields: presence, prompt, ledger, alerts (``open_alerts()``)."""
+        return {
+            "table": self.table,
+            "online": self.online,
             "prompt": self.prompt.get("text"),
             "ledger": {k: self.ledger.get(k) for k in ("rounds_settled", "rounds_void", "stake_total", "payout_total")},
             "remote": remote_money(self.ledger),
-            "pace": state.get("pace") if isinstance(state.get("pace"), dict) else None,
             "updated": self.updated or None,
             "alerts": alerts[:5],
             "alerts_count": len(alerts),
@@ -158,11 +166,17 @@ class FloorModel:
     """Every table seen on the broker. ``changed`` collects the tables touched since the last
     ``take_changed``, so a broadcaster sends each changed tile once per tick, not per message.
     Each table's tile and open alerts are kept until the table changes (``tile``, ``alerts``):
-    at a thousand tables a tick rebuilds the changed ones only, not the floor."""
+    at a thousand tables a tick rebuilds the changed ones only, not the floor. Of a changed
+    table, its open alerts are rebuilt only when what they come from changed (not for a new
+    prompt), and its tile's JSON reuses that of the fields from a ``state`` it already had
+    (``tile_text``): most of a busy table's messages are prompts."""
 
     def __init__(self, rounds_kept: int = ROUNDS_KEPT) -> None:
         self.tables: dict[str, TableModel] = {}
         self._tiles: dict[str, dict[str, Any]] = {}
+        self._texts: dict[str, str] = {}
+        #: table -> (its ``state``, the JSON of its ``state_fields``, without the braces)
+        self._state_texts: dict[str, tuple[dict[str, Any], str]] = {}
         self._open: dict[str, list[dict[str, Any]]] = {}
         self.rounds_kept = rounds_kept
         self.changed: set[str] = set()
@@ -197,9 +211,9 @@ class FloorModel:
             model = self.table(table)
             if payload.strip() not in (b"0", b"1"):
                 return self._refuse(model, leaf, "presence is 1 or 0", now)
-            self._accepted(model, leaf)
+            alerts = self._accepted(model, leaf)
             model.online = payload.strip() == b"1"
-            return self._touched(model, now)
+            return self._touched(model, now, alerts)
         if leaf not in ("state", "prompt", "ledger", "round", "alert", "outcome") or not payload:
             return None
         try:
@@ -210,10 +224,12 @@ class FloorModel:
         if sent is not None and sent.tzinfo is not None:
             self.last_lag = now - sent.timestamp()
         model = self.table(table)
-        self._accepted(model, leaf)
+        alerts = self._accepted(model, leaf) or leaf in ("state", "alert")  # what open_alerts() reads
         if leaf == "outcome":  # only a pit command's is of interest here: the answer to a command sent
+            if alerts:  # a refusal of the topic ended: its alert leaves the tile
+                self._touched(model, now)
             if data.get("kind") != "pit_command":
-                return None
+                return model.table if alerts else None
             model.outcome = data
             return model.table
         if leaf == "state":
@@ -224,7 +240,7 @@ class FloorModel:
             model.ledger = data
         elif not self._record(model, leaf, data):
             return None
-        return self._touched(model, now)
+        return self._touched(model, now, alerts)
 
     def _record(self, model: TableModel, leaf: str, data: dict[str, Any]) -> bool:
         if leaf == "alert" and data.get("origin") == STUDIO_ORIGIN:
@@ -334,18 +350,23 @@ class FloorModel:
             log.warning("pit: croupier/%s/%s refused (%d so far): %s", model.table, leaf, tally[0], reason)
         return self._touched(model, now)
 
-    def _accepted(self, model: TableModel, leaf: str) -> None:
-        model.refused.pop(leaf, None)  # a good message of the topic ends its alert (the log keeps the count)
+    def _accepted(self, model: TableModel, leaf: str) -> bool:
+        """A good message of the topic ends its alert (the log keeps the count); whether it did."""
+        return model.refused.pop(leaf, None) is not None
 
-    def _touched(self, model: TableModel, now: float) -> str:
+    def _touched(self, model: TableModel, now: float, alerts: bool = True) -> str:
+        """``alerts``: whether what the table's open alerts come from may have changed."""
         model.updated = now
         self.changed.add(model.table)
-        self._forget(model.table)
+        self._tiles.pop(model.table, None)
+        self._texts.pop(model.table, None)
+        if alerts:
+            self._open.pop(model.table, None)
         return model.table
 
     def _forget(self, table: str) -> None:
-        self._tiles.pop(table, None)
-        self._open.pop(table, None)
+        for kept in (self._tiles, self._texts, self._state_texts, self._open):
+            kept.pop(table, None)
 
     def tile(self, table: str) -> dict[str, Any]:
         """``TableModel.tile`` of that table, kept until it changes (not to be modified)."""
@@ -353,6 +374,19 @@ class FloorModel:
         if tile is None:
             tile = self._tiles[table] = self.tables[table].tile(self.open_alerts(table))
         return tile
+
+    def tile_text(self, table: str) -> str:
+        """``tile(table)`` as JSON text, kept until the table changes; the JSON of its
+        ``state_fields`` is kept while the table's ``state`` is the same."""
+        text = self._texts.get(table)
+        if text is None:
+            model = self.tables[table]
+            kept = self._state_texts.get(table)
+            if kept is None or kept[0] is not model.state:
+                kept = self._state_texts[table] = (model.state, json.dumps(model.state_fields())[1:-1])
+            live = json.dumps(model.live_fields(self.open_alerts(table)))
+            text = self._texts[table] = f"{live[:-1]}, {kept[1]}}}"
+        return text
 
     def open_alerts(self, table: str) -> list[dict[str, Any]]:
         """``TableModel.open_alerts`` of that table, kept until it changes (not to be modified)."""

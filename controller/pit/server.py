@@ -170,9 +170,7 @@ class PitServer:
         for start in range(0, len(changed), TILES_PER_SLICE):
             if start:
                 await asyncio.sleep(0)
-            present = [self.model.tile(t) for t in changed[start:start + TILES_PER_SLICE] if t in self.model.tables]
-            if present:
-                tiles.append(json.dumps(present)[1:-1])
+            tiles.extend(self.model.tile_text(t) for t in changed[start:start + TILES_PER_SLICE] if t in self.model.tables)
         gone = [t for t in changed if t not in self.model.tables]
         rest = json.dumps({"gone": gone, "alerts": group_alerts(self.model.alerts()), "totals": self.totals()})
         return f'{{"type": "tiles", "tiles": [{", ".join(tiles)}], {rest[1:]}'
@@ -183,13 +181,20 @@ class PitServer:
 
     def totals(self) -> dict[str, Any]:
         """The floor's totals, with the edges computed so far (the others are started)."""
-        known: dict[str, float] = {}
-        for model in self.model.tables.values():
-            task = self._edge_task(model)
-            if task is not None and task.done() and not task.cancelled() and task.exception() is None:
+        by_rules: dict[tuple[object, object], float] = {}  # looked up once per rule set, not per table
+        for rules, task in self._edges.items():
+            if task.done() and not task.cancelled() and task.exception() is None:
                 edges = task.result()
                 if edges is not None:
-                    known[model.table] = edges.edge
+                    by_rules[rules] = edges.edge
+        known: dict[str, float] = {}
+        for model in self.model.tables.values():
+            key = (model.state.get("game"), model.state.get("preset"))
+            edge = by_rules.get(key)
+            if edge is not None:
+                known[model.table] = edge
+            elif key not in self._edges:
+                self._edge_task(model)  # a rule set not seen yet: its edges are started
         self._last_hour.keep_only(self.model.tables)
         return floor_totals(self.model.tables.values(), known, time.time(), self.currency, self._last_hour)
 

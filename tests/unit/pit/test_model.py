@@ -119,6 +119,8 @@ def test_a_hostile_but_well_formed_feed_never_breaks_a_view(messages: list[tuple
         if leaf == "round":
             body = {**body, "round": str(body.get("round"))}
         put(model, "t1", leaf, body)
+        if "t1" in model.tables:  # what is kept between messages is what would be built afresh
+            assert json.loads(model.tile_text("t1")) == json.loads(json.dumps(model.tables["t1"].tile()))
     for table in model.tables.values():
         json.dumps(table_view(table, None))
         json.dumps(table.tile())
@@ -154,3 +156,26 @@ def test_the_kept_tiles_and_alerts_change_with_their_table() -> None:
     assert model.tile("t2") is other
     put(model, "t2", "online", b"")
     assert "t2" not in model.tables and [t["table"] for t in model.floor()] == ["t1"]
+
+
+def test_a_tile_kept_across_messages_is_the_one_built_afresh() -> None:
+    """A prompt keeps the table's open alerts and the JSON of its state's fields; whatever a
+    message changes (a refusal and its end among them), the kept tile and its text are those a
+    table model builds from scratch."""
+    model = FloorModel()
+    steps: list[tuple[str, Any]] = [
+        ("state", msg.state("t1", alerts_open=[alert(3, "error", "wheel.jam")])),
+        ("alert", alert(3, "error", "wheel.jam")), ("prompt", msg.prompt("t1", "Spin")),
+        ("prompt", b"{"), ("prompt", msg.prompt("t1", "No more bets")), ("ledger", msg.ledger("t1", stake_total=500)),
+        ("alert", alert(5, "warning", "shoe.slow")), ("state", msg.state("t1", dealer="ann")), ("online", b"x"),
+        ("online", b"0"), ("prompt", msg.prompt("t1", "Open betting")), ("online", b"1"),
+        ("round", msg.round_record("t1", "r1", 9)), ("alert", alert(6, "info", "pit.alert_acknowledged", alert=5)),
+    ]
+    counts = []
+    for n, (leaf, body) in enumerate(steps):
+        put(model, "t1", leaf, body, now=100.0 + n)
+        fresh = model.tables["t1"].tile()
+        assert model.tile("t1") == fresh, (n, leaf)
+        assert json.loads(model.tile_text("t1")) == json.loads(json.dumps(fresh)), (n, leaf)
+        counts.append(fresh["alerts_count"])
+    assert counts == [1, 1, 1, 2, 1, 1, 2, 1, 2, 1, 1, 1, 1, 0]  # the refusals come and go with their topic
