@@ -130,16 +130,25 @@ async def test_a_request_a_crash_left_pending_is_refused_and_its_debit_returned(
 
 
 class FailingOnce(HouseWallet):
-    """A wallet whose answer to the first debit is lost after the money moved (a timeout)."""
+    """A wallet whose answer to the first debit is lost after the money moved (a timeout); the
+    book's debits come one by one or in a batch (``debit_many``)."""
 
     failed = False
 
-    async def debit(self, tx: WalletTx) -> WalletResult:
-        result = await super().debit(tx)
+    def _lost(self) -> None:
         if not self.failed:
             self.failed = True
             raise ConnectionError("the wallet's answer was lost")
+
+    async def debit(self, tx: WalletTx) -> WalletResult:
+        result = await super().debit(tx)
+        self._lost()
         return result
+
+    async def debit_many(self, txs: list[WalletTx]) -> list[WalletResult]:
+        results = await super().debit_many(txs)
+        self._lost()
+        return results
 
 
 async def test_a_retry_finishes_a_request_whose_first_attempt_failed_half_way(book: Book) -> None:
