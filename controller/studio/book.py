@@ -31,7 +31,7 @@ from controller.studio.batches import Batches
 from controller.studio.operators.interface import WalletResult, WalletStatus, WalletTx
 from controller.studio.operators.tablefeed import TableFeed
 from controller.studio.seal import BookBet, seal_body
-from controller.studio.wallet import DebitsInBatch, Wallet
+from controller.studio.wallet import DebitsInBatch, DebitsInTransaction, Wallet
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,34 +165,70 @@ class Book:
         return await self._batches.submit(Ask(who, req, check))
 
     async def _place_all(self, asks: list[Ask]) -> list[dict[str, Any]]:
-        fresh, infos = await self._write_pending(asks)
-        mine: dict[str, Ask] = {}
-        for ask in asks:  # the same request twice in a batch: the first is decided, the second is a retry
-            if ask.req.request in fresh and ask.req.request not in mine:
-                mine[ask.req.request] = ask
-        self._deciding.update(mine)
-        try:
-            seen = [ask for ask in asks if mine.get(ask.req.request) is not ask]
-            again = dict(zip(map(id, seen), await asyncio.gather(*(self._again(a) for a in seen)), strict=True))
-            decided = await self._decide(list(mine.values()), infos) if mine else {}
-        finally:
-            self._deciding.difference_update(mine)
+        if isinstance(self.wallet, DebitsInTransaction):
+            mine, decided = await self._decide_in_one(asks, self.wallet)
+            again = await self._retries(asks, mine)
+        else:
+            fresh, infos = await self._write_pending(asks)
+            mine = _firsts(asks, fresh)
+            self._deciding.update(mine)
+            try:
+                again = await self._retries(asks, mine)
+                decided = await self._decide(list(mine.values()), infos) if mine else {}
+            finally:
+                self._deciding.difference_update(mine)
         return [decided[a.req.request] if mine.get(a.req.request) is a else again[id(a)] for a in asks]
+
+    async def _retries(self, asks: list[Ask], mine: dict[str, Ask]) -> dict[int, dict[str, Any]]:
+        """The answers of the requests not written fresh (by ``id`` of their ask)."""
+        seen = [ask for ask in asks if mine.get(ask.req.request) is not ask]
+        return dict(zip(map(id, seen), await asyncio.gather(*(self._again(a) for a in seen)), strict=True))
 
     async def _write_pending(self, asks: list[Ask]) -> tuple[set[str], dict[tuple[str, str], RoundInfo]]:
         """Write the requests ``pending`` (one statement, one commit); the ones written (the others
         were seen before, or their player has a live request on the round), and their rounds."""
-        cols = [[a.req.request for a in asks], [a.who.operator for a in asks], [a.who.player for a in asks],
-                [a.req.table for a in asks], [a.req.round for a in asks], [dumps(bets_json(a.req)) for a in asks]]
         async with self.pool.connection() as conn:
             async with conn.pipeline(), conn.transaction():
-                cur = await conn.execute(
-                    "INSERT INTO studio_requests (request, operator, player, table_id, round, bets, status, studio) "
-                    "SELECT r, o, p, t, n, b::jsonb, 'pending', %s FROM unnest(%s::text[], %s::text[], %s::text[], "
-                    "%s::text[], %s::text[], %s::text[]) AS x (r, o, p, t, n, b) ON CONFLICT DO NOTHING RETURNING "
-                    "request", (self.studio, *cols))
+                written = await self._insert_pending(conn, asks)
                 infos = await _round_infos(conn, {(a.req.table, a.req.round) for a in asks})
-            return {r[0] for r in await cur.fetchall()}, infos
+            return {r[0] for r in await written.fetchall()}, infos
+
+    async def _insert_pending(self, conn: Any, asks: list[Ask]) -> Any:
+        """The requests written ``pending`` in ``conn``'s transaction; its cursor gives those written."""
+        cols = [[a.req.request for a in asks], [a.who.operator for a in asks], [a.who.player for a in asks],
+                [a.req.table for a in asks], [a.req.round for a in asks], [dumps(bets_json(a.req)) for a in asks]]
+        return await conn.execute(
+            "INSERT INTO studio_requests (request, operator, player, table_id, round, bets, status, studio) "
+            "SELECT r, o, p, t, n, b::jsonb, 'pending', %s FROM unnest(%s::text[], %s::text[], %s::text[], "
+            "%s::text[], %s::text[], %s::text[]) AS x (r, o, p, t, n, b) ON CONFLICT DO NOTHING RETURNING request",
+            (self.studio, *cols))
+
+    async def _decide_in_one(self, asks: list[Ask], wallet: DebitsInTransaction
+                             ) -> tuple[dict[str, Ask], dict[str, dict[str, Any]]]:
+        """A wallet in the book's own database (the house wallet): the requests written, their
+        rounds' rows taken FOR SHARE and found open, the debits, the bets and the refusals in one
+        transaction (pipelined: three round trips). It commits whole or not at all, so no request
+        is left pending and no debit made without its request; a seal waits for it. Returns the
+        requests decided here (the first of each request id written fresh) and their answers."""
+        async with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
+            written = await self._insert_pending(conn, asks)
+            infos = await _round_infos(conn, {(a.req.table, a.req.round) for a in asks}, share=True)
+            mine = _firsts(asks, {r[0] for r in await written.fetchall()})
+            refused, debits = _checked(list(mine.values()), infos)
+            paid = await wallet.debit_in(conn, [tx for _, tx in debits])
+            accepting = []
+            for (ask, _), result in zip(debits, paid, strict=True):
+                if result.status is WalletStatus.OK:
+                    accepting.append((ask, _accepted(ask, result.balance)))
+                else:  # nothing was taken
+                    refused[ask.req.request] = refusal(ask.req.request, *_wallet_refusal(result.status))
+            if refused:
+                await _write_refusals(conn, refused)
+            if accepting:
+                won = await self._write_accepted(conn, accepting)
+                if {r[0] for r in await won.fetchall()} != {a.req.request for a, _ in accepting}:
+                    raise RuntimeError("the book changed requests this transaction wrote")  # rolls back
+        return mine, {**refused, **{a.req.request: answer for a, answer in accepting}}
 
     async def _again(self, ask: Ask) -> dict[str, Any]:
         """A request not written fresh: a retry (its answer, or decided again when its first try
@@ -229,16 +265,7 @@ class Book:
         if infos is None:
             async with self.pool.connection() as conn:
                 infos = await _round_infos(conn, {(a.req.table, a.req.round) for a in asks})
-        refused: dict[str, dict[str, Any]] = {}
-        debits: list[tuple[Ask, WalletTx]] = []
-        for ask in asks:
-            why = _refusal(ask, infos.get((ask.req.table, ask.req.round)))
-            if why is not None:
-                refused[ask.req.request] = refusal(ask.req.request, *why)
-                continue
-            who, req = ask.who, ask.req
-            debits.append((ask, WalletTx(f"debit:{req.request}", req.request, who.operator, who.player, who.currency,
-                                         sum(a for _, a in req.bets), round=req.round, token=who.token)))
+        refused, debits = _checked(asks, infos)
         paid = await self._debit([tx for _, tx in debits])
         failed = [(ask, tx, result) for (ask, tx), result in zip(debits, paid, strict=True)
                   if result.status is not WalletStatus.OK]
@@ -296,25 +323,29 @@ class Book:
                 late = [a.req.request for a, _, _ in accepting if (a.req.table, a.req.round) not in open_]
                 if not going:
                     return won, late
-                # the requests still pending and this process's (one refused meanwhile by a process that
-                # found this one gone is not), and their bets, in one statement
-                rows = [(b["id"], a.req.request, a.req.table, a.req.round, a.who.operator, a.who.player, b["kind"],
-                         b["amount"], a.who.currency) for a, _, answer in going for b in answer["bets"]]
-                accepted = await conn.execute(
-                    "WITH won AS (UPDATE studio_requests SET status = 'accepted', answer = d.answer::jsonb "
-                    "FROM unnest(%s::text[], %s::text[]) AS d (request, answer) "
-                    "WHERE studio_requests.request = d.request AND studio_requests.status = 'pending' "
-                    "AND studio_requests.studio = %s RETURNING studio_requests.request), "
-                    "bets AS (INSERT INTO studio_bets (id, request, table_id, round, operator, player, kind, amount, "
-                    "currency, status) SELECT b.id, request, b.table_id, b.round, b.operator, b.player, b.kind, "
-                    "b.amount, b.currency, 'accepted' FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], "
-                    "%s::text[], %s::text[], %s::text[], %s::bigint[], %s::text[]) "
-                    "AS b (id, request, table_id, round, operator, player, kind, amount, currency) "
-                    "JOIN won USING (request)) SELECT request FROM won",
-                    ([a.req.request for a, _, _ in going], [dumps(answer) for _, _, answer in going], self.studio,
-                     *[list(c) for c in zip(*rows, strict=True)]))
+                accepted = await self._write_accepted(conn, [(a, answer) for a, _, answer in going])
             won = {r[0] for r in await accepted.fetchall()}
         return won, late
+
+    async def _write_accepted(self, conn: Any, going: list[tuple[Ask, dict[str, Any]]]) -> Any:
+        """In ``conn``'s transaction, one statement: the requests still pending and this process's
+        (one refused meanwhile by a process that found this one gone is not) accepted, and their
+        bets written; its cursor gives the requests accepted."""
+        rows = [(b["id"], a.req.request, a.req.table, a.req.round, a.who.operator, a.who.player, b["kind"],
+                 b["amount"], a.who.currency) for a, answer in going for b in answer["bets"]]
+        return await conn.execute(
+            "WITH won AS (UPDATE studio_requests SET status = 'accepted', answer = d.answer::jsonb "
+            "FROM unnest(%s::text[], %s::text[]) AS d (request, answer) "
+            "WHERE studio_requests.request = d.request AND studio_requests.status = 'pending' "
+            "AND studio_requests.studio = %s RETURNING studio_requests.request), "
+            "bets AS (INSERT INTO studio_bets (id, request, table_id, round, operator, player, kind, amount, "
+            "currency, status) SELECT b.id, request, b.table_id, b.round, b.operator, b.player, b.kind, "
+            "b.amount, b.currency, 'accepted' FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], "
+            "%s::text[], %s::text[], %s::text[], %s::bigint[], %s::text[]) "
+            "AS b (id, request, table_id, round, operator, player, kind, amount, currency) "
+            "JOIN won USING (request)) SELECT request FROM won",
+            ([a.req.request for a, _ in going], [dumps(answer) for _, answer in going], self.studio,
+             *[list(c) for c in zip(*rows, strict=True)]))
 
     async def _answers(self, requests: list[str]) -> dict[str, dict[str, Any]]:
         async with self.pool.connection() as conn:
@@ -426,10 +457,39 @@ def _accepted(ask: Ask, balance: int | None) -> dict[str, Any]:
             "stake": sum(a for _, a in req.bets), "balance": balance, "currency": ask.who.currency}
 
 
-async def _round_infos(conn: Any, rounds: set[tuple[str, str]]) -> dict[tuple[str, str], RoundInfo]:
+def _firsts(asks: list[Ask], fresh: set[str]) -> dict[str, Ask]:
+    """The asks decided now: the first of each request id written fresh (the same request twice in a
+    batch: the second is a retry)."""
+    mine: dict[str, Ask] = {}
+    for ask in asks:
+        if ask.req.request in fresh and ask.req.request not in mine:
+            mine[ask.req.request] = ask
+    return mine
+
+
+def _checked(asks: list[Ask], infos: dict[tuple[str, str], RoundInfo]
+             ) -> tuple[dict[str, dict[str, Any]], list[tuple[Ask, WalletTx]]]:
+    """The refusals before any money moves, and the debits of the rest."""
+    refused: dict[str, dict[str, Any]] = {}
+    debits: list[tuple[Ask, WalletTx]] = []
+    for ask in asks:
+        why = _refusal(ask, infos.get((ask.req.table, ask.req.round)))
+        if why is not None:
+            refused[ask.req.request] = refusal(ask.req.request, *why)
+            continue
+        who, req = ask.who, ask.req
+        debits.append((ask, WalletTx(f"debit:{req.request}", req.request, who.operator, who.player, who.currency,
+                                     sum(a for _, a in req.bets), round=req.round, token=who.token)))
+    return refused, debits
+
+
+async def _round_infos(conn: Any, rounds: set[tuple[str, str]], share: bool = False
+                       ) -> dict[tuple[str, str], RoundInfo]:
+    """The rounds as the book has them (``share``: their rows FOR SHARE until ``conn`` commits)."""
     cur = await conn.execute(
         "SELECT table_id, round, status, currency, digits, limits FROM studio_rounds "
-        "WHERE (table_id, round) IN (SELECT * FROM unnest(%s::text[], %s::text[]))",
+        "WHERE (table_id, round) IN (SELECT * FROM unnest(%s::text[], %s::text[]))"
+        + (" ORDER BY table_id, round FOR SHARE" if share else ""),
         ([t for t, _ in rounds], [r for _, r in rounds]))
     return {(r[0], r[1]): RoundInfo(r[2], r[3], int(r[4]), dict(r[5])) for r in await cur.fetchall()}
 

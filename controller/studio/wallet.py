@@ -45,6 +45,14 @@ class DebitsInBatch(Protocol):
     async def debit_many(self, txs: list[WalletTx]) -> list[WalletResult]: ...
 
 
+@runtime_checkable
+class DebitsInTransaction(Protocol):
+    """A wallet in the book's own database (the house wallet): the book makes its debits in the
+    transaction that writes the bets, so both commit together or neither does."""
+
+    async def debit_in(self, conn: Any, txs: list[WalletTx]) -> list[WalletResult]: ...
+
+
 class HouseWallet:
     """Balances in the studio's database (``studio_wallet``, ``studio_wallet_tx``)."""
 
@@ -143,18 +151,22 @@ class HouseWallet:
     async def debit_many(self, txs: list[WalletTx]) -> list[WalletResult]:
         """Debits in one transaction, two statements for all (an id logged before is answered as it
         was). A player with several debits here has them taken one after the other, in their order."""
+        # pipelined: the statements go out together
+        async with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
+            return await self.debit_in(conn, txs)
+
+    async def debit_in(self, conn: Any, txs: list[WalletTx]) -> list[WalletResult]:
+        """``debit_many`` in the caller's transaction (the book's, writing the bets)."""
+        logged = [await _debit_layer(conn, layer) for layer in _one_per_player(txs)]
         answers: dict[str, WalletResult] = {}
-        async with self.pool.connection() as conn:
-            async with conn.pipeline(), conn.transaction():  # the statements go out together
-                logged = [await _debit_layer(conn, layer) for layer in _one_per_player(txs)]
-            for cur in logged:
-                answers.update({r[0]: WalletResult(WalletStatus(r[1]), None if r[2] is None else int(r[2]))
-                                for r in await cur.fetchall()})
-            seen = [t.tx for t in txs if t.tx not in answers]
-            if seen:  # logged before (a retry): answered as it was
-                cur = await conn.execute("SELECT tx, status, balance FROM studio_wallet_tx WHERE tx = ANY(%s)", (seen,))
-                answers.update({r[0]: WalletResult(WalletStatus(r[1]), None if r[2] is None else int(r[2]))
-                                for r in await cur.fetchall()})
+        for cur in logged:
+            answers.update({r[0]: WalletResult(WalletStatus(r[1]), None if r[2] is None else int(r[2]))
+                            for r in await cur.fetchall()})
+        seen = [t.tx for t in txs if t.tx not in answers]
+        if seen:  # logged before (a retry): answered as it was
+            cur = await conn.execute("SELECT tx, status, balance FROM studio_wallet_tx WHERE tx = ANY(%s)", (seen,))
+            answers.update({r[0]: WalletResult(WalletStatus(r[1]), None if r[2] is None else int(r[2]))
+                            for r in await cur.fetchall()})
         return [answers[t.tx] for t in txs]
 
 
