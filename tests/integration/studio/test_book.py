@@ -4,6 +4,7 @@ and a crash between the debit and the acceptance."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -189,3 +190,34 @@ async def test_a_restart_leaves_a_live_studio_processs_request_and_takes_a_gone_
     assert await here.recover() == 0
     assert await wallet.balance("casino-a", "p1", "EUR") == 100_000
     assert (await here.place(player(), bet("r7", ("red", 500)), check))["reason"] == "late"
+
+
+class LosesItsAnswer(HouseWallet):
+    """The house wallet, whose first batch of debits fails after they were made in the book's
+    transaction (the book out of reach at that moment)."""
+
+    failed = False
+
+    async def debit_in(self, conn: Any, txs: list[WalletTx]) -> list[WalletResult]:
+        results = await super().debit_in(conn, txs)
+        if not self.failed:
+            self.failed = True
+            raise ConnectionError("the book's connection was lost")
+        return results
+
+
+async def test_a_house_wallet_batch_commits_whole_or_not_at_all(book: Book) -> None:
+    """With the house wallet the request, its debit and its bets are one transaction: a failure
+    leaves no request pending and no money taken, and the retry is decided afresh, debited once."""
+    house = LosesItsAnswer(book.pool)
+    one = Book(book.pool, house)
+    await opened(one, house)
+    with pytest.raises(ConnectionError):
+        await one.place(player(), bet("r1", ("red", 500)), check)
+    async with book.pool.connection() as conn:
+        cur = await conn.execute("SELECT count(*) FROM studio_requests")
+        assert await cur.fetchone() == (0,)
+    assert await house.balance("casino-a", "p1", "EUR") == 100_000
+    again = await one.place(player(), bet("r1", ("red", 500)), check)
+    assert again["type"] == "accepted" and again["balance"] == 99_500
+    assert await house.balance("casino-a", "p1", "EUR") == 99_500
