@@ -227,6 +227,11 @@ def studio(data: dict[str, Any]) -> list[Row]:
          f"bare push to every socket {echo['push_all_s']:.3f} s"),
         ("studio memory per connected player", f"{data['rss_per_player_kb']:.0f} KB",
          f"bare WebSocket echo {echo['rss_per_player_kb']:.0f} KB"),
+        ("studio CPU per accepted bet (accept, seal, settle, push)", f"{data['studio_cpu_ms_per_bet']:.2f} ms",
+         f"bare WebSocket echo {echo['cpu_ms_per_bet']:.2f} ms"),
+        *([(f"dealer console card frame to DOM while the studio serves {data['players']:,} players (p50 / p99)",
+            _pair(console["p50"], console["p99"], "ms"), "bench/console_latency.py alone: its own row")]
+          if (console := data.get("console_card_to_dom_ms")) else []),
     ]
 
 
@@ -281,7 +286,7 @@ BENCHES = (
           ("--n", "200", "--traced", "100", "--warm-up", "50"), timeout=1800.0),
     Bench("shoe_receiver_flood", "shoe_receiver_flood.py", ("--frames", "50000"), (), flood, ("--frames", "500")),
     Bench("studio", "studio.py", ("--players", "2000", "--rounds", "5"), ("--players", "2000", "--rounds", "20"), studio,
-          ("--players", "5", "--rounds", "2", "--betting-s", "0.5"), timeout=1800.0),
+          ("--players", "5", "--rounds", "2", "--betting-s", "0.5", "--console-cards", "3"), timeout=1800.0),
     Bench("records", "records.py", ("--seconds", "2"), ("--seconds", "5"), records, ("--seconds", "0.2")),
 )
 #: scripts that are parts of a bench above (run by it), not benches of their own

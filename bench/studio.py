@@ -9,9 +9,17 @@ through the studio's wallet (``--wallet house``: the house wallet in the same Po
 Figures: ``accept_ms`` (bet sent to ``accepted``), ``settle_all_s`` (the table publishes its round
 record to the last player's ``settled`` with its balance: every bet settled and credited),
 ``card_to_page_ms`` (the round record published to each player's ``result``), and
-``rss_per_player_kb`` (the studios' RSS grown per joined player). Beside them, measured in the
-same run: a bare WebSocket echo server with the same connections and message sizes, and a bare
-PostgreSQL insert of the same rows (``bench/studio_baseline.py``).
+``rss_per_player_kb`` (the studios' RSS grown per joined player), ``studio_cpu_ms_per_bet`` (the
+studios' CPU over the rounds per accepted bet), and ``console_card_to_dom_ms`` (a dealer's console,
+``bench/console_latency.py`` with ``--console-cards``, run after the rounds with the players still
+connected). Beside them, measured in the same run: a bare WebSocket echo server with the same
+connections and message sizes (its CPU per bet too), and a bare PostgreSQL insert of the same rows
+(``bench/studio_baseline.py``).
+
+The players are WebSocket clients in this one process, beside the stand-in table; at 2,000 the
+bare echo's figures with the same clients show they keep up (its accept p99 is a few ms). At
+10,000 they share the machine's 2 cores with the studio: the latencies are then the machine's
+as much as the studio's, the CPU per bet is the studio's alone.
 
 Run: ``.venv/bin/python bench/studio.py --players 2000 --rounds 20 [--instances 2] [--json]``;
 ``--players 5 --rounds 2 --betting-s 0.5`` finishes in seconds.
@@ -51,6 +59,19 @@ ROOT = Path(__file__).resolve().parent.parent
 SECRET = "bench-operator-secret-" + "x" * 32
 START_BALANCE = 10_000_000
 LIMITS = {"red": [100, 100_000], "black": [100, 100_000], "even": [100, 100_000], "odd": [100, 100_000]}
+
+
+#: ``--profile``: the studio under cProfile timed by its CPU (wall time on a loaded machine counts
+#: the waits for the other processes as the studio's cost)
+CPU_PROFILED = """import cProfile, runpy, sys, time
+out = sys.argv.pop(1)
+sys.argv[0] = "croupier"
+profile = cProfile.Profile(time.process_time)
+try:
+    profile.runcall(runpy.run_module, "controller.cli", run_name="__main__")
+finally:
+    profile.dump_stats(out)
+"""
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -122,11 +143,12 @@ issuer = "casino-a"
 broker = "{broker.tcp_url()}"
 insecure = true
 """)
-        profiled = ["-m", "cProfile", "-o", str(profile / f"studio-{n}.prof")] if profile else []
+        command = ["studio", "serve", "--config", str(config), "--log-level", "warning"]
+        start = [sys.executable, "-c", CPU_PROFILED, str(profile / f"studio-{n}.prof"), *command] if profile \
+            else [sys.executable, "-m", "controller.cli", *command]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [sys.executable, *profiled, "-m", "controller.cli", "studio", "serve", "--config", str(config),
-                 "--log-level", "warning"], stdout=out, stderr=subprocess.STDOUT,
+                start, stdout=out, stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd=workdir)
 
     @property
@@ -163,6 +185,36 @@ class TimedTable(StandInTable):
         await super().publish_record(round_id, outcome, status=status, sealed=sealed)
 
 
+async def start_console(cards: int) -> asyncio.subprocess.Process | None:
+    """``bench/console_latency.py`` (a dealer's console in Chromium, its card frame to the DOM),
+    run after the rounds while the players are still connected: the same machine and run, not
+    during the rounds (its Chromium and table would take the studio's CPU and skew its figures)."""
+    if cards <= 0:
+        return None
+    return await asyncio.create_subprocess_exec(
+        sys.executable, str(ROOT / "bench" / "console_latency.py"), str(cards), "--json",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+async def console_figures(console: asyncio.subprocess.Process | None) -> dict[str, float] | None:
+    """The console's card-to-DOM p50 and p99 (None: not run, or it failed: its error is printed)."""
+    if console is None:
+        return None
+    try:
+        out, err = await asyncio.wait_for(console.communicate(), 600)
+    except TimeoutError:
+        console.kill()
+        await console.wait()
+        print("console latency: no answer in 600 s", file=sys.stderr)
+        return None
+    lines = out.decode(errors="replace").strip().splitlines()
+    if console.returncode != 0 or not lines:
+        print(f"console latency failed: {err.decode(errors='replace')[-2000:]}", file=sys.stderr)
+        return None
+    figures = json.loads(lines[-1])
+    return {"p50": figures["dom_p50_ms"], "p99": figures["dom_p99_ms"]}
+
+
 async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str, workdir: Path) -> dict[str, Any]:
     wallet = wallet_for(args.wallet, database)
     migrate(database)
@@ -171,6 +223,7 @@ async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str,
     instances = [Instance(n, workdir, broker, database, args.players, wallet.config, args.profile)
                  for n in range(args.instances)]
     times = Times()
+    console: asyncio.subprocess.Process | None = None
     try:
         for s in instances:
             assert await wait_for(s.listening, 60, 0.05), f"studio {s.port} did not listen"
@@ -194,9 +247,14 @@ async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str,
                     unsettled += 1
         rss_after = sum(s.rss_kb() for s in instances)
         cpu_rounds = sum(cpu_seconds(s.process.pid) for s in instances) - cpu_before
+        console = await start_console(args.console_cards)
+        console_dom = await console_figures(console)
         for p in players:
             await p.close()
     finally:
+        if console is not None and console.returncode is None:
+            console.kill()
+            await console.wait()
         for s in instances:
             s.stop()
         wallet.close()
@@ -210,6 +268,7 @@ async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str,
         "settle_all_s": round(max(settle), 3) if settle else None,
         "settle_all_s_p50": round(statistics.median(settle), 3) if settle else None,
         "card_to_page_ms": percentiles(page),
+        "console_card_to_dom_ms": console_dom,
         "rss_per_player_kb": round((sum(rss_joined) - rss_before) / args.players, 1),
         "rss_per_player_kb_after_rounds": round((rss_after - rss_before) / args.players, 1),
         "players_per_instance": args.players // args.instances,
@@ -225,7 +284,7 @@ async def measure_baseline(args: argparse.Namespace, database: str, workdir: Pat
     return {"ws_echo": {"accept_ms": percentiles(echo["accept_ms"]),
                         "card_to_page_ms": percentiles(echo["card_to_page_ms"]),
                         "push_all_s": round(echo["push_all_s"], 3),
-                        "rss_per_player_kb": echo["rss_per_player_kb"]},
+                        "rss_per_player_kb": echo["rss_per_player_kb"], "cpu_ms_per_bet": echo["cpu_ms_per_bet"]},
             "pg_insert": {"insert_ms": percentiles(rows["insert_ms"]), "settle_rows_s": rows["settle_rows_s"]}}
 
 
@@ -244,6 +303,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         return result
 
 
+def _pair(figures: dict[str, float] | None) -> str:
+    return "not measured" if figures is None else f"p50 {figures['p50']} p99 {figures['p99']}"
+
+
 def show(result: dict[str, Any]) -> str:
     b = result["baseline"]
     lines = [f"studio: {result['players']} players on {result['instances']} instance(s), {result['rounds']} rounds of "
@@ -257,7 +320,9 @@ def show(result: dict[str, Any]) -> str:
              f"{b['pg_insert']['settle_rows_s']} s",
              f"  card_to_page_ms   p50 {result['card_to_page_ms']['p50']:>9} p99 {result['card_to_page_ms']['p99']:>9}   "
              f"bare ws p50 {b['ws_echo']['card_to_page_ms']['p50']} p99 {b['ws_echo']['card_to_page_ms']['p99']}",
-             f"  studio CPU per accepted bet {result['studio_cpu_ms_per_bet']} ms",
+             f"  studio CPU per accepted bet {result['studio_cpu_ms_per_bet']} ms   bare ws "
+             f"{b['ws_echo']['cpu_ms_per_bet']} ms",
+             f"  console_card_to_dom_ms (the dealer's console meanwhile) {_pair(result['console_card_to_dom_ms'])}",
              f"  rss_per_player_kb {result['rss_per_player_kb']} (after the rounds "
              f"{result['rss_per_player_kb_after_rounds']})   bare ws {b['ws_echo']['rss_per_player_kb']}"]
     return "\n".join(lines)
@@ -271,6 +336,8 @@ def main() -> None:
     parser.add_argument("--instances", type=int, default=1, help="croupier studio serve processes sharing the book")
     parser.add_argument("--wallet", choices=("house", "operator"), default="house")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--console-cards", type=int, default=50,
+                        help="cards dealt meanwhile on a dealer's console (bench/console_latency.py); 0: none")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.add_argument("--profile", type=Path, help="run the studios under cProfile, writing DIR/studio-N.prof")
     args = parser.parse_args()

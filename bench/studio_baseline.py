@@ -4,7 +4,7 @@
   connections from the same kind of clients: each sends one bet-sized message at a random moment
   of the betting time and gets an ``accepted``-sized answer (``accept_ms``); then the server pushes
   one result-sized message to every connection (``card_to_page_ms``, and ``push_all_s`` to the last);
-  its RSS per connection;
+  its RSS per connection, and its CPU per bet (the bet, its answer and the push);
 - a bare PostgreSQL insert of the same rows: one request row and its bet row per player, each
   its own transaction on a pool of 20 at a random moment of the betting time (``insert_ms``), and
   the settlement's rows of a round as one batched statement each (``settle_rows_s``).
@@ -67,6 +67,7 @@ def rss_kb(pid: int) -> int:
 
 async def echo(players: int, betting_s: float, port_file: str) -> dict[str, Any]:
     """The bare WebSocket figures for ``players`` connections (the server in its own process)."""
+    from bench.broker_ceiling import cpu_seconds
     from bench.studio_players import CONNECTING, wait_for
 
     server = subprocess.Popen([sys.executable, __file__, "--serve", port_file])
@@ -83,6 +84,7 @@ async def echo(players: int, betting_s: float, port_file: str) -> dict[str, Any]
 
         conns = await asyncio.gather(*(connect() for _ in range(players)))
         rss = (rss_kb(server.pid) - before) / players
+        cpu = cpu_seconds(server.pid)
         rng = random.Random(1)
         accept: list[float] = []
 
@@ -104,9 +106,10 @@ async def echo(players: int, betting_s: float, port_file: str) -> dict[str, Any]
         await conns[0].send(PUSH)
         await asyncio.gather(*readers)
         page = [(t - sent) * 1000 for t in got]
+        cpu = cpu_seconds(server.pid) - cpu
         await asyncio.gather(*(ws.close() for ws in conns))
         return {"accept_ms": accept, "card_to_page_ms": page, "push_all_s": max(page) / 1000,
-                "rss_per_player_kb": round(rss, 1)}
+                "rss_per_player_kb": round(rss, 1), "cpu_ms_per_bet": round(cpu * 1000 / players, 3)}
     finally:
         server.kill()
         server.wait()

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from controller.studio.book import Player, player_id
+from controller.studio.book import Player, dumps, player_id
 from controller.studio.hub import Hub
 from controller.studio.seat_sync import SeatView, Unsent, told_seats
 from controller.studio.sides import felt_kind
@@ -168,12 +168,13 @@ class StudioSeats:
 
     async def disconnected(self, table: str, who: Player) -> None:
         """The player's last connection to the table closed: the table decides at the box's turn."""
-        me = player_id(who)
+        me, changed = player_id(who), False
         for box, seat in sorted(self.state[table].seats.items()):
             if seat.player == me and seat.connected:
-                seat.connected = False
+                seat.connected, changed = False, True
                 await self._tell_seat(table, box, me, seat.name, True, False)
-        self.push_seats(table)
+        if changed:  # a player without a seat leaving changes no one's view (10,000 leaving: 10,000² messages)
+            self.push_seats(table)
 
     async def reconnected(self, table: str, who: Player) -> None:
         """The player joined the table again: the seats kept are connected again."""
@@ -294,9 +295,12 @@ class StudioSeats:
                                   "request": decided.get("request")})
 
     def push_seats(self, table: str) -> None:
+        """Each player's view of the seats: the same text for every player without one (encoded once)."""
+        seated = {s.player for s in self.state[table].seats.values()}
+        anyone = dumps(self.seats_message(table, None))
         for seat in self.hub.seats_at(table):
             me = player_id(seat.player) if seat.player is not None else None
-            seat.send(self.seats_message(table, me))
+            seat.send(self.seats_message(table, me) if me in seated else anyone)
 
     def seats_message(self, table: str, me: str | None) -> dict[str, Any]:
         state = self.state[table]

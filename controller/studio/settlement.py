@@ -191,10 +191,11 @@ async def _write(conn: Any, table: str, record: dict[str, Any], bets: list[Any],
     await conn.execute("UPDATE studio_bets SET status = %s, payout = p.payout FROM unnest(%s::text[], %s::bigint[]) "
                        "AS p (id, payout) WHERE studio_bets.id = p.id",
                        ("refunded" if refund else "settled", [b[0] for b in bets], payouts))
-    async with conn.cursor() as many:
-        await many.executemany(
+    if payments:  # one statement for the round's calls (not one per player)
+        await conn.execute(
             "INSERT INTO studio_payments (tx, kind, ref, table_id, round, operator, player, currency, amount) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING", payments)
+            "SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], "
+            "%s::text[], %s::bigint[]) ON CONFLICT DO NOTHING", [list(c) for c in zip(*payments, strict=True)])
     stake = sum(int(b[5]) for b in bets) + added
     settled = {"round": round_id, "count": len(bets), "stake": stake,
                "paid": 0 if refund else sum(payouts), "refunded": stake if refund else 0}

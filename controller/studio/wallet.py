@@ -38,6 +38,21 @@ class CreditsInBatch(Protocol):
     async def credit_many(self, txs: list[WalletTx]) -> list[WalletResult]: ...
 
 
+@runtime_checkable
+class DebitsInBatch(Protocol):
+    """A wallet that takes many debits (bet requests decided together) in one call."""
+
+    async def debit_many(self, txs: list[WalletTx]) -> list[WalletResult]: ...
+
+
+@runtime_checkable
+class DebitsInTransaction(Protocol):
+    """A wallet in the book's own database (the house wallet): the book makes its debits in the
+    transaction that writes the bets, so both commit together or neither does."""
+
+    async def debit_in(self, conn: Any, txs: list[WalletTx]) -> list[WalletResult]: ...
+
+
 class HouseWallet:
     """Balances in the studio's database (``studio_wallet``, ``studio_wallet_tx``)."""
 
@@ -132,3 +147,61 @@ class HouseWallet:
             answers = {r[0]: WalletResult(WalletStatus(r[1]), None if r[2] is None else int(r[2]))
                        for r in await cur.fetchall()}
         return [answers[t.tx] for t in txs]
+
+    async def debit_many(self, txs: list[WalletTx]) -> list[WalletResult]:
+        """Debits in one transaction, two statements for all (an id logged before is answered as it
+        was). A player with several debits here has them taken one after the other, in their order."""
+        # pipelined: the statements go out together
+        async with self.pool.connection() as conn, conn.pipeline(), conn.transaction():
+            return await self.debit_in(conn, txs)
+
+    async def debit_in(self, conn: Any, txs: list[WalletTx]) -> list[WalletResult]:
+        """``debit_many`` in the caller's transaction (the book's, writing the bets)."""
+        logged = [await _debit_layer(conn, layer) for layer in _one_per_player(txs)]
+        answers: dict[str, WalletResult] = {}
+        for cur in logged:
+            answers.update({r[0]: WalletResult(WalletStatus(r[1]), None if r[2] is None else int(r[2]))
+                            for r in await cur.fetchall()})
+        seen = [t.tx for t in txs if t.tx not in answers]
+        if seen:  # logged before (a retry): answered as it was
+            cur = await conn.execute("SELECT tx, status, balance FROM studio_wallet_tx WHERE tx = ANY(%s)", (seen,))
+            answers.update({r[0]: WalletResult(WalletStatus(r[1]), None if r[2] is None else int(r[2]))
+                            for r in await cur.fetchall()})
+        return [answers[t.tx] for t in txs]
+
+
+def _one_per_player(txs: list[WalletTx]) -> list[list[WalletTx]]:
+    """``txs`` in layers of one each per wallet row (its first in the first layer, and so on), each
+    layer sorted by the row: rows locked in one order by everyone, no deadlock."""
+    layers: list[list[WalletTx]] = []
+    seen: dict[tuple[str, str, str], int] = {}
+    for tx in txs:
+        key = (tx.operator, tx.player, tx.currency)
+        n = seen[key] = seen.get(key, -1) + 1
+        if n == len(layers):
+            layers.append([])
+        layers[n].append(tx)
+    return [sorted(layer, key=lambda t: (t.operator, t.player, t.currency)) for layer in layers]
+
+
+async def _debit_layer(conn: Any, txs: list[WalletTx]) -> Any:
+    """Debits of distinct wallet rows, in the caller's transaction: the rows locked in their order,
+    then one statement takes each balance that covers its debit and logs every debit not logged
+    before (a concurrent call logging the same id fails this one whole: nothing moves, a retry
+    answers). Returns its cursor: (tx, status, balance) of those logged here."""
+    keys = ([t.operator for t in txs], [t.player for t in txs], [t.currency for t in txs])
+    await conn.execute("SELECT 1 FROM studio_wallet WHERE (operator, player, currency) IN (SELECT * FROM unnest("
+                       "%s::text[], %s::text[], %s::text[])) ORDER BY operator, player, currency FOR UPDATE", keys)
+    cur = await conn.execute(
+        "WITH d AS (SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::bigint[]) "
+        "AS d (tx, ref, operator, player, currency, amount) WHERE NOT EXISTS (SELECT 1 FROM studio_wallet_tx x "
+        "WHERE x.tx = d.tx)), "
+        "taken AS (UPDATE studio_wallet w SET balance = w.balance - d.amount FROM d WHERE (w.operator, w.player, "
+        "w.currency) = (d.operator, d.player, d.currency) AND w.balance - d.amount >= 0 RETURNING d.tx, w.balance) "
+        "INSERT INTO studio_wallet_tx (tx, kind, ref, operator, player, currency, amount, status, balance) "
+        "SELECT d.tx, 'debit', d.ref, d.operator, d.player, d.currency, -d.amount, "
+        "CASE WHEN taken.tx IS NULL THEN %s ELSE %s END, taken.balance FROM d LEFT JOIN taken USING (tx) "
+        "RETURNING tx, status, balance",
+        ([t.tx for t in txs], [t.ref for t in txs], *keys, [t.amount for t in txs],
+         WalletStatus.INSUFFICIENT_FUNDS.value, WalletStatus.OK.value))
+    return cur

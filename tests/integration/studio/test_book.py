@@ -4,6 +4,7 @@ and a crash between the debit and the acceptance."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -129,22 +130,34 @@ async def test_a_request_a_crash_left_pending_is_refused_and_its_debit_returned(
     assert fresh["type"] == "accepted"
 
 
-class FailingOnce(HouseWallet):
-    """A wallet whose answer to the first debit is lost after the money moved (a timeout)."""
+class FailingOnce:
+    """A wallet outside the book's database (an operator's: its debits are made one by one, between
+    the request written pending and its accept) whose answer to the first debit is lost after the
+    money moved (a timeout)."""
 
-    failed = False
+    def __init__(self, house: HouseWallet) -> None:
+        self.house = house
+        self.failed = False
 
     async def debit(self, tx: WalletTx) -> WalletResult:
-        result = await super().debit(tx)
+        result = await self.house.debit(tx)
         if not self.failed:
             self.failed = True
             raise ConnectionError("the wallet's answer was lost")
         return result
 
+    async def credit(self, tx: WalletTx) -> WalletResult:
+        return await self.house.credit(tx)
 
-async def test_a_retry_finishes_a_request_whose_first_attempt_failed_half_way(book: Book) -> None:
-    wallet = FailingOnce(book.pool)
-    flaky = Book(book.pool, wallet)
+    async def cancel(self, tx: WalletTx) -> WalletResult:
+        return await self.house.cancel(tx)
+
+    async def balance(self, operator: str, player: str, currency: str) -> int | None:
+        return await self.house.balance(operator, player, currency)
+
+
+async def test_a_retry_finishes_a_request_whose_first_attempt_failed_half_way(book: Book, wallet: HouseWallet) -> None:
+    flaky = Book(book.pool, FailingOnce(wallet))
     await opened(flaky, wallet)
     with pytest.raises(ConnectionError):
         await flaky.place(player(), bet("r1", ("red", 500)), check)
@@ -177,3 +190,34 @@ async def test_a_restart_leaves_a_live_studio_processs_request_and_takes_a_gone_
     assert await here.recover() == 0
     assert await wallet.balance("casino-a", "p1", "EUR") == 100_000
     assert (await here.place(player(), bet("r7", ("red", 500)), check))["reason"] == "late"
+
+
+class LosesItsAnswer(HouseWallet):
+    """The house wallet, whose first batch of debits fails after they were made in the book's
+    transaction (the book out of reach at that moment)."""
+
+    failed = False
+
+    async def debit_in(self, conn: Any, txs: list[WalletTx]) -> list[WalletResult]:
+        results = await super().debit_in(conn, txs)
+        if not self.failed:
+            self.failed = True
+            raise ConnectionError("the book's connection was lost")
+        return results
+
+
+async def test_a_house_wallet_batch_commits_whole_or_not_at_all(book: Book) -> None:
+    """With the house wallet the request, its debit and its bets are one transaction: a failure
+    leaves no request pending and no money taken, and the retry is decided afresh, debited once."""
+    house = LosesItsAnswer(book.pool)
+    one = Book(book.pool, house)
+    await opened(one, house)
+    with pytest.raises(ConnectionError):
+        await one.place(player(), bet("r1", ("red", 500)), check)
+    async with book.pool.connection() as conn:
+        cur = await conn.execute("SELECT count(*) FROM studio_requests")
+        assert await cur.fetchone() == (0,)
+    assert await house.balance("casino-a", "p1", "EUR") == 100_000
+    again = await one.place(player(), bet("r1", ("red", 500)), check)
+    assert again["type"] == "accepted" and again["balance"] == 99_500
+    assert await house.balance("casino-a", "p1", "EUR") == 99_500

@@ -4,6 +4,7 @@ pushes to the players (after a studio restart the seats come back from it)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -45,6 +46,7 @@ def drained(seat: Seat) -> list[dict[str, Any]]:
     while not seat.outbox.empty():
         message = seat.outbox.get_nowait()
         assert message is not None
+        message = json.loads(message) if isinstance(message, str) else message  # a push encoded once for many
         SERVER.validate_python(message)  # as the published schema has it
         out.append(message)
     return out
@@ -149,3 +151,14 @@ async def test_a_seat_message_the_leaf_does_not_show_is_sent_again_under_its_id_
     seats.on_leaf("bj1", {"round": None})  # the table has the leave: nobody sits
     await seats.resend("bj1")
     assert sent.messages[-1][1] == left and len(sent.messages) == 6 and seats.state["bj1"].seats == {}
+
+
+async def test_a_player_without_a_seat_leaving_pushes_nothing() -> None:
+    """A table of thousands: each leaving player without a seat would push the seats to all the others."""
+    seats, hub, _ = studio_seats()
+    await seats.sit("bj1", ANNA, 3)
+    anna, ben = joined(hub, ANNA), joined(hub, BEN)
+    await seats.disconnected("bj1", BEN)
+    assert drained(anna) == [] and drained(ben) == []
+    await seats.disconnected("bj1", ANNA)
+    assert [m["seats"][0]["connected"] for m in drained(ben)] == [False]
