@@ -163,7 +163,9 @@ async def shift_and_restart(chromium: Any, mosquitto: MosquittoBroker, office: s
             counts = {t: len(pit.model.tables[t].rounds) if t in pit.model.tables else 0 for t in ids}
             for table, count in counts.items():
                 loop = floor.loops[table]
-                if count >= ROUNDS and table not in closed:
+                # closed once it opened its shift's rounds (its own count: the pit's lags, and a table
+                # dealing at full speed meanwhile leaves its feed a backlog the hold below waits behind)
+                if loop.core.round.rounds >= ROUNDS and table not in closed:
                     closed.add(table)
                     pit_order(loop, "close_after_round")  # the end of this table's shift
                 if table == rl and count >= 20 and not voided and loop.core.round_open and loop.core.round_id:
