@@ -8,13 +8,20 @@ flat; one that keeps something per round for its lifetime grows at the same rate
   shoe on its pty, simulated players on ``--boxes`` boxes and dealer), no feed;
 * ``pit``: the pit dashboard's floor model fed ``--rounds`` rounds of each of ``--tables``
   tables (state, prompts, ledger, the round record, an alert every tenth round) with a
-  broadcast tick (tiles, alerts, totals) every ten rounds of the floor, as the dashboard does.
+  broadcast tick (tiles, alerts, totals) every ten rounds of the floor, as the dashboard does;
+* ``studio``: a real ``croupier studio serve`` process (a throwaway PostgreSQL, mosquitto, the
+  house wallet) through ``--studio-rounds`` rounds of the stand-in table with ``--players``
+  WebSocket players each betting every round, two of them leaving and two new ones joining every
+  50 rounds (``bench/memory_studio.py``); the studio process's RSS is the one sampled.
 
 Each part runs in a fresh process. ``--trace`` adds tracemalloc's top growing lines between the
-first checkpoint and the end (slower: for finding what grows, not for the figures).
+first checkpoint and the end (slower: for finding what grows, not for the figures; the studio
+then runs in a thread of the bench's process, the players' and the stand-in's lines left out).
 
-    python bench/memory.py [--rounds 10000] [--pit-rounds N] [--every 1000] [--tables 8] [--boxes 7] [--only table,pit]
-                           [--trace] [--json]
+    python bench/memory.py [--rounds 10000] [--pit-rounds N] [--studio-rounds N] [--every 1000] [--tables 8]
+                           [--boxes 7] [--players 20] [--only table,pit,studio] [--trace] [--json]
+
+The smoke (a few seconds): ``--rounds 40 --every 20 --tables 2 --boxes 1 --studio-rounds 3 --players 2``.
 """
 
 from __future__ import annotations
@@ -28,6 +35,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -53,16 +61,21 @@ class Checkpoints:
     """RSS at each multiple of ``every`` rounds; with ``trace``, tracemalloc's growth from the
     first checkpoint to the last."""
 
-    def __init__(self, every: int, trace: bool) -> None:
+    def __init__(self, every: int, trace: bool, rss: Callable[[], float] = rss_mb,
+                 foreign: tuple[str, ...] = ()) -> None:
         self.every = every
         self.trace = trace
+        #: the measured process's RSS in MB (this one's by default)
+        self.rss = rss
+        #: file patterns of what runs here but is not measured (left out of the growth shown)
+        self.foreign = foreign
         self.rows: list[tuple[int, float]] = []
         self._first: tracemalloc.Snapshot | None = None
         if trace:
-            tracemalloc.start(5)
+            tracemalloc.start(10 if foreign else 5)
 
     def at(self, rounds: int) -> None:
-        self.rows.append((rounds, round(rss_mb(), 2)))
+        self.rows.append((rounds, round(self.rss(), 2)))
         if self.trace and self._first is None and rounds > 0:
             self._first = tracemalloc.take_snapshot()
 
@@ -72,7 +85,9 @@ class Checkpoints:
     def result(self, started: float) -> dict[str, Any]:
         out: dict[str, Any] = {"rss_mb": self.rows, "seconds": round(time.perf_counter() - started, 1)}
         if self._first is not None:
-            stats = tracemalloc.take_snapshot().compare_to(self._first, "lineno")
+            leave_out = [tracemalloc.Filter(False, pattern, all_frames=True) for pattern in self.foreign]
+            stats = tracemalloc.take_snapshot().filter_traces(leave_out).compare_to(
+                self._first.filter_traces(leave_out), "lineno")
             out["top_growth"] = [f"{s.size_diff / 1024:+.0f} KiB {s.count_diff:+d} blocks "
                                  f"{s.traceback[0].filename.split('/croupier/')[-1]}:{s.traceback[0].lineno}"
                                  for s in stats[:8]]
@@ -170,6 +185,10 @@ def pit_part(rounds: int, every: int, tables: int, trace: bool) -> dict[str, Any
 def _child(part: str, args: argparse.Namespace, out: Any) -> None:
     if part == "table":
         out.put(asyncio.run(table_part(args.rounds, args.every, args.boxes, args.trace)))
+    elif part == "studio":
+        from bench.memory_studio import studio_part
+
+        out.put(asyncio.run(studio_part(args.studio_rounds or args.rounds, args.every, args.players, args.trace)))
     else:
         out.put(pit_part(args.pit_rounds or args.rounds, args.every, args.tables, args.trace))
 
@@ -191,7 +210,10 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=1000)
     parser.add_argument("--tables", type=int, default=8, help="tables fed to the pit's model")
     parser.add_argument("--boxes", type=int, default=7, help="players at the table process's table")
-    parser.add_argument("--only", default="table,pit")
+    parser.add_argument("--studio-rounds", type=int, default=None,
+                        help="rounds the studio part plays (default: --rounds)")
+    parser.add_argument("--players", type=int, default=20, help="remote players at the studio's table")
+    parser.add_argument("--only", default="table,pit,studio")
     parser.add_argument("--trace", action="store_true", help="tracemalloc's top growing lines (slower)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

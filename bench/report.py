@@ -203,12 +203,15 @@ def broker_ceiling(data: dict[str, Any]) -> list[Row]:
 
 
 def memory(data: dict[str, Any]) -> list[Row]:
+    studio = data.get("studio", {})
     names = {"table": "a table process (core + journal + runtime)",
-             "pit": f"the pit's floor model ({data.get('pit', {}).get('tables', 0)} tables)"}
+             "pit": f"the pit's floor model ({data.get('pit', {}).get('tables', 0)} tables)",
+             "studio": f"a studio process ({studio.get('players', 0)} players betting every round, "
+                       f"{studio.get('players_joined', 0)} joined in all)"}
     return [(f"memory, {names[part]}, RSS per 1,000 rounds over the second half of {data[part]['rounds']:,}",
              f"{data[part]['per_1000_second_half_mb']:+.2f} MB (at end {data[part]['end_mb']:.0f} MB)",
              f"{data[part]['first_mb']:+.2f} MB over the first {data[part]['first_rounds']:,} rounds "
-             f"(from {data[part]['start_mb']:.0f} MB)") for part in ("table", "pit") if part in data]
+             f"(from {data[part]['start_mb']:.0f} MB)") for part in ("table", "pit", "studio") if part in data]
 
 
 def studio(data: dict[str, Any]) -> list[Row]:
@@ -279,9 +282,11 @@ BENCHES = (
     Bench("web_fd_exhaustion", "web_fd_exhaustion.py", ("--rounds", "100", "--idle", "1000", "--signins", "4"),
           ("--rounds", "300", "--idle", "2000", "--signins", "8"), fd_exhaustion,
           ("--rounds", "5", "--idle", "20", "--signins", "1")),
-    Bench("memory", "memory.py", ("--rounds", "1000", "--pit-rounds", "10000", "--every", "250", "--boxes", "1"),
+    Bench("memory", "memory.py", ("--rounds", "1000", "--pit-rounds", "10000", "--studio-rounds", "500", "--every",
+                                  "250", "--boxes", "1"),
           ("--rounds", "10000"), memory,
-          ("--rounds", "40", "--every", "20", "--tables", "2", "--boxes", "1"), timeout=3600.0),
+          ("--rounds", "40", "--every", "20", "--tables", "2", "--boxes", "1", "--studio-rounds", "3", "--players", "2"),
+          timeout=7200.0),
     Bench("fuzz", "fuzz.py", ("--n", "50000", "--traced", "10000"), (), fuzz,
           ("--n", "200", "--traced", "100", "--warm-up", "50"), timeout=1800.0),
     Bench("shoe_receiver_flood", "shoe_receiver_flood.py", ("--frames", "50000"), (), flood, ("--frames", "500")),

@@ -1,5 +1,8 @@
 """Who is connected to which table, and a bounded outbox per connection.
 
+It holds the connections open now and nothing of those gone: a player's (or a table's) entry
+goes with its last connection, so a day of players coming and going leaves no trace here.
+
 A push never waits on a player: each connection has an outbox of ``OUTBOX`` messages; one that is
 full (a client that stopped reading) is closed rather than buffered without bound, and the other
 players are not held up. A message to a whole table is encoded once and the same text goes to
@@ -55,9 +58,9 @@ class Hub:
 
     def leave(self, seat: Seat) -> None:
         if seat.table is not None:
-            self._by_table[seat.table].discard(seat)
+            _discard(self._by_table, seat.table, seat)
         if seat.player is not None:
-            self._by_player[(seat.player.operator, seat.player.player)].discard(seat)
+            _discard(self._by_player, (seat.player.operator, seat.player.player), seat)
 
     def to_table(self, table: str, message: dict[str, Any]) -> None:
         text = dumps(message)
@@ -80,3 +83,17 @@ class Hub:
     @property
     def seated(self) -> int:
         return sum(len(s) for s in self._by_table.values())
+
+    @property
+    def players(self) -> int:
+        """Players with a connection open now."""
+        return len(self._by_player)
+
+
+def _discard(index: dict[Any, set[Seat]], key: Any, seat: Seat) -> None:
+    """``seat`` out of ``index[key]``, and the key with it once no connection is left under it."""
+    seats = index.get(key)
+    if seats is not None:
+        seats.discard(seat)
+        if not seats:
+            del index[key]
