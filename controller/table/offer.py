@@ -137,7 +137,8 @@ def opening_refusal(core: OfferedTable) -> Refused | None:
         return _refused(name, f"device.{own}.offline", f"the {own} has not reported since the table started")
     faults = health.faults()
     if faults:
-        return _refused(name, "device.fault", f"device fault not cleared: {faults}")
+        said = ", ".join(f"{device} ({fault})" for device, fault in sorted(faults.items()))
+        return _refused(name, "device.fault", f"device fault not cleared: {said}")
     return None
 
 

@@ -206,3 +206,11 @@ def test_a_wheel_game_takes_bets_keyed_on_its_layout_and_needs_its_wheel() -> No
     bet = checked(table.core).take("bet")
     assert bet is not None and bet.constraints.kinds == ()  # keyed on the layout, not a form
     assert takes(table.core) == ["bet", "clear_bets", "void_round"]  # the wheel closes the betting
+
+
+def test_a_device_fault_refuses_a_round_in_words_the_dealer_reads() -> None:
+    table = live()
+    table.put(inputs.DEVICE, {"type": "fault", "device": "shoe", "code": 21, "text": "OPTICAL"}, "shoe")
+    refusal = table.core.offer.refusal("open_round")
+    assert refusal is not None and refusal.code == "device.fault"
+    assert refusal.reason == "device fault not cleared: shoe (21;OPTICAL)"  # not a Python dict
