@@ -16,6 +16,7 @@ by the table's engine; ``felt_payout`` reads what each returned from the round r
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
     from controller.studio.rules import TableRules
 
 Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
+#: a player's join reads the table's waiting seat messages back from the book at most this often
+#: (a process's players joining another all at once after it died: one read, not one each)
+READ_BACK_S = 1.0
 #: the kinds of a Bet Behind's rows in the round record (its win, and its insurance)
 BEHIND_ROWS = frozenset(("behind", "insurance"))
 #: a seated box's hand bet, and the rows its decisions add to it (insurance, the owner's share of
@@ -101,6 +105,8 @@ class TableSeats:
     cards: dict[str, Any] | None = None
     #: one seat message at a time: written, kept and sent in the order the players' actions came
     telling: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: when its seat messages were last read back from the book (time.monotonic)
+    read_at: float = -READ_BACK_S
 
 
 class StudioSeats:
@@ -172,6 +178,7 @@ class StudioSeats:
             return
         unsent = self.state[table].unsent
         before = dict(unsent.messages)
+        self.state[table].read_at = time.monotonic()
         if unsent.adopt(await self.pending.rows(table), before):
             self._show(table, unsent.seen(self.state[table].told))
             await self._forget_taken(table, unsent)
@@ -239,7 +246,8 @@ class StudioSeats:
     async def reconnected(self, table: str, who: Player) -> None:
         """The player joined the table again: the seats kept are connected again (a seat taken
         through a studio process that died is read back from the book first)."""
-        await self._read_back(table)
+        if time.monotonic() - self.state[table].read_at >= READ_BACK_S:
+            await self._read_back(table)
         me = player_id(who)
         for box, seat in sorted(self.state[table].seats.items()):
             if seat.player == me and not seat.connected:
