@@ -184,10 +184,11 @@ class StudioSeats:
             await self._forget_taken(table, unsent)
 
     async def _forget_taken(self, table: str, unsent: Unsent) -> None:
-        done = len(unsent.done)
-        if done:
-            await self.pending.drop(table, unsent.done[:done])
-            del unsent.done[:done]  # not before: a failed delete is tried again on the next leaf
+        batch = list(unsent.done)
+        if batch:
+            await self.pending.drop(table, batch)
+            gone = {m["id"] for m in batch}  # not before: a failed delete is tried again on the next leaf
+            unsent.done[:] = [m for m in unsent.done if m["id"] not in gone]
 
     # ------------------------------------------------------------------ players
     def boxes(self, table: str) -> int:
