@@ -36,8 +36,8 @@ async def run_until_seated(config: Path, studios: list[StudioServer], box: int,
                            connected: bool = True) -> list[dict[str, Any]]:
     """Run the table until it has the remote player at ``box`` (``connected`` as the studio last
     told it: as the player sat, or as they closed their page), every studio has nothing left to
-    send it, and a message a studio sends after that is journaled (so every copy
-    before it is in); then stop it. The seat messages it journaled."""
+    send it, and a message a studio sends after that is journaled (so every copy before it is
+    in); then stop it. The seat messages it journaled."""
     journaled: list[dict[str, Any]] = []
 
     async def on_ready(loop: TableLoop, devices: Any) -> None:
@@ -46,8 +46,9 @@ async def run_until_seated(config: Path, studios: list[StudioServer], box: int,
         await until(lambda: not any(s.studio.seats.state["bj1"].unsent.messages for s in studios),
                     "the studio's seats all taken")
         barrier = f"barrier-{box}"  # a decision for no turn: journaled, and changes nothing
-        await studios[0].studio.publish("bj1", {"v": 1, "id": barrier, "type": "decide", "round": "none", "box": box,
-                                            "hand": 1, "decision": "stand", "player": "x/y", "request": barrier})
+        await studios[0].studio.publish("bj1", {"v": 1, "id": barrier, "type": "decide", "round": "none",
+                                                "box": box, "hand": 1, "decision": "stand", "player": "x/y",
+                                                "request": barrier})
         await loop.until(lambda core: any(e.payload["id"] == barrier for e in loop.journal.latest(inputs.STUDIO)),
                          timeout=20)
         journaled.extend(seat_entries(loop))
