@@ -7,7 +7,7 @@ learns back from the table's retained ``betting`` leaf (its ``seats``, ``turn``,
 leaf is the truth: after a studio restart the seats are read back from it. What the studio keeps
 on its own is the owner's switch (Bet Behind allowed: in the book's database, switches.py) and the
 seat messages the leaf does not show yet (a claim, so two players cannot take one box between
-the two; sent again until the table has it: seat_sync.py).
+the two; kept in the book's database too, and sent again until the table has it: seat_sync.py).
 
 A seated player's bets (``main@3``) and a Bet Behind (``behind@3+double``) are played on the felt
 by the table's engine; ``felt_payout`` reads what each returned from the round record's rows.
@@ -15,6 +15,8 @@ by the table's engine; ``felt_payout`` reads what each returned from the round r
 
 from __future__ import annotations
 
+import asyncio
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -23,14 +25,19 @@ from typing import TYPE_CHECKING, Any
 
 from controller.studio.book import Player, dumps, player_id
 from controller.studio.hub import Hub
-from controller.studio.seat_sync import SeatView, Unsent, told_seats
+from controller.studio.seat_sync import PendingSeats, SeatView, Unsent, told_seats
 from controller.studio.sides import felt_kind
 from controller.studio.switches import BehindSwitches
 
 if TYPE_CHECKING:
+    from psycopg_pool import AsyncConnectionPool
+
     from controller.studio.rules import TableRules
 
 Publish = Callable[[str, dict[str, Any]], Awaitable[None]]
+#: a player's join reads the table's waiting seat messages back from the book at most this often
+#: (a process's players joining another all at once after it died: one read, not one each)
+READ_BACK_S = 1.0
 #: the kinds of a Bet Behind's rows in the round record (its win, and its insurance)
 BEHIND_ROWS = frozenset(("behind", "insurance"))
 #: a seated box's hand bet, and the rows its decisions add to it (insurance, the owner's share of
@@ -90,42 +97,98 @@ def added_stakes(table: str, round_id: str, currency: str, game: str, record: di
 @dataclass(slots=True)
 class TableSeats:
     seats: dict[int, SeatView] = field(default_factory=dict)
+    #: the seats the table's last leaf shows
+    told: dict[int, SeatView] = field(default_factory=dict)
     unsent: Unsent = field(default_factory=Unsent)
     turn: dict[str, Any] | None = None
     decided: dict[str, Any] | None = None
     cards: dict[str, Any] | None = None
+    #: one seat message at a time: written, kept and sent in the order the players' actions came
+    telling: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: when its seat messages were last read back from the book (time.monotonic)
+    read_at: float = -READ_BACK_S
 
 
 class StudioSeats:
     """The seats of every table the studio serves."""
 
     def __init__(self, tables: dict[str, TableRules], hub: Hub, publish: Callable[[], Publish],
-                 switches: BehindSwitches | None = None) -> None:
+                 pool: AsyncConnectionPool[Any] | None = None) -> None:
         self.tables = tables
         self.hub = hub
         self._publish = publish
-        self.switches = switches or BehindSwitches()
+        self.switches = BehindSwitches(pool)
+        self.pending = PendingSeats(pool)
         self.state: dict[str, TableSeats] = {name: TableSeats() for name in tables}
+
+    async def load(self) -> None:
+        """At the start: the owners' switches where they left them, and the seat messages no table
+        has taken yet (whichever process wrote them), shown to the players and sent on the
+        table's next leaf."""
+        for table, messages in (await self.pending.load(list(self.tables))).items():
+            state = self.state[table]
+            for message in messages:
+                state.unsent.sent(message)
+            state.seats = state.unsent.view(state.seats)
+        for table in self.tables:
+            await self.switches.load(table)
 
     async def _send(self, table: str, message: dict[str, Any]) -> None:
         await self._publish()(table, {"v": 1, "id": str(uuid.uuid4()), **message})
 
     async def _tell_seat(self, table: str, box: int, player: str, name: str, seated: bool,
                          connected: bool | None = None) -> None:
-        """A ``seat`` message, kept until the table's leaf shows it taken (seat_sync.py)."""
+        """A ``seat`` message, written to the book (a leave with its owner's switch gone) before it
+        is sent, and kept until the table's leaf shows it taken (seat_sync.py)."""
         message: dict[str, Any] = {"v": 1, "id": str(uuid.uuid4()), "type": "seat", "box": box, "player": player,
                                    "name": name, "seated": seated}
         if connected is not None:
             message["connected"] = connected
-        self.state[table].unsent.sent(message)
-        await self._publish()(table, message)
+        unsent = self.state[table].unsent
+        previous = unsent.claim(message)  # a leaf meanwhile keeps it (a claim holds its box)
+        async with self.state[table].telling:
+            try:
+                async with self.pending.transaction() as conn:
+                    if not seated:
+                        await self.switches.forget(table, box, player, conn)
+                    await self.pending.keep(conn, table, message)
+            except BaseException:
+                unsent.withdraw(message, previous)
+                raise
+            unsent.written(message)
+            await self._publish()(table, message)
 
     async def resend(self, table: str) -> None:
-        """Send again, under their own ids, the seat messages the table's last leaf does not show
-        (the table takes an id once: a copy of one it has changes nothing)."""
+        """Delete the rows of the seat messages the table's last leaf shows; send again, under their
+        own ids, those it does not (the table takes an id once: a copy of one it has changes
+        nothing): the book's rows of them, so that studio processes sharing it send the same."""
         state = self.state.get(table)
-        for message in state.unsent.again() if state is not None else []:
+        if state is None:
+            return
+        await self._forget_taken(table, state.unsent)
+        if state.unsent.messages:
+            await self._read_back(table)
+        for message in state.unsent.again():
             await self._publish()(table, message)
+
+    async def _read_back(self, table: str) -> None:
+        """The book's rows of the table are the seat messages waiting for it: another studio
+        process may have replaced one, deleted one the table took, or written one and died."""
+        if self.pending.pool is None:
+            return
+        unsent = self.state[table].unsent
+        before = dict(unsent.messages)
+        self.state[table].read_at = time.monotonic()
+        if unsent.adopt(await self.pending.rows(table), before):
+            self._show(table, unsent.seen(self.state[table].told))
+            await self._forget_taken(table, unsent)
+
+    async def _forget_taken(self, table: str, unsent: Unsent) -> None:
+        batch = list(unsent.done)
+        if batch:
+            await self.pending.drop(table, batch)
+            gone = {m["id"] for m in batch}  # not before: a failed delete is tried again on the next leaf
+            unsent.done[:] = [m for m in unsent.done if m["id"] not in gone]
 
     # ------------------------------------------------------------------ players
     def boxes(self, table: str) -> int:
@@ -150,8 +213,13 @@ class StudioSeats:
         most = int(getattr(self.tables[table].rules, "boxes_per_player", 1))
         if held is None and sum(1 for s in state.seats.values() if s.player == me) >= most:
             return refused("seats_full", f"a player sits at {most} box{'es' if most > 1 else ''} at most here")
-        state.seats[box] = SeatView(me, who.name)  # the claim, until the table's leaf says it
-        await self._tell_seat(table, box, me, who.name, True, True)
+        claim = state.seats[box] = SeatView(me, who.name)  # the claim, until the table's leaf says it
+        try:
+            await self._tell_seat(table, box, me, who.name, True, True)
+        except BaseException:
+            if state.seats.get(box) is claim:  # not written, not sent: the box is free again
+                del state.seats[box]
+            raise
         self.push_seats(table)
         return {"v": 1, "type": "seated", "table": table, "box": box}
 
@@ -160,9 +228,9 @@ class StudioSeats:
         held = state.seats.get(box)
         if held is None or held.player != me:
             return refused("not_seated", f"you do not sit at box {box}")
-        del state.seats[box]
-        await self.switches.forget(table, box, me)
         await self._tell_seat(table, box, me, who.name, False)
+        if (seat := state.seats.get(box)) is not None and seat.player == me:
+            del state.seats[box]
         self.push_seats(table)
         return {"v": 1, "type": "left", "table": table, "box": box}
 
@@ -177,7 +245,10 @@ class StudioSeats:
             self.push_seats(table)
 
     async def reconnected(self, table: str, who: Player) -> None:
-        """The player joined the table again: the seats kept are connected again."""
+        """The player joined the table again: the seats kept are connected again (a seat taken
+        through a studio process that died is read back from the book first)."""
+        if time.monotonic() - self.state[table].read_at >= READ_BACK_S:
+            await self._read_back(table)
         me = player_id(who)
         for box, seat in sorted(self.state[table].seats.items()):
             if seat.player == me and not seat.connected:
@@ -265,16 +336,20 @@ class StudioSeats:
         state = self.state.get(table)
         if state is None:
             return
-        seats = state.unsent.seen(told_seats(leaf))
-        if seats != state.seats:
-            state.seats = seats
-            self.push_seats(table)
+        state.told = told_seats(leaf)
+        self._show(table, state.unsent.seen(state.told))
         for key, push in (("cards", self._push_cards), ("turn", self._push_turn), ("decided", self._push_decided)):
             value = offered_turn(leaf) if key == "turn" else leaf.get(key)
             if value != getattr(state, key):
                 setattr(state, key, value)
                 if value is not None:
                     push(table, value, leaf.get("round"))
+
+    def _show(self, table: str, seats: dict[int, SeatView]) -> None:
+        """The seats as the players see them from now: pushed when they changed."""
+        if seats != self.state[table].seats:
+            self.state[table].seats = seats
+            self.push_seats(table)
 
     def _push_cards(self, table: str, cards: dict[str, Any], round_id: Any) -> None:
         if round_id is not None:

@@ -23,7 +23,6 @@ from controller.studio.rules import TableRules, UnsettleableRecord
 from controller.studio.seal import seal_id
 from controller.studio.seats import StudioSeats
 from controller.studio.settlement import Settler
-from controller.studio.switches import BehindSwitches
 from controller.studio.tokens import Tokens
 from controller.studio.wallet import Wallet
 from controller.table import registry  # noqa: F401 (the registered games' outcome models, for round records)
@@ -52,8 +51,7 @@ class Studio:
         self.tables = {name: TableRules(section) for name, section in config.studio.tables.items()}
         self.hub = Hub()
         self.publish: Publish = publish or _nowhere
-        self.seats = StudioSeats(self.tables, self.hub, lambda: self.publish,  # docs/studio.md, "Seats"
-                                 BehindSwitches(pool))
+        self.seats = StudioSeats(self.tables, self.hub, lambda: self.publish, pool)  # docs/studio.md, "Seats"
         self._deadlines: dict[tuple[str, str], asyncio.Task[None]] = {}
         #: counts for tests and metrics
         self.seals_sent = 0
@@ -67,8 +65,7 @@ class Studio:
         for table, round_id, deadline in await self.book.open_rounds():
             if deadline is not None:
                 self._watch_deadline(table, round_id, deadline)
-        for table in self.tables:  # the owners' Bet Behind switches, where they left them
-            await self.seats.switches.load(table)
+        await self.seats.load()  # the owners' Bet Behind switches, the seat messages no table has taken yet
         if recovered or paid:
             log.info("studio: %d undecided requests refused, %d wallet calls made after restart", recovered, paid)
 

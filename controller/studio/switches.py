@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from psycopg import AsyncConnection
 from psycopg_pool import AsyncConnectionPool
 
 
@@ -36,12 +37,12 @@ class BehindSwitches:
                     "changed = now()", (table, box, owner, allowed))
         self._held.setdefault(table, {})[box] = (owner, allowed)
 
-    async def forget(self, table: str, box: int, owner: str) -> None:
-        """The owner left the box: the switch goes with them."""
-        if self.pool is not None:
-            async with self.pool.connection() as conn:
-                await conn.execute("DELETE FROM studio_behind WHERE table_id = %s AND box = %s AND player = %s",
-                                   (table, box, owner))
+    async def forget(self, table: str, box: int, owner: str, conn: AsyncConnection[Any] | None) -> None:
+        """The owner left the box: the switch goes with them, in the transaction ``conn`` that writes
+        the leave (none: kept in memory only)."""
+        if conn is not None:
+            await conn.execute("DELETE FROM studio_behind WHERE table_id = %s AND box = %s AND player = %s",
+                               (table, box, owner))
         if self._held.get(table, {}).get(box, ("", True))[0] == owner:
             del self._held[table][box]
 

@@ -15,6 +15,7 @@ import aiomqtt
 
 from controller.studio.server import StudioServer
 from tests.integration.studio.conftest import Client, StudioBroker, studio_config, token
+from tests.support.waiting import until
 
 ANNA = "casino-a/anna"
 
@@ -40,9 +41,9 @@ def serve(tmp_path: Path, broker: StudioBroker, database: str, name: str) -> Stu
     return StudioServer(config, database)
 
 
-async def seated(client: Client, allowed: bool) -> None:
+async def seated(client: Client, allowed: bool, connected: bool = True) -> None:
     """The ``seats`` push that shows Anna at box 3 with her switch ``allowed``."""
-    await client.next("seats", seats=[{"box": 3, "name": "Player anna", "you": False, "connected": True,
+    await client.next("seats", seats=[{"box": 3, "name": "Player anna", "you": False, "connected": connected,
                                        "behind_allowed": allowed}])
 
 
@@ -69,11 +70,14 @@ async def test_the_owners_switch_holds_across_studio_processes_and_a_restart(
                                              "behind_allowed": False}])
             assert await behind(cleo, "c1") == "behind_not_allowed"  # through the other process
             await seated(cleo, False)  # and her page now says so
+        unsent = a.studio.seats.state["bj1"].unsent  # her page closed: the studio tells the table
+        await until(lambda: unsent.messages.get(3, {}).get("connected") is False and not unsent.writing,
+                    "Anna's lost connection written")
     async with serve(tmp_path, broker, database, "a") as again:
         await asyncio.wait_for(again.link.connected.wait(), 20)  # type: ignore[union-attr]
         async with Client(again.url) as dan:
             assert (await dan.join(token("dan"), "bj1"))["type"] == "joined"
-            await seated(dan, False)
+            await seated(dan, False, connected=False)  # the table has not heard she is away yet
             assert await behind(dan, "d1") == "behind_not_allowed"
             async with Client(again.url) as anna:
                 assert (await anna.join(token("anna"), "bj1"))["type"] == "joined"

@@ -15,6 +15,7 @@ from controller.studio.config import TableSection
 from controller.studio.hub import Hub, Seat
 from controller.studio.protocol import ServerMessage
 from controller.studio.rules import TableRules
+from controller.studio.seat_sync import SeatView, Unsent
 from controller.studio.seats import StudioSeats
 
 ANNA, BEN = Player("casino-a", "anna", "Anna", "EUR"), Player("casino-a", "ben", "Ben", "EUR")
@@ -33,6 +34,12 @@ def studio_seats(game: str = "blackjack", preset: str | None = "am8") -> tuple[S
     hub, sent = Hub(), Sent()
     seats = StudioSeats({"bj1": TableRules(TableSection(game=game, preset=preset))}, hub, lambda: sent)
     return seats, hub, sent
+
+
+def reason(answer: dict[str, Any] | None) -> Any:
+    """A refusal's reason (a decision the table takes is answered by its ``decided``: None)."""
+    assert answer is not None
+    return answer["reason"]
 
 
 def joined(hub: Hub, who: Player) -> Seat:
@@ -83,14 +90,14 @@ async def test_decisions_are_checked_against_the_tables_turn_before_they_go() ->
     pushed = drained(anna)
     assert [m["type"] for m in pushed] == ["seats", "turn"] and pushed[1]["you"] is True
     decide = seats.decide
-    assert (await decide("bj1", BEN, "bj1-000001", 3, 1, "hit", "r1", None))["reason"] == "not_seated"
-    assert (await decide("bj1", ANNA, "bj1-000001", 3, 2, "hit", "r1", None))["reason"] == "not_your_turn"
-    assert (await decide("bj1", ANNA, "bj1-000001", 3, 1, "split", "r1", None))["reason"] == "decision_illegal"
+    assert reason(await decide("bj1", BEN, "bj1-000001", 3, 1, "hit", "r1", None)) == "not_seated"
+    assert reason(await decide("bj1", ANNA, "bj1-000001", 3, 2, "hit", "r1", None)) == "not_your_turn"
+    assert reason(await decide("bj1", ANNA, "bj1-000001", 3, 1, "split", "r1", None)) == "decision_illegal"
     assert await decide("bj1", ANNA, "bj1-000001", 3, 1, "hit", "r1", None) is None  # the table's ``decided`` answers
     assert sent.messages[-1][1]["type"] == "decide" and sent.messages[-1][1]["decision"] == "hit"
     seats.on_leaf("bj1", {"round": "bj1-000001", "seats": {"3": {"player": "casino-a/anna", "name": "Anna"}},
                           "turn": {**turn, "deadline": "2000-01-01T00:00:00.000Z"}})
-    assert (await decide("bj1", ANNA, "bj1-000001", 3, 1, "hit", "r2", None))["reason"] == "decision_late"
+    assert reason(await decide("bj1", ANNA, "bj1-000001", 3, 1, "hit", "r2", None)) == "decision_late"
 
 
 async def test_a_seated_players_decisions_are_those_the_tables_offer_takes() -> None:
@@ -104,7 +111,7 @@ async def test_a_seated_players_decisions_are_those_the_tables_offer_takes() -> 
     seats.on_leaf("bj1", {"round": "bj1-000001", "seats": {"3": {"player": "casino-a/anna", "name": "Anna"}},
                           "turn": turn, "takes": [take]})
     assert [m["decisions"] for m in drained(anna) if m["type"] == "turn"] == [["hit", "stand"]]
-    assert (await seats.decide("bj1", ANNA, "bj1-000001", 3, 1, "double", "r1", None))["reason"] == "decision_illegal"
+    assert reason(await seats.decide("bj1", ANNA, "bj1-000001", 3, 1, "double", "r1", None)) == "decision_illegal"
 
 
 @pytest.mark.parametrize(("who", "kind", "reason"), [
@@ -162,3 +169,36 @@ async def test_a_player_without_a_seat_leaving_pushes_nothing() -> None:
     assert drained(anna) == [] and drained(ben) == []
     await seats.disconnected("bj1", ANNA)
     assert [m["seats"][0]["connected"] for m in drained(ben)] == [False]
+
+
+def seat_message(id_: str, box: int, player: str = "casino-a/anna") -> dict[str, Any]:
+    return {"v": 1, "id": id_, "type": "seat", "box": box, "player": player, "name": "Anna", "seated": True,
+            "connected": True}
+
+
+def test_a_seat_message_being_written_holds_its_box_and_is_not_sent_before_it_is() -> None:
+    unsent = Unsent()
+    writing = seat_message("m1", 3)
+    assert unsent.claim(writing) is None
+    assert unsent.seen({}) == {3: SeatView("casino-a/anna", "Anna")} and unsent.again() == []
+    unsent.written(writing)
+    assert unsent.again() == [writing]
+    failed = seat_message("m2", 3, "casino-a/ben")
+    assert unsent.claim(failed) is writing
+    unsent.withdraw(failed, writing)  # the book out of reach: the box's message is the one before
+    assert unsent.messages == {3: writing} and unsent.writing == set()
+
+
+def test_the_books_rows_replace_what_a_process_holds_but_not_what_it_wrote_meanwhile() -> None:
+    unsent = Unsent()
+    old = seat_message("old", 3)
+    unsent.sent(old)
+    before = dict(unsent.messages)  # the rows are read from here
+    mine = seat_message("mine", 4)
+    unsent.claim(mine)  # written here meanwhile, not in the rows read
+    newer = seat_message("newer", 3)  # another process's leave and sit again
+    assert unsent.adopt({3: newer}, before)
+    assert unsent.messages == {3: newer, 4: mine} and unsent.again() == [newer]
+    unsent.written(mine)
+    assert unsent.adopt({}, dict(unsent.messages))  # the rows deleted: the table took them
+    assert unsent.messages == {} and not unsent.adopt({}, {})
