@@ -36,7 +36,6 @@ async def test_a_player_who_stops_reading_is_closed_and_the_others_get_every_pus
             hub.to_table("rl-eu", {"v": 1, "type": "push", "n": pushed, "pad": PAD})
             assert await next_push(reader) == pushed
             pushed += 1
-        assert stalled.ws is not None and stalled.ws.transport.is_reading() is False  # it did stop reading
         got = []
         with pytest.raises(websockets.ConnectionClosed) as closed:
             while True:
