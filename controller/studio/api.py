@@ -27,12 +27,13 @@ from controller.jsonbound import InputRefused, check_json
 from controller.runtime.admission import Bucket, Policy
 from controller.studio.behind import place_bets
 from controller.studio.book import BetRequest, dumps, player_id
-from controller.studio.hub import Seat
+from controller.studio.hub import Encoded, Seat
 from controller.studio.page import page_app
 from controller.studio.protocol import CLIENT, Bet, History, Join
 from controller.studio.seat_messages import seat_answer
 from controller.studio.service import Studio
 from controller.studio.tokens import TokenRefused
+from controller.web.frames import frame_write
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,7 @@ class Connection:
     def __init__(self, studio: Studio, ws: WebSocket) -> None:
         self.studio = studio
         self.ws = ws
-        self.seat = Seat()
+        self.seat = Seat(write=frame_write(ws.scope))
         section = studio.config.studio
         self.policy = Policy(rate=section.rate, burst=section.burst)
         self.bucket = Bucket(section.burst, time.monotonic())
@@ -161,10 +162,13 @@ class Connection:
             if message is None:  # the outbox overflowed
                 await self._close(POLICY_VIOLATION, "not reading its messages")
                 return
+            self.seat.busy = True
             try:
-                await self.ws.send_text(message if isinstance(message, str) else dumps(message))
+                await self.ws.send_text(message.text if isinstance(message, Encoded) else dumps(message))
             except (WebSocketDisconnect, RuntimeError, OSError):
                 return
+            finally:
+                self.seat.busy = False
 
     async def _close(self, code: int, reason: str) -> None:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):

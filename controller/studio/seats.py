@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from controller.studio.book import Player, dumps, player_id
-from controller.studio.hub import Hub
+from controller.studio.book import Player, player_id
+from controller.studio.hub import Hub, encoded
 from controller.studio.seat_sync import PendingSeats, SeatView, Unsent, told_seats
 from controller.studio.sides import felt_kind
 from controller.studio.switches import BehindSwitches
@@ -372,7 +372,7 @@ class StudioSeats:
     def push_seats(self, table: str) -> None:
         """Each player's view of the seats: the same text for every player without one (encoded once)."""
         seated = {s.player for s in self.state[table].seats.values()}
-        anyone = dumps(self.seats_message(table, None))
+        anyone = encoded(self.seats_message(table, None))
         for seat in self.hub.seats_at(table):
             me = player_id(seat.player) if seat.player is not None else None
             seat.send(self.seats_message(table, me) if me in seated else anyone)

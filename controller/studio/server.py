@@ -34,6 +34,7 @@ from controller.studio.operators.tablefeed import TableFeed
 from controller.studio.operators.wallets import OperatorWallets
 from controller.studio.service import Studio
 from controller.studio.wallet import HouseWallet
+from controller.web.frames import FrameWebSocket
 from controller.web.serving import EmbeddedServer, Limits, embedded_server
 
 #: database connections of the book at most
@@ -123,9 +124,10 @@ class StudioServer:
                         connect_rate=max(10.0, s.per_client / 2), connect_burst=float(s.per_client), backlog=256)
         # no permessage-deflate: the players' messages are a few hundred bytes, and compressing each
         # for each connection (a result to 10,000 players is 10,000 compressions) cost more CPU than
-        # the rest of sending it
+        # the rest of sending it; and a push to the table writes one frame to every player's socket
+        # (controller/web/frames.py, controller/studio/hub.py)
         self._server = embedded_server(self.app(), limits=limits, host=self.host, port=self.port, ws_ping_interval=20,
-                                       ws_per_message_deflate=False)
+                                       ws_per_message_deflate=False, ws=FrameWebSocket)
         web = asyncio.create_task(self._server.serve(), name="studio web")
         self._tasks = [web]
         if self.link is not None:

@@ -171,7 +171,8 @@ def embedded_server(app: Any, *, limits: Limits = DEFAULT_LIMITS, tls_cert: str 
     tls: dict[str, Any] = {}
     if tls_cert is not None and tls_key is not None:
         tls = {"ssl_certfile": str(tls_cert), "ssl_keyfile": str(tls_key)}
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", ws="websockets-sansio",
+    options.setdefault("ws", "websockets-sansio")
+    config = uvicorn.Config(app, log_level="warning", lifespan="off",
                             http=guarded_protocol(limits, connections), access_log=False,
                             limit_concurrency=limits.concurrency, timeout_keep_alive=int(max(1, limits.keep_alive)),
                             ws_max_size=limits.ws_max_size, ws_max_queue=8, h11_max_incomplete_event_size=16384,

@@ -12,7 +12,7 @@ from pydantic import TypeAdapter
 
 from controller.studio.book import Player
 from controller.studio.config import TableSection
-from controller.studio.hub import Hub, Seat
+from controller.studio.hub import Encoded, Hub, Seat
 from controller.studio.protocol import ServerMessage
 from controller.studio.rules import TableRules
 from controller.studio.seat_sync import SeatView, Unsent
@@ -53,7 +53,7 @@ def drained(seat: Seat) -> list[dict[str, Any]]:
     while not seat.outbox.empty():
         message = seat.outbox.get_nowait()
         assert message is not None
-        message = json.loads(message) if isinstance(message, str) else message  # a push encoded once for many
+        message = json.loads(message.text) if isinstance(message, Encoded) else message  # a push encoded once for many
         SERVER.validate_python(message)  # as the published schema has it
         out.append(message)
     return out
