@@ -142,6 +142,20 @@ def opening_refusal(core: OfferedTable) -> Refused | None:
     return None
 
 
+def open_round_refusal(core: OfferedTable) -> Refused | None:
+    """The offer's answer to ``open_round`` now (None: it takes it), without building the offer
+    where no hold is shown: ``build_offer`` then takes it exactly when ``opening_refusal`` finds
+    no reason, and refuses it with that reason (a round opens once a round, the offer is built
+    for what reads it)."""
+    if core.outage is None and core.hold is None:
+        return opening_refusal(core)
+    offer = build_offer(core)
+    if offer.take(OPEN_ROUND) is not None:
+        return None
+    return offer.refusal(OPEN_ROUND) or _refused(OPEN_ROUND, "table.round.not_now",
+                                                 f"a round cannot open now: {offer.prompt}")
+
+
 def _takes(core: OfferedTable, shown: Hold | None) -> tuple[list[Take], list[Refused]]:
     if shown is not None:
         return _held(core, shown)
