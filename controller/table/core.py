@@ -34,8 +34,7 @@ from collections.abc import Sequence
 from operator import attrgetter
 from typing import Any
 
-from controller.commands import models as cmd
-from controller.commands.models import Command
+from controller.commands.models import DEALER, PIT, Command
 from controller.commands.studio import STUDIO_MODELS, StudioInput
 from controller.games.base import GameRules
 from controller.journal import Entry
@@ -53,6 +52,7 @@ from controller.table.game_device import apply_device_step, resumption
 from controller.table.games.base import Engine, GameAdapter
 from controller.table.health import DeviceHealth
 from controller.table.holds import ERROR, INFO, WARNING, Hold, HoldDesk, alert, refused_in_hold, released, unapplicable
+from controller.table.inputs import COMMAND, DEVICE, DRAW, PIT_COMMAND, STUDIO
 from controller.table.offer import build_offer
 from controller.table.outcome import outcome
 from controller.table.phases import BETTING, IDLE, PLAYING, SETTLING
@@ -149,19 +149,20 @@ class TableCore(RoundCourse):
         serial = self.serial
         # ``given is not None`` first: a replayed entry has none, and a pydantic model's
         # isinstance goes through ABCMeta (0.1 µs for None, on every replayed input)
+        kind = entry.kind
         try:
-            if entry.kind == inputs.DEVICE:
+            if kind == DEVICE:
                 device_input.route(self, given if given is not None and isinstance(given, DeviceEvent)
                                    else parse_event(entry.payload))
-            elif entry.kind == inputs.COMMAND:
+            elif kind == COMMAND:
                 self.command(given if given is not None and isinstance(given, Command)
-                             else journaled(entry.payload, cmd.DEALER))
-            elif entry.kind == inputs.PIT_COMMAND:
-                order = given if given is not None and isinstance(given, Command) else journaled(entry.payload, cmd.PIT)
+                             else journaled(entry.payload, DEALER))
+            elif kind == PIT_COMMAND:
+                order = given if given is not None and isinstance(given, Command) else journaled(entry.payload, PIT)
                 pit_command(self, order, str(entry.payload.get("sender", "")))
-            elif entry.kind == inputs.DRAW:
+            elif kind == DRAW:
                 self._draw(entry.payload)
-            elif entry.kind == inputs.STUDIO:
+            elif kind == STUDIO:
                 remote.studio_input(self, given if isinstance(given, STUDIO_MODELS) else remote.journaled(entry.payload))
         except Refusal as refusal:
             self.refused = (refusal.code, refusal.text(*self.currency))

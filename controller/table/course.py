@@ -78,14 +78,15 @@ class RoundCourse:
 
     def deal(self: CourseTable, card: str, n: int | None) -> None:
         """A card checked against the shoe goes to the round (a card it cannot take holds)."""
-        if self.engine is None or self.phase not in (BETTING, PLAYING, SETTLING):
+        engine = self.engine
+        if engine is None or self.phase not in (BETTING, PLAYING, SETTLING):
             self.hold_on("table.card.no_round", f"{card}: no round is being dealt", [(card, n)])
             return
         action = _DEALS.get(card)
         if action is None:  # a card the shoe's check took: at most one per card of the deck
             action = _DEALS[card] = Deal(card)
         try:
-            self.engine.apply(action)
+            engine.apply(action)
         except (RuleError, ImpossibleCard) as exc:
             code = exc.rule if isinstance(exc, RuleError) else "shoe.impossible_card"
             message = exc.message if isinstance(exc, RuleError) else str(exc)
@@ -105,10 +106,11 @@ class RoundCourse:
             self._out += [DeviceCommand(own, name) for name in self.adapter.open_commands(self.rules)]
 
     def engine_action(self: CourseTable, action: Any) -> None:
-        if self.engine is None:
+        engine = self.engine
+        if engine is None:
             raise Refusal("table.round.none", "no round is open")
         try:
-            self.engine.apply(action)
+            engine.apply(action)
         except RuleError as exc:
             raise Refusal(exc.rule, exc.message, exc.said) from None
         self.advanced()

@@ -57,7 +57,7 @@ def _way(cls: type[DeviceEvent]) -> str:
 
 def route(table: EventTable, event: DeviceEvent) -> None:
     device = device_of(event)
-    way = _way(type(event))
+    way = _WAYS.get(type(event)) or _way(type(event))
     if way == ONLINE:
         table.health_change(device, online=True)
     elif way == OFFLINE:
