@@ -30,6 +30,7 @@ class CourseTable(OpeningTable, remote.RemoteTable, Protocol):
 
     table_id: str
     rules: GameRules
+    serial: int
     _out: list[Effect]
 
     @property
@@ -127,7 +128,7 @@ class RoundCourse:
 
     def advanced(self: CourseTable) -> None:
         self.round.progressed()
-        self.changed()
+        self.serial += 1  # ``changed()``, without its call: this runs after every card, bet and decision
         remote.progressed(self)
         seats.follow(self)
         # a game without draws is never due one (and ``draw_requested`` stays False): not asked
