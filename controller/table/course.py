@@ -129,8 +129,12 @@ class RoundCourse:
     def advanced(self: CourseTable) -> None:
         self.round.progressed()
         self.serial += 1  # ``changed()``, without its call: this runs after every card, bet and decision
-        remote.progressed(self)
-        seats.follow(self)
+        # the remote side only where it has something to follow (each checks again for itself):
+        # a betting time or a seal under way, a player seated or a turn waiting
+        if self.betting.status in remote.FOLLOWED:
+            remote.progressed(self)
+        if self.seats.seats or self.seats.turn is not None:
+            seats.follow(self)
         # a game without draws is never due one (and ``draw_requested`` stays False): not asked
         if self.adapter.draws and self.round.draw(self.draw_due()):
             self.emit(Draw(self.round_id))

@@ -68,6 +68,10 @@ def journaled(payload: dict[str, Any]) -> StudioInput:
         raise UnreadableStudio(exc.message) from None
 
 
+#: the betting statuses ``progressed`` acts in
+FOLLOWED = frozenset((OPEN, SEALING))
+
+
 def progressed(table: RemoteTable) -> None:
     """After every change of the open round: the felt's close starts the close of betting (a
     remote table waits for the seal), and anything that moves the round while it waits for
