@@ -15,7 +15,7 @@ from controller.shoe import ImpossibleCard
 from controller.table import inputs, remote, seats
 from controller.table.betting import SEALING
 from controller.table.dealers import DealerDesk
-from controller.table.effects import DeviceCommand, Draw, Effect, Gate, Record
+from controller.table.effects import LOCK, DeviceCommand, Draw, Effect, Record
 from controller.table.games.base import Engine
 from controller.table.holds import WARNING, HoldDesk
 from controller.table.opening import OpeningTable, check_can_open
@@ -101,7 +101,7 @@ class RoundCourse:
         self.round.open(self.table_id, self.adapter.new_round(self.rules), self.ts(), self.dealer, shoe_round)
         self.seats.round_opened()
         self.changed()
-        self._out += [Gate(locked=True), *self.betting.opened_round(self.round.round_id or "", self.ts(), self.cause())]
+        self._out += [LOCK, *self.betting.opened_round(self.round.round_id or "", self.ts(), self.cause())]
         own = self.adapter.device
         if own is not None:
             self._out += [DeviceCommand(own, name) for name in self.adapter.open_commands(self.rules)]
@@ -162,7 +162,7 @@ class RoundCourse:
         self.betting.round_closed(self.cause())
         self.seats.round_opened()  # no turn waits on a closed round
         self.emit(Record(inputs.ROUND_CLOSED, record, self.round_id))
-        self.emit(Gate(locked=True))
+        self.emit(LOCK)
         self.book.closed(record)
         self.round.closed(record["closed"])
         self.changed()
