@@ -17,7 +17,7 @@ the open round (``rounds.RoundBook``; its course, open to close, in ``course.Rou
 the alerts the pit acknowledges (``alerts``); device events are routed by ``device_input``, the
 game's own device (roulette's wheel) by ``game_device``, commands by ``dispatch`` and ``pit``
 (a mapping from each command's model to its handler); what the table takes now, with the
-dealer's prompt, is its ``offer`` (``offer``: built once after each step, the one place that
+dealer's prompt, is its ``offer`` (``offer``: built when read, at most once a step, the one place that
 decides it), the pit's and the studio's view are read by ``view``, and each input's outcome
 (accepted, or refused with the code) by ``outcome``. The core's public attributes of those
 parts are read-only views.
@@ -307,8 +307,8 @@ class TableCore(RoundCourse):
 
     @property
     def offer(self) -> Offer:
-        """What the table takes now (controller/table/offer.py): built once after each step (and
-        again when the journal's disk fills or frees), never per read."""
+        """What the table takes now (controller/table/offer.py): built when first read after a
+        step (and again when the journal's disk fills or frees), never per read."""
         built = self._offer
         if built is None or built[1] is not self.holds.outage:
             built = self._offer = (build_offer(self), self.holds.outage)

@@ -2,11 +2,12 @@
 
 ``build_offer`` reads the table (never changes it) into one ``Offer``: the phase, the dealer's
 prompt, every round command it takes now with its constraints, and for the common ones it
-refuses, the refusal (code and sentence). The core builds it once after each step
-(``TableCore.offer``) and refuses an opening by it; the console draws its buttons from it and
-checks a page's command against it, the bet spots light from it, the pit's ``state`` and the
-studio's ``betting`` carry it. Built without validating (its own output, on every step: the
-models are checked by the tests).
+refuses, the refusal (code and sentence). The core builds it when it is first read after a
+step, at most once per step (``TableCore.offer``), and refuses an opening by its answer to
+``open_round`` (``open_round_refusal``, which builds no offer where no hold is shown); the
+console draws its buttons from it and checks a page's command against it, the bet spots light
+from it, the pit's ``state`` and the studio's ``betting`` carry it. Built without validating
+(its own output: the models are checked by the tests).
 """
 
 from __future__ import annotations
