@@ -105,7 +105,10 @@ def parse_event(payload: Mapping[str, Any]) -> DeviceEvent:
     """The driver's model of a journaled device event (``NotAnEvent`` if none fits)."""
     kind = payload.get("type")
     try:
-        sole = _SOLE.get(kind) if isinstance(kind, str) else None
+        try:
+            sole = _SOLE.get(kind)
+        except TypeError:  # a type that cannot be a key (a list): no class has it
+            sole = None
         if sole is not None:  # the type names the class: validated by its own validator alone (a card's replay)
             event: DeviceEvent = sole.validate_python(payload if type(payload) is dict else dict(payload))
             return event
