@@ -97,7 +97,7 @@ class NotAnEvent(ValueError):
 
 
 #: the validator of each ``type`` only one class has (a card's): the payload goes to it directly
-_SOLE: dict[str, Any] = {kind: classes[0].__pydantic_validator__ for kind, classes in _BY_TYPE.items()
+_SOLE: dict[Any, Any] = {kind: classes[0].__pydantic_validator__ for kind, classes in _BY_TYPE.items()
                          if len(classes) == 1}
 
 
