@@ -102,11 +102,37 @@ _GIVEN: dict[str, dict[str, tuple[type[Command], Any]]] = {
 }
 
 
+#: (giver, the payload's names, its values, their types) -> the command it was read into: a table reads the
+#: same few commands over and over (each box's bet, its decisions), and a command model is a
+#: frozen value. The types are in the key because a strict model tells ``1`` from ``True`` and
+#: ``1.0``, which are equal (and hash alike) in Python. Only what passed every check is kept;
+#: a payload with an unhashable argument (a list) is read every time.
+_READ: dict[tuple[Any, ...], Command] = {}
+_READ_MAX = 4096
+
+
 def parse_order(payload: Any, giver: str = DEALER) -> Command:
     """The command model of ``{"command": name, ...arguments}`` as ``giver`` (dealer or pit)
     may give it, or ``InputRefused`` with the sentence the dealer or the pit boss reads."""
     if not isinstance(payload, dict):
         raise InputRefused("input.malformed", f"a command is an object with a 'command' name, not {shown(payload)}")
+    key: tuple[Any, ...] | None = (giver, *payload, *payload.values(), *map(type, payload.values()))
+    try:
+        read = _READ.get(key)  # type: ignore[arg-type]
+    except TypeError:  # an argument that cannot be a key (a list, an object)
+        key = read = None
+    if read is not None:
+        return read
+    order = _read(payload, giver)
+    if key is not None:
+        if len(_READ) >= _READ_MAX:
+            _READ.clear()
+        _READ[key] = order
+    return order
+
+
+def _read(payload: dict[str, Any], giver: str) -> Command:
+    """``parse_order`` of a payload not read before: its model validates it."""
     name = payload.get("command")
     given = _GIVEN.get(giver)
     found = given.get(name) if given is not None and isinstance(name, str) else None

@@ -23,7 +23,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from functools import partial
+from functools import lru_cache, partial
 from operator import attrgetter
 from typing import Any, ClassVar, Self, TypeVar, cast
 
@@ -126,6 +126,19 @@ class VoidRound:
 
 
 Action = PlaceBet | ClearBets | CloseBetting | Deal | Decide | WheelResult | VoidRound
+
+
+# actions are frozen values: the table takes one per distinct bet and decision (it places and
+# decides the same few round after round) rather than building one each time; ``typed`` keeps
+# apart arguments Python holds equal (``1`` and ``True``)
+@lru_cache(maxsize=4096, typed=True)
+def place_bet(box: int, kind: str, amount: int, player: str = "") -> PlaceBet:
+    return PlaceBet(box, kind, amount, player)
+
+
+@lru_cache(maxsize=4096, typed=True)
+def decide(box: int, action: str, hand: int = 1, player: str = "", amount: int | None = None) -> Decide:
+    return Decide(box, action, hand, player, amount)
 
 
 class EngineRound:

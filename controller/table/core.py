@@ -17,7 +17,7 @@ the open round (``rounds.RoundBook``; its course, open to close, in ``course.Rou
 the alerts the pit acknowledges (``alerts``); device events are routed by ``device_input``, the
 game's own device (roulette's wheel) by ``game_device``, commands by ``dispatch`` and ``pit``
 (a mapping from each command's model to its handler); what the table takes now, with the
-dealer's prompt, is its ``offer`` (``offer``: built once after each step, the one place that
+dealer's prompt, is its ``offer`` (``offer``: built when read, at most once a step, the one place that
 decides it), the pit's and the studio's view are read by ``view``, and each input's outcome
 (accepted, or refused with the code) by ``outcome``. The core's public attributes of those
 parts are read-only views.
@@ -34,8 +34,7 @@ from collections.abc import Sequence
 from operator import attrgetter
 from typing import Any
 
-from controller.commands import models as cmd
-from controller.commands.models import Command
+from controller.commands.models import DEALER, PIT, Command
 from controller.commands.studio import STUDIO_MODELS, StudioInput
 from controller.games.base import GameRules
 from controller.journal import Entry
@@ -53,6 +52,7 @@ from controller.table.game_device import apply_device_step, resumption
 from controller.table.games.base import Engine, GameAdapter
 from controller.table.health import DeviceHealth
 from controller.table.holds import ERROR, INFO, WARNING, Hold, HoldDesk, alert, refused_in_hold, released, unapplicable
+from controller.table.inputs import COMMAND, DEVICE, DRAW, PIT_COMMAND, STUDIO
 from controller.table.offer import build_offer
 from controller.table.outcome import outcome
 from controller.table.phases import BETTING, IDLE, PLAYING, SETTLING
@@ -149,19 +149,20 @@ class TableCore(RoundCourse):
         serial = self.serial
         # ``given is not None`` first: a replayed entry has none, and a pydantic model's
         # isinstance goes through ABCMeta (0.1 µs for None, on every replayed input)
+        kind = entry.kind
         try:
-            if entry.kind == inputs.DEVICE:
+            if kind == DEVICE:
                 device_input.route(self, given if given is not None and isinstance(given, DeviceEvent)
                                    else parse_event(entry.payload))
-            elif entry.kind == inputs.COMMAND:
+            elif kind == COMMAND:
                 self.command(given if given is not None and isinstance(given, Command)
-                             else journaled(entry.payload, cmd.DEALER))
-            elif entry.kind == inputs.PIT_COMMAND:
-                order = given if given is not None and isinstance(given, Command) else journaled(entry.payload, cmd.PIT)
+                             else journaled(entry.payload, DEALER))
+            elif kind == PIT_COMMAND:
+                order = given if given is not None and isinstance(given, Command) else journaled(entry.payload, PIT)
                 pit_command(self, order, str(entry.payload.get("sender", "")))
-            elif entry.kind == inputs.DRAW:
+            elif kind == DRAW:
                 self._draw(entry.payload)
-            elif entry.kind == inputs.STUDIO:
+            elif kind == STUDIO:
                 remote.studio_input(self, given if isinstance(given, STUDIO_MODELS) else remote.journaled(entry.payload))
         except Refusal as refusal:
             self.refused = (refusal.code, refusal.text(*self.currency))
@@ -306,8 +307,8 @@ class TableCore(RoundCourse):
 
     @property
     def offer(self) -> Offer:
-        """What the table takes now (controller/table/offer.py): built once after each step (and
-        again when the journal's disk fills or frees), never per read."""
+        """What the table takes now (controller/table/offer.py): built when first read after a
+        step (and again when the journal's disk fills or frees), never per read."""
         built = self._offer
         if built is None or built[1] is not self.holds.outage:
             built = self._offer = (build_offer(self), self.holds.outage)

@@ -15,7 +15,7 @@ from controller.shoe import ImpossibleCard
 from controller.table import inputs, remote, seats
 from controller.table.betting import SEALING
 from controller.table.dealers import DealerDesk
-from controller.table.effects import DeviceCommand, Draw, Effect, Gate, Record
+from controller.table.effects import LOCK, DeviceCommand, Draw, Effect, Record
 from controller.table.games.base import Engine
 from controller.table.holds import WARNING, HoldDesk
 from controller.table.opening import OpeningTable, check_can_open
@@ -30,6 +30,7 @@ class CourseTable(OpeningTable, remote.RemoteTable, Protocol):
 
     table_id: str
     rules: GameRules
+    serial: int
     _out: list[Effect]
 
     @property
@@ -78,14 +79,15 @@ class RoundCourse:
 
     def deal(self: CourseTable, card: str, n: int | None) -> None:
         """A card checked against the shoe goes to the round (a card it cannot take holds)."""
-        if self.engine is None or self.phase not in (BETTING, PLAYING, SETTLING):
+        engine = self.engine
+        if engine is None or self.phase not in (BETTING, PLAYING, SETTLING):
             self.hold_on("table.card.no_round", f"{card}: no round is being dealt", [(card, n)])
             return
         action = _DEALS.get(card)
         if action is None:  # a card the shoe's check took: at most one per card of the deck
             action = _DEALS[card] = Deal(card)
         try:
-            self.engine.apply(action)
+            engine.apply(action)
         except (RuleError, ImpossibleCard) as exc:
             code = exc.rule if isinstance(exc, RuleError) else "shoe.impossible_card"
             message = exc.message if isinstance(exc, RuleError) else str(exc)
@@ -99,16 +101,17 @@ class RoundCourse:
         self.round.open(self.table_id, self.adapter.new_round(self.rules), self.ts(), self.dealer, shoe_round)
         self.seats.round_opened()
         self.changed()
-        self._out += [Gate(locked=True), *self.betting.opened_round(self.round.round_id or "", self.ts(), self.cause())]
+        self._out += [LOCK, *self.betting.opened_round(self.round.round_id or "", self.ts(), self.cause())]
         own = self.adapter.device
         if own is not None:
             self._out += [DeviceCommand(own, name) for name in self.adapter.open_commands(self.rules)]
 
     def engine_action(self: CourseTable, action: Any) -> None:
-        if self.engine is None:
+        engine = self.engine
+        if engine is None:
             raise Refusal("table.round.none", "no round is open")
         try:
-            self.engine.apply(action)
+            engine.apply(action)
         except RuleError as exc:
             raise Refusal(exc.rule, exc.message, exc.said) from None
         self.advanced()
@@ -125,9 +128,13 @@ class RoundCourse:
 
     def advanced(self: CourseTable) -> None:
         self.round.progressed()
-        self.changed()
-        remote.progressed(self)
-        seats.follow(self)
+        self.serial += 1  # ``changed()``, without its call: this runs after every card, bet and decision
+        # the remote side only where it has something to follow (each checks again for itself):
+        # a betting time or a seal under way, a player seated or a turn waiting
+        if self.betting.status in remote.FOLLOWED:
+            remote.progressed(self)
+        if self.seats.seats or self.seats.turn is not None:
+            seats.follow(self)
         # a game without draws is never due one (and ``draw_requested`` stays False): not asked
         if self.adapter.draws and self.round.draw(self.draw_due()):
             self.emit(Draw(self.round_id))
@@ -155,7 +162,7 @@ class RoundCourse:
         self.betting.round_closed(self.cause())
         self.seats.round_opened()  # no turn waits on a closed round
         self.emit(Record(inputs.ROUND_CLOSED, record, self.round_id))
-        self.emit(Gate(locked=True))
+        self.emit(LOCK)
         self.book.closed(record)
         self.round.closed(record["closed"])
         self.changed()

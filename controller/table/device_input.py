@@ -57,22 +57,27 @@ def _way(cls: type[DeviceEvent]) -> str:
 
 def route(table: EventTable, event: DeviceEvent) -> None:
     device = device_of(event)
-    way = _way(type(event))
-    if way == ONLINE:
+    way = _WAYS.get(type(event)) or _way(type(event))
+    if way == OTHER:  # a device's own event (a card, by far the most frequent): first
+        if device == table.adapter.device:
+            table.game_device_step(device, event)
+        elif device == SHOE:
+            table.shoe_device.device_step(table, event)
+        # else another device's own event: journaled (and its presence tracked), no game step
+    elif way == ONLINE:
         table.health_change(device, online=True)
     elif way == OFFLINE:
         table.health_change(device, online=False)
         table.alert(ERROR, "device.offline", f"{device} offline: {cast(DeviceOffline, event).reason}")
     elif way == PRESS:
         _press(table, cast(SpotPress, event))
-    elif device == table.adapter.device:
+    elif device == table.adapter.device:  # the game's own device refused something
         table.game_device_step(device, event)
-    elif way == REFUSED and device != SHOE:
+    elif device != SHOE:
         refused = cast(Refused, event)
         table.alert(WARNING, "device.refused", f"{device}: {refused.reason}", raw=refused.raw)
-    elif device == SHOE:
+    else:
         table.shoe_device.device_step(table, event)
-    # else another device's own event: journaled (and its presence tracked), no game step
 
 
 def _press(table: EventTable, press: SpotPress) -> None:

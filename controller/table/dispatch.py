@@ -11,7 +11,7 @@ from typing import Any, Protocol
 from controller.commands import models as cmd
 from controller.commands.models import Command
 from controller.commands.parse import from_journal
-from controller.games.base import ClearBets, GameRules, PlaceBet
+from controller.games.base import ClearBets, GameRules, place_bet
 from controller.jsonbound import InputRefused
 from controller.table.dealers import DealerDesk
 from controller.table.games.base import Engine, GameAdapter
@@ -110,7 +110,7 @@ def _sign_out(table: CommandTable, order: cmd.SignOut) -> None:
 
 DEALER_HANDLERS: dict[type[Command], Callable[[Any, Any], None]] = {
     cmd.OpenRound: lambda t, o: t.open_round(),
-    cmd.Bet: lambda t, o: t.engine_action(PlaceBet(o.box, o.kind or "main", o.amount, o.player or "")),
+    cmd.Bet: lambda t, o: t.engine_action(place_bet(o.box, o.kind or "main", o.amount, o.player or "")),
     cmd.ClearBets: lambda t, o: t.engine_action(ClearBets(o.box, o.player)),
     cmd.CloseBetting: lambda t, o: close_betting(t),
     cmd.Decide: seat_decide,  # a remote player's box is decided by the player, or by the table at its deadline

@@ -25,6 +25,10 @@ class Gate:
     locked: bool
 
 
+#: the two gate effects (frozen values: emitted, never built per round)
+LOCK, UNLOCK = Gate(locked=True), Gate(locked=False)
+
+
 @dataclass(frozen=True, slots=True)
 class LoadShoe:
     """Tell the shoe a new shuffled shoe is loaded (its card count restarts at 0)."""

@@ -97,7 +97,7 @@ class NotAnEvent(ValueError):
 
 
 #: the validator of each ``type`` only one class has (a card's): the payload goes to it directly
-_SOLE: dict[str, Any] = {kind: classes[0].__pydantic_validator__ for kind, classes in _BY_TYPE.items()
+_SOLE: dict[Any, Any] = {kind: classes[0].__pydantic_validator__ for kind, classes in _BY_TYPE.items()
                          if len(classes) == 1}
 
 
@@ -105,7 +105,10 @@ def parse_event(payload: Mapping[str, Any]) -> DeviceEvent:
     """The driver's model of a journaled device event (``NotAnEvent`` if none fits)."""
     kind = payload.get("type")
     try:
-        sole = _SOLE.get(kind) if isinstance(kind, str) else None
+        try:
+            sole = _SOLE.get(kind)
+        except TypeError:  # a type that cannot be a key (a list): no class has it
+            sole = None
         if sole is not None:  # the type names the class: validated by its own validator alone (a card's replay)
             event: DeviceEvent = sole.validate_python(payload if type(payload) is dict else dict(payload))
             return event

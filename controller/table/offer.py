@@ -2,11 +2,12 @@
 
 ``build_offer`` reads the table (never changes it) into one ``Offer``: the phase, the dealer's
 prompt, every round command it takes now with its constraints, and for the common ones it
-refuses, the refusal (code and sentence). The core builds it once after each step
-(``TableCore.offer``) and refuses an opening by it; the console draws its buttons from it and
-checks a page's command against it, the bet spots light from it, the pit's ``state`` and the
-studio's ``betting`` carry it. Built without validating (its own output, on every step: the
-models are checked by the tests).
+refuses, the refusal (code and sentence). The core builds it when it is first read after a
+step, at most once per step (``TableCore.offer``), and refuses an opening by its answer to
+``open_round`` (``open_round_refusal``, which builds no offer where no hold is shown); the
+console draws its buttons from it and checks a page's command against it, the bet spots light
+from it, the pit's ``state`` and the studio's ``betting`` carry it. Built without validating
+(its own output: the models are checked by the tests).
 """
 
 from __future__ import annotations
@@ -140,6 +141,20 @@ def opening_refusal(core: OfferedTable) -> Refused | None:
         said = ", ".join(f"{device} ({fault})" for device, fault in sorted(faults.items()))
         return _refused(name, "device.fault", f"device fault not cleared: {said}")
     return None
+
+
+def open_round_refusal(core: OfferedTable) -> Refused | None:
+    """The offer's answer to ``open_round`` now (None: it takes it), without building the offer
+    where no hold is shown: ``build_offer`` then takes it exactly when ``opening_refusal`` finds
+    no reason, and refuses it with that reason (a round opens once a round, the offer is built
+    for what reads it)."""
+    if core.outage is None and core.hold is None:
+        return opening_refusal(core)
+    offer = build_offer(core)
+    if offer.take(OPEN_ROUND) is not None:
+        return None
+    return offer.refusal(OPEN_ROUND) or _refused(OPEN_ROUND, "table.round.not_now",
+                                                 f"a round cannot open now: {offer.prompt}")
 
 
 def _takes(core: OfferedTable, shown: Hold | None) -> tuple[list[Take], list[Refused]]:

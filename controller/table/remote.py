@@ -23,7 +23,7 @@ from controller.money import format_money
 from controller.table import inputs, seats
 from controller.table.betting import OPEN, SEAL_TIMER, SEALING, TIMERS, BettingDesk
 from controller.table.corrections import CorrectionBook
-from controller.table.effects import Draw, Effect, Gate, Record
+from controller.table.effects import UNLOCK, Draw, Effect, Record
 from controller.table.holds import ERROR, INFO, WARNING, Hold
 from controller.table.phases import BETTING
 from controller.table.rounds import RoundBook
@@ -57,6 +57,10 @@ class RemoteTable(seats.SeatTable, Protocol):
     def ts(self) -> str: ...
 
 
+#: the felt's close, one frozen value
+CLOSE_BETTING = CloseBetting()
+
+
 class UnreadableStudio(ValueError):
     """A journaled studio message this code cannot read (written behind the edge's back)."""
 
@@ -66,6 +70,10 @@ def journaled(payload: dict[str, Any]) -> StudioInput:
         return parse_studio(payload)
     except InputRefused as exc:
         raise UnreadableStudio(exc.message) from None
+
+
+#: the betting statuses ``progressed`` acts in
+FOLLOWED = frozenset((OPEN, SEALING))
 
 
 def progressed(table: RemoteTable) -> None:
@@ -90,9 +98,9 @@ def close_betting(table: RemoteTable) -> None:
     if source == SEAL_TIMER:
         unsealed(table, f"no seal within {table.betting.time.seal_grace_s} s")
         return
-    table.engine_action(CloseBetting())
+    table.engine_action(CLOSE_BETTING)
     if table.betting.status != SEALING:
-        table.emit(Gate(locked=False))
+        table.emit(UNLOCK)
 
 
 def closed(table: RemoteTable, seal: dict[str, Any] | None) -> None:
@@ -100,7 +108,7 @@ def closed(table: RemoteTable, seal: dict[str, Any] | None) -> None:
     table.betting.closed(table.cause(), seal)
     table.changed()
     if table.hold is None:  # a held table's gate follows its resumption
-        table.emit(Gate(locked=False))
+        table.emit(UNLOCK)
     if table.round.draw(table.draw_due()):
         table.emit(Draw(table.round_id))
 
@@ -129,7 +137,7 @@ def _seal(table: RemoteTable, seal: Seal) -> None:
     desk = table.betting
     ours = seal.round == table.round_id
     if ours and desk.status == OPEN and desk.deadline is not None and table.ts() >= desk.deadline and table.hold is None:
-        table.engine_action(CloseBetting())  # sent at the deadline before the table's timer: the felt closes now
+        table.engine_action(CLOSE_BETTING)  # sent at the deadline before the table's timer: the felt closes now
     if ours and desk.status == SEALING:
         closed(table, {**seal.journal_form(), "seq": table.cause()})
         money = format_money(seal.stake, *table.currency)

@@ -12,6 +12,9 @@ from controller.table.games.base import Engine
 from controller.table.pace import CloseTimes
 from controller.table.phases import BETTING, IDLE, PLAYING, SETTLING
 
+#: read once: an enum member read off its class goes through the enum's metaclass every time
+_DONE, _BETS = ExpectKind.DONE, ExpectKind.BETS
+
 
 @dataclass(slots=True)
 class RoundBook:
@@ -43,7 +46,7 @@ class RoundBook:
         """The phase, from what the engine expects now."""
         assert self.engine is not None
         kind = self.engine.expects().kind
-        self.phase = SETTLING if kind is ExpectKind.DONE else BETTING if kind is ExpectKind.BETS else PLAYING
+        self.phase = SETTLING if kind is _DONE else BETTING if kind is _BETS else PLAYING
 
     def draw(self, due: bool) -> bool:
         """Whether the draw is to be asked for now (due, and not asked for already)."""

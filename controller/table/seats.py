@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from controller.commands import models as cmd
 from controller.commands.studio import RemoteBets, RemoteDecision, SeatChange
-from controller.games.base import Decide, ExpectKind, PlaceBet
+from controller.games.base import ExpectKind, PlaceBet, decide
 from controller.table.betting import BettingDesk, later
 from controller.table.effects import Deadline, Effect
 from controller.table.games.base import Engine, GameAdapter
@@ -207,14 +207,14 @@ def dealer_decide(table: SeatTable, order: cmd.Decide) -> None:
     seat = table.seats.seats.get(order.box)
     if turn is not None and turn.box == order.box and seat is not None:
         raise Refusal("table.seat.remote_decides", f"box {order.box}: {seat.name} decides (a remote player)")
-    table.engine_action(Decide(order.box, order.action, order.hand or 1, order.player or "", order.amount))
+    table.engine_action(decide(order.box, order.action, order.hand or 1, order.player or "", order.amount))
 
 
 def _decide(table: SeatTable, turn: Turn, decision: str, cause: str, amount: int | None,
             request: str | None = None) -> None:
     desk = table.seats
     refund = cause != "player" and table.betting.time.decision_policy == REFUND
-    table.engine_action(Decide(turn.box, decision, turn.hand, "", amount))  # a refused one raises: nothing noted
+    table.engine_action(decide(turn.box, decision, turn.hand, "", amount))  # a refused one raises: nothing noted
     said = {"round": turn.round_id, "box": turn.box, "hand": turn.hand, "decision": decision, "cause": cause,
             "refunded": refund, "request": request, "seq": table.cause()}
     desk.decisions.append(said)

@@ -55,7 +55,8 @@ class Box:
         if bets.behind:
             hand_bets += [HandBet(p, "behind", a, pre[0], a, pre[1]) for p, (a, pre) in bets.behind.items()]
         #: Bet Behinds that take insurance with the owner: (player, half the Bet Behind)
-        self.insures = tuple((p, a // 2) for p, (a, pre) in bets.behind.items() if pre[2] and a // 2 > 0)
+        self.insures = (tuple((p, a // 2) for p, (a, pre) in bets.behind.items() if pre[2] and a // 2 > 0)
+                        if bets.behind else ())
         self.behind_insured: tuple[tuple[str, int], ...] = ()
         self.hands = [Hand(hand_bets)]
         #: side bets still riding: (player, kind, amount)

@@ -9,6 +9,7 @@ his total, every illegal input refused without a trace, and a replay identical.
 
 from __future__ import annotations
 
+import json
 import pickle
 import random
 from collections.abc import Callable
@@ -296,8 +297,9 @@ def test_a_void_returns_everything_still_riding(name, seed, void_after):
 
 
 def _record_as_dumped(rnd: BlackjackRound) -> None:
-    assert rnd.outcome_record() == rnd.outcome().record()
-    assert list(rnd.outcome_record()) == list(rnd.outcome().record())  # the same keys in the same order
+    # the record is not validated at the close: the JSON itself (a bool is no int there, a value
+    # the model would coerce differs) is the model's dump, keys in the same order
+    assert json.dumps(rnd.outcome_record()) == json.dumps(rnd.outcome().record())
 
 
 @settings(max_examples=100, deadline=None)

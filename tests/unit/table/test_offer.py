@@ -14,6 +14,7 @@ from controller.journal import Journal
 from controller.records import Offer, parse
 from controller.table import inputs
 from controller.table.core import TableCore
+from controller.table.offer import open_round_refusal
 from controller.table.registry import adapter_for
 from tests.unit.table.test_core import Live
 
@@ -151,6 +152,10 @@ def test_the_core_takes_what_it_offers_and_refuses_as_it_says(steps: list[Any]) 
     cards = iter(["TS", "5D", "AH", "9C", "2S", "8H"] * 400)
     for step in steps:
         offer = checked(table.core)
+        # the core's opening check reads the offer's answer to open_round without building the offer
+        answer = open_round_refusal(table.core)
+        assert (answer is None) == (offer.take("open_round") is not None), (answer, offer)
+        assert answer is None or offer.refusal("open_round") in (answer, None), (answer, offer)
         if isinstance(step, tuple):
             name, args = step
             table.cmd(name, **args)
