@@ -182,8 +182,10 @@ class PitServer:
                     await asyncio.sleep(0)
                     due = clock() + SLICE_S
         await asyncio.sleep(0)  # the totals are a slice of their own
+        totals = self.totals()
+        await asyncio.sleep(0)
         gone = [t for t in changed if t not in tables]
-        rest = json.dumps({"gone": gone, "alerts": self.floor_alerts(), "totals": self.totals()})
+        rest = json.dumps({"gone": gone, "alerts": self.floor_alerts(), "totals": totals})
         return f'{{"type": "tiles", "tiles": [{", ".join(tiles)}], {rest[1:]}'
 
     def floor_message(self) -> dict[str, Any]:
