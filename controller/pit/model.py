@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import threading
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -182,6 +183,8 @@ class FloorModel:
         #: whose open alerts may have changed since
         self._listed: dict[str, list[dict[str, Any]]] = {}
         self._unlisted: set[str] = set()
+        #: ``alerts`` is also asked from the metrics' HTTP thread (controller/pit/metrics.py)
+        self._listing = threading.Lock()
         self._floor_alerts: list[dict[str, Any]] | None = None
         self.rounds_kept = rounds_kept
         self.changed: set[str] = set()
@@ -370,14 +373,16 @@ class FloorModel:
         self._tiles.pop(model.table, None)
         self._texts.pop(model.table, None)
         if alerts:
-            self._open.pop(model.table, None)
-            self._unlisted.add(model.table)
+            with self._listing:  # as one: the metrics' thread may be listing what it kept
+                self._open.pop(model.table, None)
+                self._unlisted.add(model.table)
         return model.table
 
     def _forget(self, table: str) -> None:
-        for kept in (self._tiles, self._texts, self._state_texts, self._open):
-            kept.pop(table, None)
-        self._unlisted.add(table)
+        with self._listing:
+            for kept in (self._tiles, self._texts, self._state_texts, self._open):
+                kept.pop(table, None)
+            self._unlisted.add(table)
 
     def tile(self, table: str) -> dict[str, Any]:
         """``TableModel.tile`` of that table, kept until it changes (not to be modified)."""
@@ -422,19 +427,20 @@ class FloorModel:
         """Every table's open alerts in one list, most severe first (not to be modified). Kept
         while no table's open alerts change: a ``state`` message rebuilds its table's, which are
         mostly what they were (none), and the floor's list then stays as it is."""
-        for table in self._unlisted:
-            alerts = self.open_alerts(table) if table in self.tables else []
-            if alerts != self._listed.get(table, []):
-                self._floor_alerts = None
-                if alerts:
-                    self._listed[table] = alerts
-                else:
-                    del self._listed[table]
-        self._unlisted.clear()
-        if self._floor_alerts is None:
-            listed = self._listed
-            out = [a for t in self.tables if t in listed for a in listed[t]]
-            out.sort(key=lambda a: str(a.get("ts", "")), reverse=True)
-            out.sort(key=lambda a: severity_rank(a.get("severity")))  # stable: newest first within a severity
-            self._floor_alerts = out
-        return self._floor_alerts
+        with self._listing:
+            for table in self._unlisted:
+                alerts = self.open_alerts(table) if table in self.tables else []
+                if alerts != self._listed.get(table, []):
+                    self._floor_alerts = None
+                    if alerts:
+                        self._listed[table] = alerts
+                    else:
+                        del self._listed[table]
+            self._unlisted.clear()
+            if self._floor_alerts is None:
+                listed = self._listed
+                out = [a for t in list(self.tables) if t in listed for a in listed[t]]
+                out.sort(key=lambda a: str(a.get("ts", "")), reverse=True)
+                out.sort(key=lambda a: severity_rank(a.get("severity")))  # stable: newest first within a severity
+                self._floor_alerts = out
+            return self._floor_alerts
