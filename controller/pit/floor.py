@@ -197,6 +197,8 @@ class FloorTotals:
     def _recount(self, table: str, model: TableModel | None, edge: Callable[[TableModel], float | None],
                  now: float) -> None:
         before = self._take(table)
+        if model is None:
+            self._last_hour.forget(table)
         share = self._share(model, edge, now) if model is not None else None
         if share is not None:
             self._put(table, share, before)
