@@ -167,30 +167,43 @@ class PitServer:
                 continue
             await self.web.broadcast(await self._tiles_message(sorted(changed)))
 
-    async def _tiles_message(self, changed: list[str]) -> str:
-        """The changed tiles, the floor's alerts and totals, as JSON text. Built ``SLICE_S`` of
-        work at a time, the feed read between slices: a tick of a thousand changed tiles never
-        holds a feed message back for more than a slice."""
+    async def _tile_texts(self, tables: list[str]) -> list[str]:
+        """The tiles of ``tables`` still on the floor as JSON text, ``SLICE_S`` of work at a time
+        with the feed read between slices: a tick of a thousand changed tiles, or a page opening
+        on a floor of a thousand, never holds a feed message back for more than a slice."""
         tiles: list[str] = []
-        tables = self.model.tables
+        floor = self.model.tables
         clock = time.perf_counter
         due = clock() + SLICE_S
-        for table in changed:
-            if table in tables:
+        for table in tables:
+            if table in floor:
                 tiles.append(self.model.tile_text(table))
                 if clock() >= due:
                     await asyncio.sleep(0)
                     due = clock() + SLICE_S
         await asyncio.sleep(0)  # the totals are a slice of their own
+        return tiles
+
+    async def _tiles_message(self, changed: list[str]) -> str:
+        """The changed tiles, the floor's alerts and totals, as JSON text (``_tile_texts``)."""
+        tiles = await self._tile_texts(changed)
         totals = self.totals()
         await asyncio.sleep(0)
-        gone = [t for t in changed if t not in tables]
+        gone = [t for t in changed if t not in self.model.tables]
         rest = json.dumps({"gone": gone, "alerts": self.floor_alerts(), "totals": totals})
         return f'{{"type": "tiles", "tiles": [{", ".join(tiles)}], {rest[1:]}'
 
-    def floor_message(self) -> dict[str, Any]:
-        return {"tables": self.model.floor(), "alerts": self.floor_alerts(), "broker": self.link.connected,
-                "totals": self.totals(), "memory": self.memory.view()}
+    async def floor_text(self, kind: str | None = None) -> str:
+        """The whole floor as JSON text, a page's first message: every tile, the alerts, the
+        broker link, the totals and the day shown (with ``"type": kind`` first, if given); its
+        tiles built a slice at a time (``_tile_texts``)."""
+        tiles = await self._tile_texts(sorted(self.model.tables))
+        totals = self.totals()
+        await asyncio.sleep(0)
+        head = "" if kind is None else f'"type": {json.dumps(kind)}, '
+        rest = json.dumps({"alerts": self.floor_alerts(), "broker": self.link.connected, "totals": totals,
+                           "memory": self.memory.view()})
+        return f'{{{head}"tables": [{", ".join(tiles)}], {rest[1:]}'
 
     def floor_alerts(self) -> list[dict[str, Any]]:
         """The floor's open alerts as the page lists them, grouped again only when they changed."""

@@ -41,3 +41,31 @@ async def test_a_ticks_tiles_are_built_a_slice_at_a_time_with_the_feed_read_betw
     assert sent["tiles"] == [json.loads(json.dumps(pit.model.tile(t))) for t in names]
     fresh = floor_totals(pit.model.tables.values(), {}, 0.0, pit.currency)
     assert {**sent["totals"], "updated": None} == {**fresh, "updated": None} and sent["totals"]["updated"] == 40.0
+
+
+async def test_a_page_opening_on_a_big_floor_gets_it_a_slice_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole floor, a page's first message, is built with the feed read between its tiles
+    (it was one piece: 30 ms of the event loop at a thousand tables), and is what it was."""
+    pit = PitServer("mqtt://127.0.0.1:1", Accounts({}))
+    names = [f"t{n:02d}" for n in range(30)]
+    for n, table in enumerate(reversed(names)):
+        pit.model.apply(f"croupier/{table}/state", json.dumps(msg.state(table, dealer="ann")).encode(), 1.0 + n)
+    pit.model.apply("croupier/t07/alert", json.dumps(msg.alert("t07", 4, "warning", "shoe.slow")).encode(), 50.0)
+    monkeypatch.setattr(server, "SLICE_S", 0.0, raising=False)
+    turns, building = 0, True
+
+    async def feed() -> None:
+        nonlocal turns
+        while building:
+            turns += 1
+            await asyncio.sleep(0)
+
+    reader = asyncio.create_task(feed())
+    text = await pit.floor_text("floor")
+    building = False
+    await reader
+    assert turns >= len(names)
+    whole = {"type": "floor", "tables": pit.model.floor(), "alerts": pit.floor_alerts(), "broker": False,
+             "totals": pit.totals(), "memory": pit.memory.view()}
+    assert json.loads(text) == json.loads(json.dumps(whole))
+    assert [t["table"] for t in json.loads(text)["tables"]] == names and json.loads(text)["alerts"][0]["seqs"] == [4]
