@@ -146,7 +146,7 @@ async def test_every_pit_command_of_the_table_view_arrives_as_the_table_parses_i
     rl = await tables("rl")
     rl.state()
     await until(lambda: "rl" in pit.model.tables)
-    asks = [{"command": "close_after_round"}, {"command": "void_round", "round": "rl-000007"},
+    asks: list[dict[str, Any]] = [{"command": "close_after_round"}, {"command": "void_round", "round": "rl-000007"},
             {"command": "approve_correction", "correction": 41}]
     if "reopen" in KINDS:
         asks.append({"command": "reopen"})
