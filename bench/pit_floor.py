@@ -12,8 +12,10 @@ message carries the publish time in ``ts`` (microseconds), so lag is measured on
   includes the dashboard's 0.1 s coalescing tick);
 * baseline: publish -> a bare aiomqtt subscriber in its own process, in the same run.
 
-Also: messages/s through the broker, the CPU of mosquitto and of the dashboard, and the CPU per
-message of the dashboard and of the bare subscriber (what a loaded machine moves least). The
+Also: messages/s through the broker, the CPU of mosquitto and of the dashboard, the CPU per
+message of the dashboard and of the bare subscriber (what a loaded machine moves least), and the
+machine's 1-minute load average at the window's start and end (the tails are the machine's
+when other work shares it). The
 publishers run at nice +10: on a floor the tables are other machines, here they must not take
 the CPU from the processes measured.
 Run: ``.venv/bin/python bench/pit_floor.py [--tables 200] [--rate 5] [--seconds 20] [--procs 4]``.
@@ -42,6 +44,7 @@ from typing import Any
 import aiomqtt
 import httpx
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -89,7 +92,7 @@ class Table:
             "event": template({**feed.envelope(table, ROUND, TS), "seq": SEQ, "kind": "command", "source": "dealer",
                                "payload": {"name": "bet"}}),
         }
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"bench-{table}")
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bench-{table}")
         self.client.username_pw_set(user, password)
         self.client.will_set(self.topics["state"].replace("state", "online"), b"0", 1, True)
         self.client.on_connect = self._connected
@@ -114,7 +117,8 @@ class Table:
         rest ``event`` messages; each with its publish time in ``ts``."""
         self.seq = seq = self.seq + 1
         ts = iso_now()
-        fields = {"ts": ts, "round": f"{self.table}-{seq // 20:06d}", "seq": seq}
+        round_id = f"{self.table}-{seq // 20:06d}"
+        fields = {"ts": ts, "round": round_id, "seq": seq}
         pick = seq % 10
         if pick == 0:
             leaf, retain, body = "state", True, self.templates["state"].format(**fields)
@@ -123,7 +127,7 @@ class Table:
             body = self.templates["prompt"].format(prompt=f"t={time.time():.6f}", **fields)
         elif seq % 40 == 9:
             leaf, retain = "round", False
-            body = json.dumps(feed.round_record(self.table, fields["round"], seq, ts=ts, opened=ts, closed=ts,
+            body = json.dumps(feed.round_record(self.table, round_id, seq, ts=ts, opened=ts, closed=ts,
                                                 outcome=outcomes.roulette(str(self.rng.randrange(37))),
                                                 bets=[feed.bet(500, 0, kind="red")]))
         else:
@@ -189,7 +193,7 @@ def baseline(port: int, user: str, password: str, start: float, until: float, ou
                 if now > until:
                     break
                 try:
-                    ts = json.loads(m.payload)["ts"]  # type: ignore[arg-type]
+                    ts = json.loads(m.payload)["ts"]
                 except (ValueError, TypeError, KeyError):
                     continue
                 if now >= start:
@@ -272,9 +276,11 @@ def run(tables: int, rate: float, seconds: float, procs: int, warmup: float) -> 
             mosquitto_pid = broker._process.pid if broker._process else 0
             time.sleep(max(0.0, start - time.time()))
             client.get("/api/stats", params={"reset": "1"})
+            load0 = os.getloadavg()[0]
             cpu0 = (cpu_seconds(mosquitto_pid), cpu_seconds(pit.pid), time.time())
             page = asyncio.run(page_lags(f"ws://127.0.0.1:{port}/ws", cookie, start, until))
             cpu1 = (cpu_seconds(mosquitto_pid), cpu_seconds(pit.pid), time.time())
+            load1 = os.getloadavg()[0]
             stats = client.get("/api/stats").json()
             results = [queue.get(timeout=60) for _ in range(procs + 1)]
             for w in [*workers, bare]:
@@ -303,6 +309,7 @@ def run(tables: int, rate: float, seconds: float, procs: int, warmup: float) -> 
             "mosquitto_cpu_pct": 100 * (cpu1[0] - cpu0[0]) / wall,
             "dashboard_cpu_pct": 100 * (cpu1[1] - cpu0[1]) / wall,
             "machine_cpus": os.cpu_count(),
+            "load_average_start": load0, "load_average_end": load1,
             "mean_lag_check_ms": 1000 * statistics.fmean(bare_lags) if bare_lags else float("nan"),
         }
 

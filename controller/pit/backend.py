@@ -5,7 +5,7 @@ each other."""
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Protocol
+from typing import Protocol
 
 from controller.auth import Accounts
 from controller.floor.edges import Edges
@@ -26,7 +26,7 @@ class PitBackend(Protocol):
     #: seconds from a message's ``ts`` to its being folded into the model
     lags: deque[float]
 
-    def floor_message(self) -> dict[str, Any]: ...
+    async def floor_text(self, kind: str | None = None) -> str: ...
 
     async def edges(self, model: TableModel) -> Edges | None: ...
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
+import threading
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -178,8 +179,17 @@ class FloorModel:
         #: table -> (its ``state``, the JSON of its ``state_fields``, without the braces)
         self._state_texts: dict[str, tuple[dict[str, Any], str]] = {}
         self._open: dict[str, list[dict[str, Any]]] = {}
+        #: table -> its open alerts as last put in the floor's list (``alerts``), and the tables
+        #: whose open alerts may have changed since
+        self._listed: dict[str, list[dict[str, Any]]] = {}
+        self._unlisted: set[str] = set()
+        #: ``alerts`` is also asked from the metrics' HTTP thread (controller/pit/metrics.py)
+        self._listing = threading.Lock()
+        self._floor_alerts: list[dict[str, Any]] | None = None
         self.rounds_kept = rounds_kept
         self.changed: set[str] = set()
+        #: the tables changed since the totals last counted them (``take_recount``)
+        self._recount: set[str] = set()
         self.messages = 0
         self.dropped = 0
         #: seconds from the last applied message's ``ts`` to ``now`` (None: it carried none)
@@ -207,6 +217,7 @@ class FloorModel:
                 self.tables.pop(table, None)
                 self._forget(table)
                 self.changed.add(table)
+                self._recount.add(table)
                 return table
             model = self.table(table)
             if payload.strip() not in (b"0", b"1"):
@@ -358,15 +369,20 @@ class FloorModel:
         """``alerts``: whether what the table's open alerts come from may have changed."""
         model.updated = now
         self.changed.add(model.table)
+        self._recount.add(model.table)
         self._tiles.pop(model.table, None)
         self._texts.pop(model.table, None)
         if alerts:
-            self._open.pop(model.table, None)
+            with self._listing:  # as one: the metrics' thread may be listing what it kept
+                self._open.pop(model.table, None)
+                self._unlisted.add(model.table)
         return model.table
 
     def _forget(self, table: str) -> None:
-        for kept in (self._tiles, self._texts, self._state_texts, self._open):
-            kept.pop(table, None)
+        with self._listing:
+            for kept in (self._tiles, self._texts, self._state_texts, self._open):
+                kept.pop(table, None)
+            self._unlisted.add(table)
 
     def tile(self, table: str) -> dict[str, Any]:
         """``TableModel.tile`` of that table, kept until it changes (not to be modified)."""
@@ -399,12 +415,32 @@ class FloorModel:
         changed, self.changed = self.changed, set()
         return changed
 
+    def take_recount(self) -> set[str]:
+        """The tables changed (or gone) since the last call: what the floor's totals count again."""
+        recount, self._recount = self._recount, set()
+        return recount
+
     def floor(self) -> list[dict[str, Any]]:
         return [self.tile(t) for t in sorted(self.tables)]
 
     def alerts(self) -> list[dict[str, Any]]:
-        """Every table's open alerts in one list, most severe first."""
-        out = [a for t in self.tables for a in self.open_alerts(t)]
-        out.sort(key=lambda a: str(a.get("ts", "")), reverse=True)
-        out.sort(key=lambda a: severity_rank(a.get("severity")))  # stable: newest first within a severity
-        return out
+        """Every table's open alerts in one list, most severe first (not to be modified). Kept
+        while no table's open alerts change: a ``state`` message rebuilds its table's, which are
+        mostly what they were (none), and the floor's list then stays as it is."""
+        with self._listing:
+            for table in self._unlisted:
+                alerts = self.open_alerts(table) if table in self.tables else []
+                if alerts != self._listed.get(table, []):
+                    self._floor_alerts = None
+                    if alerts:
+                        self._listed[table] = alerts
+                    else:
+                        del self._listed[table]
+            self._unlisted.clear()
+            if self._floor_alerts is None:
+                listed = self._listed
+                out = [a for t in list(self.tables) if t in listed for a in listed[t]]
+                out.sort(key=lambda a: str(a.get("ts", "")), reverse=True)
+                out.sort(key=lambda a: severity_rank(a.get("severity")))  # stable: newest first within a severity
+                self._floor_alerts = out
+            return self._floor_alerts

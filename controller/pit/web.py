@@ -142,7 +142,7 @@ class PitWeb:
     async def floor(self, request: Request) -> Response:
         if self._session(request) is None:
             return _error(401, "sign in")
-        return JSONResponse(self.server.floor_message())
+        return Response(await self.server.floor_text(), media_type="application/json")
 
     async def table(self, request: Request) -> Response:
         if self._session(request) is None:
@@ -282,7 +282,7 @@ class PitWeb:
         if self._session(websocket) is None:
             await websocket.close(code=WS_UNAUTHORISED)
             return
-        await websocket.send_text(json.dumps({"type": "floor", **self.server.floor_message()}))
+        await websocket.send_text(await self.server.floor_text("floor"))
         self.sockets.add(websocket)
         try:
             while True:

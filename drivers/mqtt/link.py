@@ -45,6 +45,7 @@ from drivers.clock import SYSTEM_CLOCK, Clock
 from drivers.device import Health
 from drivers.link import LinkRunner
 from drivers.mqtt.alarm import Takeovers, is_misconfiguration, is_takeover
+from drivers.mqtt.callbacks import without_callback_garbage
 from drivers.mqtt.outbox import Outbox, Outgoing
 from drivers.mqtt.tls import tls_context
 from drivers.mqtt.url import BrokerUrl
@@ -142,12 +143,12 @@ def session_client(url: BrokerUrl, tls: ssl.SSLContext | None, client_id: str, r
                    *, keepalive: int, **options: Any) -> aiomqtt.Client:
     """A fresh client for one connection of a persistent session (``clean_session=False``) whose
     messages go to ``route`` as they arrive; ``options`` are aiomqtt's (a will, a timeout ...)."""
-    return aiomqtt.Client(
+    return without_callback_garbage(aiomqtt.Client(
         url.host, url.port, transport=url.transport, username=url.username, password=url.password,
         identifier=client_id, clean_session=False, keepalive=keepalive, queue_type=routing_queue(route),
         tls_context=tls,
         # TCP_NODELAY: without it a QoS 1 round trip waits ~40 ms on Nagle; unix sockets have no Nagle.
-        socket_options=TCP_NODELAY if url.transport == "tcp" else (), **options)
+        socket_options=TCP_NODELAY if url.transport == "tcp" else (), **options))
 
 
 async def drain(client: aiomqtt.Client) -> None:

@@ -36,7 +36,7 @@ async def test_two_tables_live_with_rounds_stats_and_ranked_alerts(pit: PitServe
              alerts_open=[{"seq": err, "code": "shoe.gap", "message": "a card was lost", "round": None}])
     async with signed_in(pit, "pat") as client:
         def floor() -> dict[str, Any] | None:
-            tables_ = {t["table"]: t for t in pit.floor_message()["tables"]}
+            tables_ = {t["table"]: t for t in pit.model.floor()}
             ok = (set(tables_) == {"rl", "bj"} and tables_["rl"]["online"] and tables_["bj"]["phase"] == "hold"
                   and len(pit.model.tables["rl"].rounds) == 2 and tables_["rl"]["alerts_count"] == 1)
             return tables_ if ok else None
@@ -146,7 +146,7 @@ async def test_every_pit_command_of_the_table_view_arrives_as_the_table_parses_i
     rl = await tables("rl")
     rl.state()
     await until(lambda: "rl" in pit.model.tables)
-    asks = [{"command": "close_after_round"}, {"command": "void_round", "round": "rl-000007"},
+    asks: list[dict[str, Any]] = [{"command": "close_after_round"}, {"command": "void_round", "round": "rl-000007"},
             {"command": "approve_correction", "correction": 41}]
     if "reopen" in KINDS:
         asks.append({"command": "reopen"})
