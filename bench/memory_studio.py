@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import random
 import tempfile
 import threading
 import time
@@ -73,15 +72,14 @@ class Turnover:
     """The players at the table, and the next new ids (funded beforehand)."""
 
     def __init__(self, url: str, players: int, rounds: int, times: Times, seed: int = 1) -> None:
-        self.url, self.times = url, times
-        self.rng = random.Random(seed)
+        self.url, self.times, self.seed = url, times, seed
         self.names = players + (rounds // TURNOVER + 1) * LEAVING
         self.next = 0
         self.joined = 0
         self.seated: list[BenchPlayer] = []
 
     def player(self) -> BenchPlayer:
-        p = BenchPlayer(self.next, [self.url], SECRET, self.times, random.Random(self.rng.random()))
+        p = BenchPlayer(self.next, [self.url], SECRET, self.times, self.seed, BETTING_S * BET_WITHIN)
         self.next += 1
         return p
 
@@ -108,7 +106,8 @@ def _services() -> Iterator[tuple[Path, Cluster, MosquittoBroker]]:
 
 def _forget(times: Times, round_id: str) -> None:
     """The bench's own per-round figures of a round done: this process keeps no day either."""
-    for per_round in (times.published, times.result_at, times.settled_at, times.credited):
+    for per_round in (times.published, times.result_at, times.settled_at, times.betting, times.answered,
+                      times.accepted, times.credited):
         per_round.pop(round_id, None)
 
 
@@ -138,9 +137,9 @@ async def studio_part(rounds: int, every: int, players: int, trace: bool) -> dic
             async with TimedTable(broker.tcp_url(), times) as table:
                 for r in range(1, rounds + 1):
                     round_id = f"rl-eu-mem-{r:06d}"
-                    bets = [asyncio.create_task(p.bet(round_id, BETTING_S * BET_WITHIN)) for p in seats.seated]
-                    await table.play(round_id, BETTING_S, grace_s=3.0)
-                    bettors = sum(1 for ok in await asyncio.gather(*bets, return_exceptions=True) if ok is True)
+                    await table.play(round_id, BETTING_S, grace_s=3.0)  # each player bets once it opens
+                    await wait_for(lambda r=round_id: times.answered.get(r, 0) >= times.betting.get(r, 0), 60)  # type: ignore[misc]
+                    bettors = times.accepted.get(round_id, 0)
                     accepted += bettors
                     if not await wait_for(lambda r=round_id, n=bettors: times.credited.get(r, 0) >= n, 60):  # type: ignore[misc]
                         unsettled += 1

@@ -16,10 +16,13 @@ connected). Beside them, measured in the same run: a bare WebSocket echo server 
 connections and message sizes (its CPU per bet too), and a bare PostgreSQL insert of the same rows
 (``bench/studio_baseline.py``).
 
-The players are WebSocket clients in this one process, beside the stand-in table; at 2,000 the
-bare echo's figures with the same clients show they keep up (its accept p99 is a few ms). At
-10,000 they share the machine's 2 cores with the studio: the latencies are then the machine's
-as much as the studio's, the CPU per bet is the studio's alone.
+The players (``bench/studio_players.py``) are lean WebSocket clients, spread over
+``--client-procs`` processes of their own (1 by default; 0: in this process, beside the stand-in
+table), so that the stand-in table's timing is not held up by them and the figures are the
+studio's: the bare echo's figures, with the same clients, show what they and the machine add,
+and ``clients_cpu_ms_per_bet`` what the players' side spent. On a 2-core machine they still share
+the cores with the studio and PostgreSQL: the latencies are then the machine's as much as the
+studio's, the CPU per bet is the studio's alone.
 
 Run: ``.venv/bin/python bench/studio.py --players 2000 --rounds 20 [--instances 2] [--json]``;
 ``--players 5 --rounds 2 --betting-s 0.5`` finishes in seconds.
@@ -32,7 +35,6 @@ import asyncio
 import contextlib
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -47,7 +49,7 @@ import psycopg
 
 from bench import studio_baseline as baseline
 from bench.broker_ceiling import cpu_seconds
-from bench.studio_players import BenchPlayer, Times, connect_all, wait_for
+from bench.studio_players import Clients, Times, wait_for
 from controller.backoffice.cluster import Cluster
 from controller.studio.config import TableSection
 from controller.studio.migrate import migrate
@@ -180,9 +182,9 @@ class TimedTable(StandInTable):
         self.times = times
 
     async def publish_record(self, round_id: str, outcome: dict[str, Any], *, status: str = "settled",
-                             sealed: bool = True) -> None:
+                             sealed: bool = True, corrections: int = 0) -> None:
         self.times.published[round_id] = time.monotonic()
-        await super().publish_record(round_id, outcome, status=status, sealed=sealed)
+        await super().publish_record(round_id, outcome, status=status, sealed=sealed, corrections=corrections)
 
 
 async def start_console(cards: int) -> asyncio.subprocess.Process | None:
@@ -215,6 +217,12 @@ async def console_figures(console: asyncio.subprocess.Process | None) -> dict[st
     return {"p50": figures["dom_p50_ms"], "p99": figures["dom_p99_ms"]}
 
 
+def clients_cpu(clients: Clients) -> float:
+    """The CPU seconds of the players' side: this process (the stand-in table, and the players
+    when they are here) and the client processes."""
+    return time.process_time() + sum(cpu_seconds(c.pid) for c in clients.children)
+
+
 async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str, workdir: Path) -> dict[str, Any]:
     wallet = wallet_for(args.wallet, database)
     migrate(database)
@@ -223,35 +231,37 @@ async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str,
     instances = [Instance(n, workdir, broker, database, args.players, wallet.config, args.profile)
                  for n in range(args.instances)]
     times = Times()
+    clients = Clients(args.players, [s.url for s in instances], SECRET, times, args.seed, args.betting_s * 0.8,
+                      args.client_procs)
     console: asyncio.subprocess.Process | None = None
     try:
         for s in instances:
             assert await wait_for(s.listening, 60, 0.05), f"studio {s.port} did not listen"
         rss_before = sum(s.rss_kb() for s in instances)
-        rng = random.Random(args.seed)
-        players = [BenchPlayer(n, [s.url for s in instances], SECRET, times, random.Random(rng.random()))
-                   for n in range(args.players)]
         started = time.monotonic()
-        await connect_all(players)
+        await clients.connect()
         connect_s = time.monotonic() - started
         rss_joined = [s.rss_kb() for s in instances]
         cpu_before = sum(cpu_seconds(s.process.pid) for s in instances)
+        own_before = clients_cpu(clients)
         unsettled = 0
         async with TimedTable(broker.tcp_url(), times) as table:
             for r in range(1, args.rounds + 1):
                 round_id = f"rl-eu-bench-{r:06d}"
-                bets = [asyncio.create_task(p.bet(round_id, args.betting_s * 0.8)) for p in players]
                 await table.play(round_id, args.betting_s, grace_s=3.0)
-                bettors = sum(1 for ok in await asyncio.gather(*bets, return_exceptions=True) if ok is True)
+                # every bet sent answered, then every accepted one credited
+                await wait_for(lambda r=round_id: times.answered.get(r, 0) >= times.betting.get(r, 0), 60)  # type: ignore[misc]
+                bettors = times.accepted.get(round_id, 0)
                 if not await wait_for(lambda r=round_id, n=bettors: times.credited.get(r, 0) >= n, 60):  # type: ignore[misc]
                     unsettled += 1
         rss_after = sum(s.rss_kb() for s in instances)
         cpu_rounds = sum(cpu_seconds(s.process.pid) for s in instances) - cpu_before
+        own_rounds = clients_cpu(clients) - own_before
         console = await start_console(args.console_cards)
         console_dom = await console_figures(console)
-        for p in players:
-            await p.close()
+        await clients.close()
     finally:
+        clients.kill()
         if console is not None and console.returncode is None:
             console.kill()
             await console.wait()
@@ -275,6 +285,8 @@ async def play(args: argparse.Namespace, broker: MosquittoBroker, database: str,
         # the studios' CPU per accepted bet over the rounds (accept, seal, settle, push): the
         # machine's load stretches the latencies, not this
         "studio_cpu_ms_per_bet": round(cpu_rounds * 1000 / max(1, len(times.accept_ms)), 3),
+        # the players' side (this process, the stand-in table with it) over the same rounds
+        "clients_cpu_ms_per_bet": round(own_rounds * 1000 / max(1, len(times.accept_ms)), 3),
     }
 
 
@@ -321,7 +333,7 @@ def show(result: dict[str, Any]) -> str:
              f"  card_to_page_ms   p50 {result['card_to_page_ms']['p50']:>9} p99 {result['card_to_page_ms']['p99']:>9}   "
              f"bare ws p50 {b['ws_echo']['card_to_page_ms']['p50']} p99 {b['ws_echo']['card_to_page_ms']['p99']}",
              f"  studio CPU per accepted bet {result['studio_cpu_ms_per_bet']} ms   bare ws "
-             f"{b['ws_echo']['cpu_ms_per_bet']} ms",
+             f"{b['ws_echo']['cpu_ms_per_bet']} ms   (the players' side {result['clients_cpu_ms_per_bet']} ms)",
              f"  console_card_to_dom_ms (the dealer's console meanwhile) {_pair(result['console_card_to_dom_ms'])}",
              f"  rss_per_player_kb {result['rss_per_player_kb']} (after the rounds "
              f"{result['rss_per_player_kb_after_rounds']})   bare ws {b['ws_echo']['rss_per_player_kb']}"]
@@ -336,6 +348,9 @@ def main() -> None:
     parser.add_argument("--instances", type=int, default=1, help="croupier studio serve processes sharing the book")
     parser.add_argument("--wallet", choices=("house", "operator"), default="house")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--client-procs", type=int, default=1,
+                        help="processes the players are spread over (their own, beside the bench's table); "
+                             "0: in the bench's process")
     parser.add_argument("--console-cards", type=int, default=50,
                         help="cards dealt meanwhile on a dealer's console (bench/console_latency.py); 0: none")
     parser.add_argument("--json", action="store_true", help="one JSON object")

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -66,9 +67,10 @@ def rss_kb(pid: int) -> int:
 
 
 async def echo(players: int, betting_s: float, port_file: str) -> dict[str, Any]:
-    """The bare WebSocket figures for ``players`` connections (the server in its own process)."""
+    """The bare WebSocket figures for ``players`` connections (the server in its own process, the
+    clients the bench's players' ``Socket``)."""
     from bench.broker_ceiling import cpu_seconds
-    from bench.studio_players import CONNECTING, wait_for
+    from bench.studio_players import CONNECTING, Socket, open_socket, wait_for
 
     server = subprocess.Popen([sys.executable, __file__, "--serve", port_file])
     try:
@@ -76,38 +78,41 @@ async def echo(players: int, betting_s: float, port_file: str) -> dict[str, Any]
         url = f"ws://127.0.0.1:{_read(port_file)}"
         before = rss_kb(server.pid)
         gate = asyncio.Semaphore(CONNECTING)
-        got: list[float] = []
+        loop = asyncio.get_running_loop()
+        #: per connection, the next message's waiter (its answer, then the result)
+        waiting: list[asyncio.Future[float]] = [loop.create_future() for _ in range(players)]
 
-        async def connect() -> Any:
+        def on_text(n: int) -> Callable[[str, float], None]:
+            def got(_: str, now: float) -> None:
+                if not waiting[n].done():
+                    waiting[n].set_result(now)
+            return got
+
+        async def connect(n: int) -> Socket:
             async with gate:
-                return await websockets.connect(url, open_timeout=60, ping_interval=None)
+                return await open_socket(url, on_text(n), 60)
 
-        conns = await asyncio.gather(*(connect() for _ in range(players)))
+        conns = await asyncio.gather(*(connect(n) for n in range(players)))
         rss = (rss_kb(server.pid) - before) / players
         cpu = cpu_seconds(server.pid)
         rng = random.Random(1)
         accept: list[float] = []
 
-        async def bet(ws: Any) -> None:
+        async def bet(n: int) -> None:
             await asyncio.sleep(rng.uniform(0, betting_s * 0.8))
             started = time.monotonic()
-            await ws.send(BET)
-            await ws.recv()
-            accept.append((time.monotonic() - started) * 1000)
+            conns[n].send_text(BET)
+            accept.append((await waiting[n] - started) * 1000)
+            waiting[n] = loop.create_future()
 
-        await asyncio.gather(*(bet(ws) for ws in conns))
-
-        async def result(ws: Any) -> None:
-            await ws.recv()
-            got.append(time.monotonic())
-
-        readers = [asyncio.create_task(result(ws)) for ws in conns]
+        await asyncio.gather(*(bet(n) for n in range(players)))
         sent = time.monotonic()
-        await conns[0].send(PUSH)
-        await asyncio.gather(*readers)
-        page = [(t - sent) * 1000 for t in got]
+        conns[0].send_text(PUSH)
+        page = [(t - sent) * 1000 for t in await asyncio.gather(*waiting)]
         cpu = cpu_seconds(server.pid) - cpu
-        await asyncio.gather(*(ws.close() for ws in conns))
+        for ws in conns:
+            ws.close()
+        await asyncio.gather(*(ws.closed for ws in conns))
         return {"accept_ms": accept, "card_to_page_ms": page, "push_all_s": max(page) / 1000,
                 "rss_per_player_kb": round(rss, 1), "cpu_ms_per_bet": round(cpu * 1000 / players, 3)}
     finally:
@@ -125,11 +130,11 @@ def _read(path: str) -> str:
 async def postgres(database: str, players: int, betting_s: float) -> dict[str, Any]:
     """The same rows a round writes, bare: one INSERT transaction per player at a random moment of
     the betting time (as the players bet), then the settlement's rows as one batch."""
-    with psycopg.connect(database, autocommit=True) as conn:
-        conn.execute("CREATE TABLE IF NOT EXISTS bare_requests (request text PRIMARY KEY, player text, bets jsonb, "
-                     "status text, answer jsonb)")
-        conn.execute("CREATE TABLE IF NOT EXISTS bare_bets (id text PRIMARY KEY, request text, player text, kind text, "
-                     "amount bigint, payout bigint)")
+    with psycopg.connect(database, autocommit=True) as setup:
+        setup.execute("CREATE TABLE IF NOT EXISTS bare_requests (request text PRIMARY KEY, player text, bets jsonb, "
+                      "status text, answer jsonb)")
+        setup.execute("CREATE TABLE IF NOT EXISTS bare_bets (id text PRIMARY KEY, request text, player text, "
+                      "kind text, amount bigint, payout bigint)")
     times: list[float] = []
     rng = random.Random(2)
     async with AsyncConnectionPool(database, min_size=20, max_size=20, open=False) as pool:

@@ -28,6 +28,7 @@ def _config(path: Path, database: str | None) -> tuple[StudioConfig, str]:
 
 
 async def _serve(cfg: StudioConfig, database: str) -> None:
+    from controller.studio.heap import tune_collector
     from controller.studio.server import StudioServer
 
     stop = asyncio.Event()
@@ -35,6 +36,7 @@ async def _serve(cfg: StudioConfig, database: str) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     async with StudioServer(cfg, database) as server:
+        tune_collector()  # started: before the players come (controller/studio/heap.py)
         typer.echo(f"studio: {server.url}", err=False)
         await stop.wait()
 

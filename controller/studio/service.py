@@ -171,19 +171,25 @@ class Studio:
 
     # ------------------------------------------------------------------ for the players
     async def settled_messages(self, table: str, round_id: str) -> dict[tuple[str, str], dict[str, Any]]:
-        """Each player's ``settled`` message of a round: per bet paid, balance after."""
-        async with self.pool.connection() as conn:
-            cur = await conn.execute(
-                "SELECT b.operator, b.player, b.id, b.kind, b.amount, b.payout, b.status, b.currency, p.balance "
-                "FROM studio_bets b LEFT JOIN (SELECT operator, player, max(balance) AS balance FROM studio_payments "
-                "WHERE table_id = %s AND round = %s GROUP BY operator, player) p USING (operator, player) "
-                "WHERE b.table_id = %s AND b.round = %s ORDER BY b.id", (table, round_id, table, round_id))
-            rows = await cur.fetchall()
+        """Each player's ``settled`` message of a round: per bet paid, balance after.
+
+        Two reads, each by the round's index, joined here: the same join in SQL, planned on the
+        statistics of tables whose round rows had just been written, came out a nested loop
+        over the round's bets and payments (5,000 players: 3 to 4 s; 10,000: four times that)."""
+        async with self.pool.connection() as conn, conn.pipeline():
+            paid = await conn.execute("SELECT operator, player, max(balance) FROM studio_payments "
+                                      "WHERE table_id = %s AND round = %s GROUP BY operator, player", (table, round_id))
+            bets = await conn.execute("SELECT operator, player, id, kind, amount, payout, status, currency "
+                                      "FROM studio_bets WHERE table_id = %s AND round = %s ORDER BY id", (table, round_id))
+            balances = {(operator, player): balance for operator, player, balance in await paid.fetchall()}
+            rows = await bets.fetchall()
         out: dict[tuple[str, str], dict[str, Any]] = {}
-        for operator, player, bet_id, kind, amount, payout, status, currency, balance in rows:
-            msg = out.setdefault((operator, player), {
-                "v": 1, "type": "settled", "round": round_id, "bets": [], "paid": 0,
-                "refunded": status == "refunded", "balance": balance, "currency": currency})
+        for operator, player, bet_id, kind, amount, payout, status, currency in rows:
+            msg = out.get((operator, player))
+            if msg is None:
+                msg = out[(operator, player)] = {
+                    "v": 1, "type": "settled", "round": round_id, "bets": [], "paid": 0,
+                    "refunded": status == "refunded", "balance": balances.get((operator, player)), "currency": currency}
             msg["bets"].append({"id": bet_id, "kind": kind, "amount": int(amount), "paid": int(payout or 0)})
             msg["paid"] += int(payout or 0)
         return out
