@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.config import TableConfig
+from controller.heap import frozen_heap
 from controller.journal import Journal
 from controller.metrics import table_metrics
 from controller.people.strategy_cache import warm as warm_strategy
@@ -30,7 +31,6 @@ from controller.protection.pace_live import watch_pace
 from controller.protection.wheel_live import watch_wheel
 from controller.runtime import diagnostics
 from controller.runtime.devices import FEED_LINK, TableDevices, link_alarm, open_devices
-from controller.runtime.heap import frozen_heap
 from controller.runtime.loop import Listener, TableLoop
 from controller.runtime.recovery import Replay, device_sync, replay
 from controller.runtime.snapshot import Snapshots

@@ -104,7 +104,8 @@ RECORDS = ("controller.journal", "controller.journal_keyed", "controller.journal
 RUNTIME = ("controller.runtime", "controller.metrics")
 PEOPLE = ("controller.people",)
 TERMINAL = ("controller.terminal",)
-PLUMBING = ("controller.auth", "controller.lab_ca", "controller.logs", "controller.sd_notify", "controller.stopping")
+PLUMBING = ("controller.auth", "controller.heap", "controller.lab_ca",
+            "controller.logs", "controller.sd_notify", "controller.stopping")
 FACES = ("controller.console", "controller.pit", "controller.feed", "controller.cli", "controller.demo",
          "controller.process", "controller.table_runtime", "controller.table_cli", "controller.devices_cli", "controller.anchor",
          "controller.broker_config", "controller.backoffice", "controller.hil")

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from controller.heap import Thresholds, freeze_start
 from controller.pit.config import PitConfig, PitConfigError, load
 
 #: the collector's thresholds: the young generations as Python's defaults, a full collection
@@ -17,7 +17,7 @@ from controller.pit.config import PitConfig, PitConfigError, load
 #: enough to reach the oldest generation, and at a thousand tables a full collection (every few
 #: seconds by default) stalled the feed 15 to 30 ms; the process makes little cyclic garbage
 #: (drivers/mqtt/callbacks.py), so the longer wait costs little memory.
-GC_THRESHOLDS = (700, 10, 100)
+GC_THRESHOLDS: Thresholds = (700, 10, 100)
 
 
 async def serve(config: PitConfig, broker: str) -> None:
@@ -33,9 +33,7 @@ async def serve(config: PitConfig, broker: str) -> None:
         async with PitServer(broker, config.make_accounts(), host=config.pit.host, port=config.pit.port,
                              client_id=config.pit.client_id, metrics=config.metrics_at(), history=store,
                              **config.server_options()) as pit:
-            gc.collect()  # what the process loaded (modules, the app) is left out of every later collection:
-            gc.freeze()  # a full one then walks the floor's objects only, not a stall of the feed twice as long
-            gc.set_threshold(*GC_THRESHOLDS)
+            freeze_start(GC_THRESHOLDS)  # a full collection then walks the floor's objects only (controller/heap.py)
             typer.echo(f"pit: {pit.url}", err=False)
             if pit.metrics is not None and pit.metrics.server is not None:
                 typer.echo(f"metrics: {pit.metrics.server.url}", err=False)

@@ -1,6 +1,6 @@
 """A running table keeps what its start made out of the collector's full passes (a full
 collection over it stalled the event loop for 45-75 ms, a card then waiting as long), and a
-stopped one gives it back (controller/runtime/heap.py)."""
+stopped one gives it back (controller/heap.py)."""
 
 from __future__ import annotations
 

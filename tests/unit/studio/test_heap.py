@@ -1,11 +1,12 @@
-"""The studio process's collector settings (controller/studio/heap.py)."""
+"""The studio process's collector settings (controller/studio/cli.py ``COLLECTOR``, controller/heap.py)."""
 
 from __future__ import annotations
 
 import gc
 from typing import Any
 
-from controller.studio.heap import YOUNG, tune_collector
+from controller.heap import freeze_start
+from controller.studio.cli import COLLECTOR
 
 
 def test_what_a_batch_holds_for_a_moment_reaches_no_collection_and_the_start_is_not_walked() -> None:
@@ -20,10 +21,10 @@ def test_what_a_batch_holds_for_a_moment_reaches_no_collection_and_the_start_is_
             passes.append(info["generation"])
 
     try:
-        tune_collector()
+        freeze_start(COLLECTOR)
         assert gc.get_freeze_count() > 0
         gc.callbacks.append(seen)
-        held = [[n] for n in range(YOUNG // 5)]  # a batch's requests, answers and rows, held at once
+        held = [[n] for n in range(COLLECTOR[0] // 5)]  # a batch's requests, answers and rows, held at once
         assert passes == []
         del held
     finally:
