@@ -8,7 +8,10 @@ sentence), and the page gets it as the answer to its ``cseq``. Each page numbers
 answered from memory and never submitted twice, so a double tap or a replay after a reconnect is harmless.
 
 Snapshots are coalesced: however many entries one step writes, each page gets one snapshot per
-loop turn, plus one a second (an offline device's "for N s" counts on; docs/console.md).
+loop turn, plus one a second (an offline device's "for N s" counts on; docs/console.md). A step's
+snapshot goes out as soon as the step's effects are carried out, ahead of the loop's slower hooks
+(the journal's state snapshots, metrics) and announcements; the flush the step also scheduled
+then sends nothing unless the table changed again meanwhile.
 """
 
 from __future__ import annotations
@@ -88,7 +91,9 @@ class ConsoleHub:
         self.device_status = DeviceStatus()
         self.pit_notices = PitNotices()
         self.version = 0
-        self._scheduled = False
+        self._due: asyncio.Handle | None = None  # the flush scheduled for the next loop turn
+        #: the view every page was last sent (without its version); None: send the next one whatever it is
+        self._sent: dict[str, Any] | None = None
         self._pending: dict[int, _Pending] = {}
         self._ticker: asyncio.Task[None] | None = None
         #: panels that add to the snapshot (the simulator panel of ``croupier demo --manual``)
@@ -96,10 +101,12 @@ class ConsoleHub:
         loop.listeners.append(self)
         loop.outcome_listeners.append(self)
         loop.quiet_hooks.append(self._quiet)
+        loop.applied_hooks.insert(0, self._applied)  # first: ahead of the state snapshots' journal writes
 
     # ------------------------------------------------------------------ pages
     def attach(self, page: Page) -> None:
         self.pages[page.client] = page
+        self._sent = None  # this page has a newer view than the others: the next flush goes to all
         self._deliver(self.snapshot(), [page])
         if self._ticker is None:
             self._ticker = asyncio.get_running_loop().create_task(self._tick(), name="console-tick")
@@ -118,6 +125,8 @@ class ConsoleHub:
             self.loop.outcome_listeners.remove(self)
         if self._quiet in self.loop.quiet_hooks:
             self.loop.quiet_hooks.remove(self._quiet)
+        if self._applied in self.loop.applied_hooks:
+            self.loop.applied_hooks.remove(self._applied)
 
     async def _tick(self) -> None:
         while True:
@@ -127,6 +136,13 @@ class ConsoleHub:
 
     # ------------------------------------------------------------------ snapshots
     def snapshot(self) -> dict[str, Any]:
+        return self._versioned(self._view())
+
+    def _versioned(self, view: dict[str, Any]) -> dict[str, Any]:
+        self.version += 1
+        return {"type": "snapshot", "view": {**view, "version": self.version}}
+
+    def _view(self) -> dict[str, Any]:
         view = table_view(self.core, currency=self.currency, digits=self.digits, time_zone=self.time_zone)
         now = self.clock()
         view["devices"] = self.device_status.lines(self.core.devices, now)
@@ -139,20 +155,28 @@ class ConsoleHub:
         view["pit_notices"] = list(self.pit_notices.recent)
         for name, extra in self.extras.items():
             view[name] = extra()
-        self.version += 1
-        view["version"] = self.version
-        return {"type": "snapshot", "view": view}
+        return view
 
-    def _schedule(self) -> None:
-        if not self._scheduled and self.pages:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush)
+    def _schedule(self, changes_only: bool = True) -> None:
+        if not self.pages or (self._due is not None and changes_only):
+            return
+        if self._due is not None:
+            self._due.cancel()
+        self._due = asyncio.get_running_loop().call_soon(self._flush, changes_only)
 
-    def _flush(self) -> None:
-        self._scheduled = False
+    def _flush(self, changes_only: bool = False) -> None:
+        """The table as it is now to every page; ``changes_only``: not if that is what they were
+        last sent (the tick and ``on_state`` send it whatever it is)."""
+        if self._due is not None:
+            self._due.cancel()
+            self._due = None
         if not self.pages:
             return
-        self._deliver(self.snapshot(), list(self.pages.values()))
+        view = self._view()
+        if changes_only and view == self._sent:
+            return
+        self._sent = view
+        self._deliver(self._versioned(view), list(self.pages.values()))
 
     def _deliver(self, message: dict[str, Any], pages: list[Page]) -> None:
         """The snapshot to each page; the game's layout offer (roulette's, some 20 KB) apart
@@ -178,7 +202,12 @@ class ConsoleHub:
         self._schedule()
 
     def on_state(self, core: TableCore) -> None:
-        self._schedule()
+        self._schedule(changes_only=False)
+
+    def _applied(self, core: TableCore, entry: Entry) -> None:
+        """A step's effects are carried out: the pages see its change now (see the module's doc)."""
+        if self._due is not None:
+            self._flush(True)
 
     def on_outcome(self, outcome: dict[str, Any]) -> None:
         """The table's outcome of an input: a page's command is answered with it."""
