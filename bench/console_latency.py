@@ -123,6 +123,7 @@ class Seen:
 
         async with self.changed:
             found = await asyncio.wait_for(self.changed.wait_for(hit), timeout)
+        assert found is not None
         return found / 1000.0
 
 
@@ -214,7 +215,10 @@ async def play(loop: TableLoop, firmware: Any, seen: Seen, stamps: Stamps, cards
         assert card is not None, firmware.state
         wire_ms = stamps.wire[n] * 1000
         shown = await seen.first(card, wire_ms)
-        await loop.until(lambda c, n=n: c.shoe.last_n >= n)
+        def dealt(c: Any, n: int = n) -> bool:
+            return bool(c.shoe.last_n >= n)
+
+        await loop.until(dealt)
         out.append({"wire": stamps.wire[n], "read": stamps.read[n], "committing": stamps.committing[n],
                     "committed": stamps.committed[n], "entry": stamps.entry[n],
                     "sent": stamps.snapshot_after(stamps.entry[n]), "shown": shown})
@@ -285,7 +289,7 @@ async def main(cards: int, as_json: bool = False) -> None:
             read = transport.read
 
             async def stamped_read() -> bytes:
-                data = await read()
+                data: bytes = await read()
                 stamps.on_read(data)
                 return data
 

@@ -10,8 +10,9 @@ answered from memory and never submitted twice, so a double tap or a replay afte
 Snapshots are coalesced: however many entries one step writes, each page gets one snapshot per
 loop turn, plus one a second (an offline device's "for N s" counts on; docs/console.md). A step's
 snapshot goes out as soon as the step's effects are carried out, ahead of the loop's slower hooks
-(the journal's state snapshots, metrics) and announcements; the flush the step also scheduled
-then sends nothing unless the table changed again meanwhile.
+(the journal's state snapshots, metrics) and announcements, which then build no second one unless
+something may have changed since (a pit notice settled, a game's panel in ``extras``); a flush
+that finds the view the pages were last sent sends nothing.
 """
 
 from __future__ import annotations
@@ -94,6 +95,8 @@ class ConsoleHub:
         self._due: asyncio.Handle | None = None  # the flush scheduled for the next loop turn
         #: the view every page was last sent (without its version); None: send the next one whatever it is
         self._sent: dict[str, Any] | None = None
+        #: the step under way was pushed by ``_applied``: its announcements have nothing new to send
+        self._pushed = False
         self._pending: dict[int, _Pending] = {}
         self._ticker: asyncio.Task[None] | None = None
         #: panels that add to the snapshot (the simulator panel of ``croupier demo --manual``)
@@ -195,11 +198,12 @@ class ConsoleHub:
 
     # ------------------------------------------------------------------ listener
     def on_entry(self, entry: Entry) -> None:
+        self._pushed = False
         self.pit_notices.on_entry(entry)
         self._schedule()
 
     def on_prompt(self, prompt: str, core: TableCore) -> None:
-        self._schedule()
+        self._after_push()
 
     def on_state(self, core: TableCore) -> None:
         self._schedule(changes_only=False)
@@ -208,6 +212,13 @@ class ConsoleHub:
         """A step's effects are carried out: the pages see its change now (see the module's doc)."""
         if self._due is not None:
             self._flush(True)
+            self._pushed = True
+
+    def _after_push(self) -> None:
+        """The end of a step: its snapshot was sent by ``_applied`` unless a panel of ``extras``
+        (drawn from what the later applied hooks keep, a roulette's betting window) may differ."""
+        if not self._pushed or self.extras:
+            self._schedule()
 
     def on_outcome(self, outcome: dict[str, Any]) -> None:
         """The table's outcome of an input: a page's command is answered with it."""
@@ -223,8 +234,12 @@ class ConsoleHub:
         self._answer(pending.client, pending.cseq, answer)
 
     def _quiet(self) -> None:
+        latest = self.pit_notices.latest
         self.pit_notices.settle()
-        self._schedule()
+        if self.pit_notices.latest is not latest:
+            self._schedule()
+        self._after_push()
+        self._pushed = False
 
     def _answer(self, client: str, cseq: int, answer: dict[str, Any]) -> None:
         answers = self.answers.setdefault(client, OrderedDict())
