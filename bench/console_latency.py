@@ -13,8 +13,10 @@ page's real CSP applies, no ``unsafe-eval`` is needed). Browser times are
 Each card's way is also timed stage by stage (``STAGES``): the driver's read of the frame (its
 transport's ``read`` returning), its journal commit's start and end (the journal's observer:
 the row and the time the durable write took), the table task's ``on_entry``, the snapshot handed
-to the page's socket, its arrival there, the DOM; each stage's p50 and p99, and its mean over the
-slowest 1 % to the DOM, say where a p99 comes from.
+to the page's socket, written into it, its arrival in the page, the DOM; each stage's p50 and
+p99, and its mean over the slowest 1 % to the DOM, say where a p99 comes from. Then the CPU the
+table's process and the browser's processes spent per card (less swayed by the machine's load
+than the times are), and the messages the page was sent per card.
 
     python bench/console_latency.py [cards] [--json]       (default 200)
 """
@@ -26,6 +28,8 @@ import contextlib
 import io
 import itertools
 import json
+import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -35,6 +39,8 @@ from typing import Any
 
 if __package__ in (None, ""):  # run as a script from the repo root or bench/
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from starlette.websockets import WebSocket
 
 from controller.auth import Account, Accounts, hash_password
 from controller.config import load
@@ -117,6 +123,7 @@ class Seen:
 
         async with self.changed:
             found = await asyncio.wait_for(self.changed.wait_for(hit), timeout)
+        assert found is not None
         return found / 1000.0
 
 
@@ -170,10 +177,11 @@ class Stamps:
 
 #: a card's way, stage by stage: the time (s) it reached each (``play``; "socket" is filled in
 #: from the page's receipts afterwards)
-STAGES = ("wire", "read", "committing", "committed", "entry", "sent", "socket", "shown")
+STAGES = ("wire", "read", "committing", "committed", "entry", "sent", "written", "socket", "shown")
 #: what the time from the stage before each one is spent on
 SPENT = {"read": "pty -> driver's read", "committing": "decode, driver, submit", "committed": "journal commit",
-         "entry": "queue -> table task", "sent": "step, effects, snapshot", "socket": "WebSocket hop",
+         "entry": "queue -> table task", "sent": "step, effects, snapshot", "written": "to the socket's write",
+         "socket": "socket -> page's message",
          "shown": "page's redraw"}
 
 
@@ -207,11 +215,44 @@ async def play(loop: TableLoop, firmware: Any, seen: Seen, stamps: Stamps, cards
         assert card is not None, firmware.state
         wire_ms = stamps.wire[n] * 1000
         shown = await seen.first(card, wire_ms)
-        await loop.until(lambda c, n=n: c.shoe.last_n >= n)
+        def dealt(c: Any, n: int = n) -> bool:
+            return bool(c.shoe.last_n >= n)
+
+        await loop.until(dealt)
         out.append({"wire": stamps.wire[n], "read": stamps.read[n], "committing": stamps.committing[n],
                     "committed": stamps.committed[n], "entry": stamps.entry[n],
                     "sent": stamps.snapshot_after(stamps.entry[n]), "shown": shown})
     return out
+
+
+def browser_processes(root: int) -> list[int]:
+    """Chromium's processes: under ``root``, through Playwright's driver (which is not counted)."""
+    parents: dict[int, int] = {}
+    for name in os.listdir("/proc"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            parents[int(name)] = int(Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    found, todo = [], [root]
+    while todo:
+        above = todo.pop()
+        children = [pid for pid, parent in parents.items() if parent == above]
+        found += children
+        todo += children
+    return [pid for pid in found if "chrom" in Path(f"/proc/{pid}/comm").read_text()]
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU of ``pids`` so far (those still running)."""
+    total = 0
+    for pid in pids:
+        with contextlib.suppress(OSError, IndexError):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def pct(values: list[float], q: float) -> float:
@@ -229,7 +270,14 @@ async def main(cards: int, as_json: bool = False) -> None:
         accounts = Accounts({"bench": Account("bench", "dealer", hash_password("bench"))})
         result: list[dict[str, float]] = []
         receipts: list[float] = []
+        written: list[tuple[float, int]] = []  # (time, characters) of each text written to a page's socket
+        cpu: dict[str, float] = {}
         done = asyncio.Event()
+        send_text = WebSocket.send_text
+
+        async def stamped_send(self: WebSocket, data: str) -> None:  # the write itself is not awaited on
+            written.append((time.time(), len(data)))
+            await send_text(self, data)
 
         async def on_ready(loop: TableLoop, devices: Any) -> None:
             stamps = Stamps()
@@ -241,7 +289,7 @@ async def main(cards: int, as_json: bool = False) -> None:
             read = transport.read
 
             async def stamped_read() -> bytes:
-                data = await read()
+                data: bytes = await read()
                 stamps.on_read(data)
                 return data
 
@@ -268,12 +316,18 @@ async def main(cards: int, as_json: bool = False) -> None:
                 await page.locator("#link", has_text="live").wait_for()
                 await page.evaluate(OBSERVER)
                 await loop.until(lambda c: c.devices.get("shoe", {}).get("online", False))
+                browser_pids = browser_processes(os.getpid())
+                table_cpu, browser_cpu, messages = own_cpu(), cpu_seconds(browser_pids), len(written)
                 result.extend(await play(loop, firmware, seen, stamps, cards))
+                cpu["table"], cpu["browser"] = own_cpu() - table_cpu, cpu_seconds(browser_pids) - browser_cpu
+                cpu["messages"] = len(written) - messages
+                cpu["characters"] = sum(n for _, n in written[messages:])
                 receipts.extend(sorted(t / 1000.0 for t in await page.evaluate("() => window.__receipts")))
                 await browser.close()
             await server.close()
             done.set()
 
+        WebSocket.send_text = stamped_send  # type: ignore[method-assign,assignment]
         table = asyncio.create_task(run_table(config, out=io.StringIO(), prompts=False, on_ready=on_ready,
                                               keyboard=False))
         waiter = asyncio.create_task(done.wait())
@@ -281,14 +335,16 @@ async def main(cards: int, as_json: bool = False) -> None:
         table.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await table
+        WebSocket.send_text = send_text  # type: ignore[method-assign]
         if not done.is_set():
             raise SystemExit("the table stopped before the bench ran")
     for card in result:  # its snapshot reaches the page with the first message after it was handed over
-        card["socket"] = next((t for t in receipts if t >= card["sent"]), card["shown"])
-    report(result, as_json)
+        card["written"] = next((t for t, _ in written if t >= card["sent"]), card["shown"])
+        card["socket"] = next((t for t in receipts if t >= card["written"]), card["shown"])
+    report(result, cpu, as_json)
 
 
-def report(result: list[dict[str, float]], as_json: bool) -> None:
+def report(result: list[dict[str, float]], cpu: dict[str, float], as_json: bool) -> None:
     """Card to each stage (p50, p99), then each stage's own share: over all cards, and averaged
     over the slowest 1 % to the DOM (where a p99's time went)."""
     since = {stage: [(card[stage] - card["wire"]) * 1000 for card in result] for stage in STAGES[1:]}
@@ -297,17 +353,23 @@ def report(result: list[dict[str, float]], as_json: bool) -> None:
     tail = sorted(range(len(result)), key=lambda i: since["shown"][i])[-max(1, len(result) // 100):]
     if as_json:
         figures: dict[str, Any] = {"cards": len(result)}
-        for name, stage in (("entry", "entry"), ("dom", "shown"), ("snapshot", "sent"), ("received", "socket")):
+        for name, stage in (("entry", "entry"), ("dom", "shown"), ("snapshot", "sent"), ("written", "written"),
+                            ("received", "socket")):
             figures[f"{name}_p50_ms"] = round(statistics.median(since[stage]), 2)
             figures[f"{name}_p99_ms"] = round(pct(since[stage], 0.99), 2)
+        gap = [dom - entry for dom, entry in zip(since["shown"], since["entry"], strict=True)]
+        figures["entry_to_dom_p50_ms"], figures["entry_to_dom_p99_ms"] = round(statistics.median(gap), 2), \
+            round(pct(gap, 0.99), 2)
+        figures.update({f"{k}_per_card": round(v / len(result) * (1000 if k in ("table", "browser") else 1), 3)
+                        for k, v in cpu.items()})
         figures["stages_ms"] = {stage: {"p50": round(statistics.median(v), 3), "p99": round(pct(v, 0.99), 3),
                                         "tail_mean": round(statistics.fmean(v[i] for i in tail), 3)}
                                 for stage, v in step.items()}
         print(json.dumps(figures))
         return
     print(f"console latency over {len(result)} cards (blackjack, 7 boxes, pty shoe, Chromium 1280x800)")
-    for label, stage in (("table on_entry", "entry"), ("snapshot sent", "sent"), ("page's socket", "socket"),
-                         ("console DOM", "shown")):
+    for label, stage in (("table on_entry", "entry"), ("snapshot sent", "sent"), ("socket written", "written"),
+                         ("page's message", "socket"), ("console DOM", "shown")):
         values = since[stage]
         print(f"  card frame last byte -> {label:16} p50 {statistics.median(values):6.2f} ms   "
               f"p99 {pct(values, 0.99):6.2f} ms")
@@ -315,6 +377,11 @@ def report(result: list[dict[str, float]], as_json: bool) -> None:
     for stage, values in step.items():
         print(f"    {SPENT[stage]:36} {statistics.median(values):6.2f} ms  {pct(values, 0.99):6.2f} ms  "
               f"{statistics.fmean(values[i] for i in tail):6.2f} ms")
+    gap = [dom - entry for dom, entry in zip(since["shown"], since["entry"], strict=True)]
+    print(f"  table on_entry -> console DOM{'':11} {statistics.median(gap):6.2f} ms  {pct(gap, 0.99):6.2f} ms")
+    n = len(result)
+    print(f"  per card: table process CPU {cpu['table'] / n * 1000:.2f} ms, browser CPU {cpu['browser'] / n * 1000:.2f} ms, "
+          f"{cpu['messages'] / n:.2f} messages to the page ({cpu['characters'] / max(1, cpu['messages']):.0f} characters each)")
 
 
 if __name__ == "__main__":

@@ -86,6 +86,8 @@ async def start_console(loop: TableLoop, config: TableConfig, accounts: Accounts
     sock.set_inheritable(True)
     bound = sock.getsockname()[1]
     tls_cert, tls_key = config.console.tls_cert, config.console.tls_key
+    # permessage-deflate stays on: measured without it (bench/console_latency.py, docs/console.md),
+    # a snapshot's way from the socket into the page had a p99 four to six times longer
     server = embedded_server(app, limits=limits, tls_cert=tls_cert, tls_key=tls_key)
     task = asyncio.create_task(server.serve(sockets=[sock]), name="console")
     while not server.started:

@@ -22,8 +22,9 @@ class DeviceStatus:
             if self._state.get(name, ("", 0.0))[0] != state:
                 self._state[name] = (state, now)
             since = now - self._state[name][1]
-            rows.append({"name": name, "online": online, "fault": fault, "since": round(since, 1),
-                         "text": status_text(online, fault, since)})
+            # no running "since": the text says it where it shows (an offline device's whole
+            # seconds), so a view does not change every time it is taken
+            rows.append({"name": name, "online": online, "fault": fault, "text": status_text(online, fault, since)})
         return rows
 
 

@@ -8,7 +8,11 @@ sentence), and the page gets it as the answer to its ``cseq``. Each page numbers
 answered from memory and never submitted twice, so a double tap or a replay after a reconnect is harmless.
 
 Snapshots are coalesced: however many entries one step writes, each page gets one snapshot per
-loop turn, plus one a second (an offline device's "for N s" counts on; docs/console.md).
+loop turn, plus one a second (an offline device's "for N s" counts on; docs/console.md). A step's
+snapshot goes out as soon as the step's effects are carried out, ahead of the loop's slower hooks
+(the journal's state snapshots, metrics) and announcements, which then build no second one unless
+something may have changed since (a pit notice settled, a game's panel in ``extras``); a flush
+that finds the view the pages were last sent sends nothing.
 """
 
 from __future__ import annotations
@@ -88,7 +92,11 @@ class ConsoleHub:
         self.device_status = DeviceStatus()
         self.pit_notices = PitNotices()
         self.version = 0
-        self._scheduled = False
+        self._due: asyncio.Handle | None = None  # the flush scheduled for the next loop turn
+        #: the view every page was last sent (without its version); None: send the next one whatever it is
+        self._sent: dict[str, Any] | None = None
+        #: the step under way was pushed by ``_applied``: its announcements have nothing new to send
+        self._pushed = False
         self._pending: dict[int, _Pending] = {}
         self._ticker: asyncio.Task[None] | None = None
         #: panels that add to the snapshot (the simulator panel of ``croupier demo --manual``)
@@ -96,10 +104,12 @@ class ConsoleHub:
         loop.listeners.append(self)
         loop.outcome_listeners.append(self)
         loop.quiet_hooks.append(self._quiet)
+        loop.applied_hooks.insert(0, self._applied)  # first: ahead of the state snapshots' journal writes
 
     # ------------------------------------------------------------------ pages
     def attach(self, page: Page) -> None:
         self.pages[page.client] = page
+        self._sent = None  # this page has a newer view than the others: the next flush goes to all
         self._deliver(self.snapshot(), [page])
         if self._ticker is None:
             self._ticker = asyncio.get_running_loop().create_task(self._tick(), name="console-tick")
@@ -118,6 +128,8 @@ class ConsoleHub:
             self.loop.outcome_listeners.remove(self)
         if self._quiet in self.loop.quiet_hooks:
             self.loop.quiet_hooks.remove(self._quiet)
+        if self._applied in self.loop.applied_hooks:
+            self.loop.applied_hooks.remove(self._applied)
 
     async def _tick(self) -> None:
         while True:
@@ -127,6 +139,13 @@ class ConsoleHub:
 
     # ------------------------------------------------------------------ snapshots
     def snapshot(self) -> dict[str, Any]:
+        return self._versioned(self._view())
+
+    def _versioned(self, view: dict[str, Any]) -> dict[str, Any]:
+        self.version += 1
+        return {"type": "snapshot", "view": {**view, "version": self.version}}
+
+    def _view(self) -> dict[str, Any]:
         view = table_view(self.core, currency=self.currency, digits=self.digits, time_zone=self.time_zone)
         now = self.clock()
         view["devices"] = self.device_status.lines(self.core.devices, now)
@@ -139,20 +158,28 @@ class ConsoleHub:
         view["pit_notices"] = list(self.pit_notices.recent)
         for name, extra in self.extras.items():
             view[name] = extra()
-        self.version += 1
-        view["version"] = self.version
-        return {"type": "snapshot", "view": view}
+        return view
 
-    def _schedule(self) -> None:
-        if not self._scheduled and self.pages:
-            self._scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush)
+    def _schedule(self, changes_only: bool = True) -> None:
+        if not self.pages or (self._due is not None and changes_only):
+            return
+        if self._due is not None:
+            self._due.cancel()
+        self._due = asyncio.get_running_loop().call_soon(self._flush, changes_only)
 
-    def _flush(self) -> None:
-        self._scheduled = False
+    def _flush(self, changes_only: bool = False) -> None:
+        """The table as it is now to every page; ``changes_only``: not if that is what they were
+        last sent (the tick and ``on_state`` send it whatever it is)."""
+        if self._due is not None:
+            self._due.cancel()
+            self._due = None
         if not self.pages:
             return
-        self._deliver(self.snapshot(), list(self.pages.values()))
+        view = self._view()
+        if changes_only and view == self._sent:
+            return
+        self._sent = view
+        self._deliver(self._versioned(view), list(self.pages.values()))
 
     def _deliver(self, message: dict[str, Any], pages: list[Page]) -> None:
         """The snapshot to each page; the game's layout offer (roulette's, some 20 KB) apart
@@ -171,14 +198,27 @@ class ConsoleHub:
 
     # ------------------------------------------------------------------ listener
     def on_entry(self, entry: Entry) -> None:
+        self._pushed = False
         self.pit_notices.on_entry(entry)
         self._schedule()
 
     def on_prompt(self, prompt: str, core: TableCore) -> None:
-        self._schedule()
+        self._after_push()
 
     def on_state(self, core: TableCore) -> None:
-        self._schedule()
+        self._schedule(changes_only=False)
+
+    def _applied(self, core: TableCore, entry: Entry) -> None:
+        """A step's effects are carried out: the pages see its change now (see the module's doc)."""
+        if self._due is not None:
+            self._flush(True)
+            self._pushed = True
+
+    def _after_push(self) -> None:
+        """The end of a step: its snapshot was sent by ``_applied`` unless a panel of ``extras``
+        (drawn from what the later applied hooks keep, a roulette's betting window) may differ."""
+        if not self._pushed or self.extras:
+            self._schedule()
 
     def on_outcome(self, outcome: dict[str, Any]) -> None:
         """The table's outcome of an input: a page's command is answered with it."""
@@ -194,8 +234,12 @@ class ConsoleHub:
         self._answer(pending.client, pending.cseq, answer)
 
     def _quiet(self) -> None:
+        latest = self.pit_notices.latest
         self.pit_notices.settle()
-        self._schedule()
+        if self.pit_notices.latest is not latest:
+            self._schedule()
+        self._after_push()
+        self._pushed = False
 
     def _answer(self, client: str, cseq: int, answer: dict[str, Any]) -> None:
         answers = self.answers.setdefault(client, OrderedDict())

@@ -103,6 +103,17 @@ async function logout() {
 }
 
 // ---------------------------------------------------------------- rendering
+// What each part of the page was last drawn from: a part whose data is the same in the next
+// snapshot is not touched (no DOM work, no style or layout for the browser, a press on it held
+// through the update), so a card dealt redraws its box and little else.
+const drawnFrom = new Map();
+function changed(part, ...data) {
+  const said = JSON.stringify(data);
+  if (drawnFrom.get(part) === said) return false;
+  drawnFrom.set(part, said);
+  return true;
+}
+
 let shownStep = null; // the round and phase the shown answer was given in
 let shownHold = null; // the hold shown
 function render() {
@@ -119,16 +130,16 @@ function render() {
     if (held && $("result").dataset.kind === "ok") setResult("", "");
     shownHold = held;
   }
-  $("table-name").textContent = `${v.table} · ${v.game}`;
-  $("round").textContent = v.round ? `round ${v.round}` : "no round";
-  $("phase").textContent = v.phase;
-  $("dealer").textContent = v.dealer ? `dealer ${v.dealer}` : "no dealer signed in";
-  $("prompt").textContent = v.prompt;
+  setText($("table-name"), `${v.table} · ${v.game}`);
+  setText($("round"), v.round ? `round ${v.round}` : "no round");
+  setText($("phase"), v.phase);
+  setText($("dealer"), v.dealer ? `dealer ${v.dealer}` : "no dealer signed in");
+  setText($("prompt"), v.prompt);
   waiting = v.waiting || null;
   tickWaiting();
   const off = $("offline-banner");
   off.hidden = v.offline.length === 0;
-  off.textContent = v.offline.length ? `OFFLINE: ${v.offline.join(", ")} — check the cable and power` : "";
+  setText(off, v.offline.length ? `OFFLINE: ${v.offline.join(", ")} — check the cable and power` : "");
   const hold = $("hold-banner");
   hold.hidden = !v.hold || v.restart;
   // the prompt says what happened and the ways out (they are the only buttons): the banner only
@@ -193,24 +204,35 @@ function betsEl(bets) {
     b.payout === null ? "" : ` → ${settledWords(b.stake, b.payout)}`)));
 }
 
+// a box as it was last drawn (its data, whether it is the one expected, the currency)
+const boxDrawn = new WeakMap();
+function drawBox(node, b, expected, currency) {
+  const said = JSON.stringify([b, expected, currency]);
+  if (boxDrawn.get(node) === said) return;
+  boxDrawn.set(node, said);
+  node.className = "spot box" + (expected ? " expected" : "");
+  node.replaceChildren(el("h3", { text: `Box ${b.box}${b.owner ? " · " + b.owner : ""}` }),
+    ...b.hands.map((h) => el("div", { class: "hand", "data-hand": h.hand },
+      el("div", { class: "cards" }, ...h.cards.map(cardEl),
+        h.total !== null && h.cards.length ? el("span", { class: "total", text: h.total }) : null),
+      h.state && h.cards.length ? el("div", { class: "state", "data-state": h.state, text: h.state }) : null,
+      betsEl(h.bets))));
+}
+
 function renderFelt(v) {
   const exp = v.expect || {};
-  $("house").replaceChildren(...v.house.map((h) => el("div", { class: "spot house", "data-spot": h.name },
-    el("h3", { text: h.name }), el("div", { class: "cards" }, ...h.cards.map(cardEl)),
-    h.total !== null && h.cards.length ? el("span", { class: "total", text: h.total }) : null)));
-  $("boxes").replaceChildren(...v.boxes.map((b) => {
-    const expected = exp.box === b.box;
-    return el("div", { class: "spot box" + (expected ? " expected" : ""), "data-box": b.box },
-      el("h3", { text: `Box ${b.box}${b.owner ? " · " + b.owner : ""}` }),
-      ...b.hands.map((h) => el("div", { class: "hand", "data-hand": h.hand },
-        el("div", { class: "cards" }, ...h.cards.map(cardEl),
-          h.total !== null && h.cards.length ? el("span", { class: "total", text: h.total }) : null),
-        h.state && h.cards.length ? el("div", { class: "state", "data-state": h.state, text: h.state }) : null,
-        betsEl(h.bets))));
-  }));
+  if (changed("house", v.house)) {
+    $("house").replaceChildren(...v.house.map((h) => el("div", { class: "spot house", "data-spot": h.name },
+      el("h3", { text: h.name }), el("div", { class: "cards" }, ...h.cards.map(cardEl)),
+      h.total !== null && h.cards.length ? el("span", { class: "total", text: h.total }) : null)));
+  }
+  // in place, box by box: a card dealt redraws the box it went to
+  keyed($("boxes"), v.boxes, (b) => b.box, (b) => el("div", { "data-box": b.box }),
+    (node, b) => drawBox(node, b, exp.box === b.box, v.currency));
   // the spin's balls and multipliers once there are some (its phase is in the top bar and the Wheel panel;
+  // one ball is the prompt's winning number: shown there, once)
+  if (!changed("spin", v.spin)) return;
   const spin = $("spin");
-  // (one ball is the prompt's winning number: shown there, once)
   spin.hidden = !v.spin || (v.spin.balls.length < 2 && !Object.keys(v.spin.multipliers).length);
   if (!spin.hidden) {
     spin.replaceChildren(...[el("h2", { text: `Spin: ${v.spin.phase}` }),  // the DOM's own call writes a null as "null"
@@ -279,6 +301,7 @@ function keyedActions(parent, actions) {
 }
 
 function renderActions(v) {
+  if (!changed("actions", v.actions, v.phase, v.refused)) return;
   // in place: a button the table still offers is the same element (a press held through an update registers)
   keyedActions($("actions"), v.actions.filter((a) => !a.elsewhere));  // a bet keyed on the layout has no button
   // between rounds, why the table does not take what is not offered (the table's offer says)
@@ -368,8 +391,7 @@ function renderBetForm(w, box) {
     chipRow, el("div", { class: "field" }, "amount ", shown, place));
 }
 
-function renderFooter(v) {
-  const shoe = $("shoe-info");
+function renderShoe(shoe, v) {
   if (v.shoe) {
     shoe.replaceChildren(el("h2", { text: `Shoe ${v.shoe.number}` }),
       el("div", { id: "cards-dealt", text: `cards dealt: ${v.shoe.dealt}` }),
@@ -377,9 +399,15 @@ function renderFooter(v) {
       v.shoe.burn_left ? el("div", { text: `to burn: ${v.shoe.burn_left}` }) : "",
       el("div", { class: "state", text: v.shoe.id }));
   } else shoe.replaceChildren(el("h2", { text: "Wheel" }), el("div", { text: v.spin ? v.spin.phase : "no spin" }));
-  $("devices").replaceChildren(el("h2", { text: "Devices" }), ...v.devices.map((d) =>
-    el("div", { class: "device" + (d.online ? "" : " offline"), "data-device": d.name },
-      `${d.name}: ${d.text}`)));
+}
+
+function renderFooter(v) {
+  if (changed("shoe", v.shoe, v.spin ? v.spin.phase : null)) renderShoe($("shoe-info"), v);
+  if (changed("devices", v.devices)) {
+    $("devices").replaceChildren(el("h2", { text: "Devices" }), ...v.devices.map((d) =>
+      el("div", { class: "device" + (d.online ? "" : " offline"), "data-device": d.name },
+        `${d.name}: ${d.text}`)));
+  }
   // in place: an alert still open keeps its element (and its Acknowledge button)
   setText($("alerts-title"), `Open alerts (${v.alerts.length})`);
   keyed($("alert-list"), v.alerts, (a) => a.seq, (a) =>
@@ -387,7 +415,9 @@ function renderFooter(v) {
       a.time ? [el("time", { class: "alert-time", text: a.time }), " "] : null, sentence(a.message), " ",
       role === "pit_boss" ? el("button", { "aria-label": `acknowledge: ${a.message}`,
         onclick: () => send("acknowledge_alert", { alert: a.seq }) }, "Acknowledge") : ""));
-  if (typeof Boards !== "undefined") Boards.render($("boards"), v.boards); // the result boards (controller/web/static/boards.js)
+  // the result boards (controller/web/static/boards.js)
+  if (typeof Boards !== "undefined" && changed("boards", v.boards)) Boards.render($("boards"), v.boards);
+  if (!changed("history", v.boards && v.boards.game, v.history, v.limits, v.offered, v.currency)) return;
   const hist = $("history");
   // a game with result boards shows its last numbers or bead plate there, once (the boards panel)
   hist.hidden = Boolean(v.boards && v.boards.game);

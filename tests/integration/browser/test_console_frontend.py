@@ -1,13 +1,14 @@
 """The console on the shared front-end module, in Chromium under its own Content-Security-Policy:
 a control the table still offers after an update is the same element (a long press held
-through a snapshot registers), and money carries thousands separators and the currency."""
+through a snapshot registers), a card dealt redraws its own box and leaves the rest of the page
+as it was, and money carries thousands separators and the currency."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tests.integration.browser.conftest import signed_in, until_js
-from tests.integration.browser.test_console_play import BLACKJACK_SHOE
+from tests.integration.browser.test_console_play import BLACKJACK_SHOE, bets_closed, sim_card
 
 
 async def test_an_offered_control_stays_the_same_element_across_snapshots(chromium: Any, console_table: Any) -> None:
@@ -19,6 +20,19 @@ async def test_an_offered_control_stays_the_same_element_across_snapshots(chromi
     await until_js(page, f"view.version >= {version + 2}")  # two more snapshots drawn (the 1 s tick)
     assert await page.evaluate("""() => window.held.isConnected
         && document.querySelector("#actions button[data-command='open_round']") === window.held""")
+
+
+async def test_a_card_dealt_redraws_its_own_box_and_nothing_it_did_not_change(chromium: Any, console_table: Any) -> None:
+    table = await console_table("blackjack", stacked=BLACKJACK_SHOE, simulator=True)
+    page = await signed_in(chromium, table.url, "dana")
+    await bets_closed(page, 1, 2)
+    await sim_card(page, table)  # TS to box 1; the next card is box 2's
+    await until_js(page, "document.querySelector(\"[data-box='1'] [data-card='TS']\") !== null")
+    await page.evaluate("""() => { window.kept = ["[data-box='1'] h3", "[data-box='1'] [data-card='TS']", "#devices h2",
+                                                 "#history h2"].map((s) => document.querySelector(s)); }""")
+    await sim_card(page, table)  # 7H to box 2
+    await until_js(page, "document.querySelector(\"[data-box='2'] [data-card='7H']\") !== null")
+    assert await page.evaluate("() => window.kept.map((node) => node !== null && node.isConnected)") == [True] * 4
 
 
 async def test_money_has_thousands_separators_and_the_currency(chromium: Any, console_table: Any) -> None:

@@ -44,6 +44,17 @@ async def key_bet(page: Any, box: int, major: int, kind: str | None = None, play
     assert "done" in await result_text(page, "ok")
 
 
+async def bets_closed(page: Any, *boxes: int, opened: bool = False) -> None:
+    """Open a round (unless ``opened``), key 10.00 on each of ``boxes``, close betting."""
+    if not opened:
+        await tap(page, "open_round")
+        await result_text(page, "ok")
+    for box in boxes:
+        await key_bet(page, box, 10)
+    await tap(page, "close_betting")
+    await result_text(page, "ok")
+
+
 async def sim_card(page: Any, table: Any) -> None:
     """The simulator panel deals the shoe's next card; wait until the table applied it."""
     n = table.core.shoe.last_n + 1

@@ -11,19 +11,14 @@ import pytest
 
 from controller.table.core import IDLE, SETTLING
 from tests.integration.browser.conftest import confirm, result_text, shot, signed_in, stop_table, tap, until
-from tests.integration.browser.test_console_play import BLACKJACK_SHOE, key_bet, sim_card
+from tests.integration.browser.test_console_play import BLACKJACK_SHOE, bets_closed, key_bet, sim_card
 from tests.integration.browser.test_console_words import read_clean
 
 
 async def deal_to_decision(page: Any, table: Any, *, opened: bool = False) -> None:
     """Open a round (unless ``opened``), bet 10.00 on box 1, close betting, deal TS 7H 9C: box 1
     decides on 19."""
-    if not opened:
-        await tap(page, "open_round")
-        await result_text(page, "ok")
-    await key_bet(page, 1, 10)
-    await tap(page, "close_betting")
-    await result_text(page, "ok")
+    await bets_closed(page, 1, opened=opened)
     for _ in range(3):
         await sim_card(page, table)
     await page.wait_for_selector("#actions button[data-command='decide']")
@@ -69,11 +64,7 @@ async def test_a_wrong_card_holds_the_table_and_the_console_resolves_it(chromium
 async def test_an_unread_card_is_keyed_from_the_card_picker(chromium: Any, console_table: Any) -> None:
     table = await console_table("blackjack", stacked=BLACKJACK_SHOE, simulator=True)
     page = await signed_in(chromium, table.url, "dana")
-    await tap(page, "open_round")
-    await result_text(page, "ok")
-    await key_bet(page, 1, 10)
-    await tap(page, "close_betting")
-    await result_text(page, "ok")
+    await bets_closed(page, 1)
     await page.click("#sim-noread")  # TS leaves the shoe unread
     await until(lambda: table.core.keyin == 1)
     await tap(page, "key_card")
