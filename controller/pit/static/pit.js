@@ -4,7 +4,7 @@
 const { el, setText, keyed, currencyOf, money: formatMoney, api, errorText } = Croupier;
 const $ = (id) => document.getElementById(id);
 const state = { me: null, tiles: new Map(), alerts: [], live: null, table: null, refresh: null, fallback: undefined,
-  sent: new Map(), rounds: { query: "", page: 1 } };
+  sent: new Map(), early: new Map(), rounds: { query: "", page: 1 } };
 const LABELS = { close_after_round: "Close after round", reopen: "Reopen", void_round: "Void round",
   approve_correction: "Approve correction", reject_correction: "Reject correction", acknowledge_alert: "Acknowledge",
   dismiss: "Dismiss" };
@@ -396,11 +396,21 @@ async function send(body) {
   }, ANSWER_WAIT_MS);
   state.sent.set(id, { label, table: body.table, timer });
   notice(`${label} on ${body.table}: sent as ${state.me.user}, waiting for the table's answer…`, false);
+  const early = state.early.get(id);  // the table answered before the dashboard's own reply came
+  if (early) { state.early.delete(id); answered(early); }
 }
+
+// An answer to a command this page has not heard back about yet is kept (a few, the newest):
+// a fast table's answer can come over the socket before the dashboard's reply to the send.
+const EARLY_KEPT = 20;
 
 function answered(msg) {
   const sent = state.sent.get(msg.id);
-  if (!sent) return;
+  if (!sent) {
+    state.early.set(msg.id, msg);
+    if (state.early.size > EARLY_KEPT) state.early.delete(state.early.keys().next().value);
+    return;
+  }
   state.sent.delete(msg.id);
   clearTimeout(sent.timer);
   if (msg.answer === "accepted") notice(`${sent.label} on ${sent.table}: accepted by the table.`, false);

@@ -6,6 +6,7 @@ then open again (it is only read here)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from controller.console import start_console
@@ -67,3 +68,30 @@ async def test_the_pit_closes_and_reopens_a_table_and_its_console_follows(
             await until_js(dealer, "document.getElementById('prompt').textContent === 'Open betting'")
     finally:
         await console.close()
+
+
+async def test_an_answer_that_comes_before_the_dashboards_reply_still_reaches_the_notice(
+        chromium: Any, pit: PitServer, mosquitto: MosquittoBroker, burn_table: Any) -> None:  # noqa: F811
+    """A fast table answers over the page's socket before the dashboard's HTTP reply to the send
+    has reached the page (the page learns the command's id from that reply): here the reply is
+    held until the answer is in, and the notice must still show it."""
+    t = await burn_table(stacked=["TS"], table_id=TABLE)
+    async with on_the_floor(t, mosquitto, TABLE):
+        page = await open_pit(chromium, pit.url + f"table/{TABLE}", "pat")
+        answer_in = asyncio.Event()
+        page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda frame: answer_in.set() if '"answer"' in str(frame) else None))
+        await page.reload()  # the socket again, now watched
+        await until_js(page, "document.getElementById('link').textContent === 'live'")
+        await until_js(page, OFFERED.format("close_after_round"))
+
+        async def reply_after_the_answer(route: Any) -> None:
+            reply = await route.fetch()
+            await asyncio.wait_for(answer_in.wait(), 30)
+            await route.fulfill(response=reply)
+
+        await page.route("**/api/command", reply_after_the_answer)
+        page.on("dialog", lambda dialog: dialog.accept())
+        await page.get_by_role("button", name="Close after round").click()
+        await until_js(page, ANSWERED.format("accepted"))
+        assert await page.locator("#notice").inner_text() == "Close after round on bj-close: accepted by the table."
