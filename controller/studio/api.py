@@ -133,7 +133,11 @@ class Connection:
             return {"v": 1, "type": "history", "rounds": await self.studio.history(who, msg.limit)}
         return await seat_answer(self.studio, self.seat.table, who, msg)
 
-    async def _join(self, msg: Join) -> dict[str, Any]:
+    async def _join(self, msg: Join) -> dict[str, Any] | None:
+        """Seat the connection at the table. Everything that waits (the token, the switches, the
+        balance) comes first; then the table's ``betting`` is read, the connection seated and its
+        first messages queued with no wait in between, so a ``betting`` the table publishes
+        meanwhile is neither missed nor overtaken by an older one."""
         if self.seat.player is not None:
             return refused("joined_already", "this connection has joined already")
         if msg.table not in self.studio.tables:
@@ -142,19 +146,20 @@ class Connection:
             who = await self.studio.tokens.join(msg.token)
         except TokenRefused as exc:
             return refused(exc.reason, exc.message)
+        await self.studio.seats.reload_switches(msg.table)  # another studio process may have turned one
+        balance = await self.studio.wallet.balance(who.operator, who.player, who.currency)
         betting = self.studio.hub.betting.get(msg.table)
         if betting is not None and betting["currency"] != who.currency:
             return refused("currency", f"this table plays in {betting['currency']}, your account is in {who.currency}")
-        await self.studio.seats.reload_switches(msg.table)  # another studio process may have turned one
         self.studio.hub.seat(self.seat, msg.table, who)
-        balance = await self.studio.wallet.balance(who.operator, who.player, who.currency)
         self.seat.send({"v": 1, "type": "joined", "player": who.player, "name": who.name, "table": msg.table,
                         "currency": who.currency, "balance": balance})
         self.seat.send(self.studio.seats.seats_message(msg.table, player_id(who)))
+        self.seat.send(betting if betting is not None else {
+            "v": 1, "type": "betting", "table": msg.table, "round": None, "status": "none", "deadline": None,
+            "countdown_ms": None, "currency": who.currency, "digits": 2, "limits": {}})
         await self.studio.seats.reconnected(msg.table, who)
-        return betting if betting is not None else {"v": 1, "type": "betting", "table": msg.table, "round": None,
-                                                    "status": "none", "deadline": None, "countdown_ms": None,
-                                                    "currency": who.currency, "digits": 2, "limits": {}}
+        return None
 
     async def _write(self) -> None:
         while True:

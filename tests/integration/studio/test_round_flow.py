@@ -12,6 +12,7 @@ from controller.backoffice.cluster import Cluster
 from controller.studio.seal import BookBet, digest
 from controller.studio.server import StudioServer
 from tests.integration.studio.conftest import Client, StudioBroker, Table, studio_config, token
+from tests.support.waiting import until
 
 ROUND = "rl-eu-000001"
 
@@ -134,3 +135,23 @@ async def test_a_record_that_arrives_while_the_book_is_down_settles_once_it_is_b
         await asyncio.to_thread(postgres.start)
         settled = await table.wait_for("settled", ROUND, within=60)
         assert settled["paid"] == 3600
+
+
+async def test_a_betting_time_that_opens_while_a_player_joins_reaches_them(studio: StudioServer, broker: StudioBroker) -> None:
+    """The table opens betting while a join waits on the book (the Bet Behind switches read
+    again): the player is seated with the open betting time, never left with the table's state
+    from before the join."""
+    await studio.wallet.fund("casino-a", "p1", "EUR", 10_000)
+    seats = studio.studio.seats
+    reload = seats.reload_switches
+
+    async def reload_after_the_opening(table: str) -> None:
+        await until(lambda: (studio.studio.hub.betting.get(table) or {}).get("status") == "open", "betting open")
+        await reload(table)
+
+    seats.reload_switches = reload_after_the_opening  # type: ignore[method-assign]
+    async with Table(broker) as table, Client(studio.url) as one:
+        joining = asyncio.create_task(one.join(token("p1")))
+        await table.betting("open", ROUND, deadline_s=60)
+        assert (await joining)["type"] == "joined"
+        assert (await one.next("betting", status="open", within=10))["round"] == ROUND
